@@ -1,0 +1,73 @@
+//! Command line: prints the Report of a scenario (JSON file or share URL) as JSON.
+//!
+//! ```text
+//! gpu-planner report FILE_OR_URL     report of one scenario
+//! gpu-planner report --default       report of the default scenario
+//! gpu-planner matrix                 one line per preset × task (fits / best card)
+//! gpu-planner encode FILE            share-link payload of a scenario file
+//! ```
+
+use gpu_planner::domain::{model, plan, scenario::Task, share, Catalog, Scenario};
+use std::process::ExitCode;
+
+fn read_scenario(arg: &str) -> Result<Scenario, String> {
+    if arg == "--default" {
+        return Ok(Scenario::default());
+    }
+    let looks_like_link = arg.contains("s=") || (arg.starts_with('v') && arg[1..].split('.').next().is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit())));
+    if looks_like_link {
+        return share::decode(arg).map_err(|e| e.to_string());
+    }
+    let text = std::fs::read_to_string(arg).map_err(|e| format!("cannot read {arg}: {e}"))?;
+    serde_json::from_str(&text).map_err(|e| format!("{arg} is not a scenario: {e}"))
+}
+
+fn run(args: &[String]) -> Result<String, String> {
+    let catalog = Catalog::embedded();
+    match args.first().map(String::as_str) {
+        Some("report") => {
+            let arg = args.get(1).ok_or("usage: gpu-planner report FILE_OR_URL")?;
+            let s = read_scenario(arg)?;
+            let r = plan(&s, catalog).map_err(|e| e.to_string())?;
+            serde_json::to_string_pretty(&r).map_err(|e| e.to_string())
+        }
+        Some("encode") => {
+            let arg = args.get(1).ok_or("usage: gpu-planner encode FILE")?;
+            Ok(format!("?s={}", share::encode(&read_scenario(arg)?)))
+        }
+        Some("matrix") => {
+            let mut out = String::new();
+            for m in model::presets() {
+                for task in Task::ALL {
+                    let s = Scenario { model: m.id.clone(), task, ..Scenario::default() };
+                    let line = match plan(&s, catalog) {
+                        Ok(r) => {
+                            let fit = r.cards.iter().filter(|c| c.fits).count();
+                            let best = r.cards.first().map_or("-".into(), |c| format!("{} x{}", c.gpu, c.gpus));
+                            format!("{}\t{task:?}\t{fit}/{} cards fit\tbest: {best}", m.id, r.cards.len())
+                        }
+                        Err(e) => format!("{}\t{task:?}\terror: {e}", m.id),
+                    };
+                    out.push_str(&line);
+                    out.push('\n');
+                }
+            }
+            Ok(out)
+        }
+        _ => Err("usage: gpu-planner report FILE_OR_URL | report --default | matrix | encode FILE".into()),
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(out) => {
+            println!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

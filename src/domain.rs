@@ -1,0 +1,20 @@
+//! Pure estimation: scenario + catalog in, report out. No browser, framework or I/O here.
+
+pub mod catalog;
+pub mod compute;
+pub mod error;
+pub mod format;
+pub mod memory;
+pub mod model;
+pub mod plan;
+pub mod pricing;
+pub mod scenario;
+pub mod share;
+pub mod units;
+pub mod warnings;
+
+pub use catalog::{Catalog, Gpu, Price};
+pub use error::PlanError;
+pub use model::ModelSpec;
+pub use plan::{plan, CardVerdict, Report};
+pub use scenario::Scenario;

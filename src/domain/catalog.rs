@@ -1,0 +1,245 @@
+//! The GPU catalog (`catalog.json`): cards with sourced, dense specs and dated reference prices.
+//! Pure data + validation; embedded at compile time, parsed once.
+
+use serde::{Deserialize, Serialize};
+use std::sync::LazyLock;
+
+/// Where a figure comes from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct Source {
+    pub title: String,
+    pub url: String,
+    /// Date the source was read or published, `YYYY-MM` or `YYYY-MM-DD`.
+    pub accessed: String,
+}
+
+/// The fast link between cards of one server.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct Interconnect {
+    /// `nvlink`, `nvlink-bridge`, `pcie`, `infinity-fabric`, `hccs`, `mlu-link`, `other`.
+    pub kind: String,
+    /// Per GPU, both directions summed, decimal GB/s.
+    pub gb_s: Option<f64>,
+    /// Cards sharing the fast link in one server (8 on an HGX board, 2 for a bridge, 1 for PCIe).
+    pub domain: Option<u32>,
+}
+
+impl Interconnect {
+    /// True when the link is a GPU-to-GPU fabric (not PCIe through the host).
+    #[must_use]
+    pub fn is_fast(&self) -> bool {
+        !matches!(self.kind.as_str(), "pcie" | "")
+    }
+}
+
+/// One card. Compute figures are dense (2:4-sparse datasheet figures halved); `None` = unknown.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct Gpu {
+    pub id: String,
+    pub name: String,
+    pub vendor: String,
+    pub architecture: Option<String>,
+    /// Launch year.
+    pub year: Option<u32>,
+    /// `datacenter`, `workstation` or `consumer`.
+    pub segment: String,
+    pub form_factor: Option<String>,
+    /// `global` or `china` (China-market / export-control variant).
+    pub market: String,
+    pub memory_gb: Option<f64>,
+    pub memory_type: Option<String>,
+    pub memory_bandwidth_gb_s: Option<f64>,
+    pub bf16_tflops: Option<f64>,
+    pub fp16_tflops: Option<f64>,
+    pub fp8_tflops: Option<f64>,
+    pub tf32_tflops: Option<f64>,
+    pub fp32_tflops: Option<f64>,
+    pub int8_tops: Option<f64>,
+    pub tdp_w: Option<f64>,
+    pub interconnect: Interconnect,
+    pub pcie_gen: Option<u32>,
+    pub ecc: Option<bool>,
+    /// `cuda`, `rocm`, `cann`, `neuware`, `dtk`, `musa`, `other`.
+    pub software: String,
+    pub notes: String,
+    pub sources: Vec<Source>,
+}
+
+impl Gpu {
+    /// Cards that share a fast link in one server (1 when PCIe only or unknown).
+    #[must_use]
+    pub fn nvlink_domain(&self) -> u32 {
+        if self.interconnect.is_fast() {
+            self.interconnect.domain.unwrap_or(1).max(1)
+        } else {
+            1
+        }
+    }
+}
+
+/// A dated reference price for one card.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct Price {
+    pub gpu: String,
+    /// `purchase`, `rent_hourly`, `rent_monthly` or `server`.
+    pub kind: String,
+    pub amount: f64,
+    /// `CNY` or `USD`.
+    pub currency: String,
+    pub region: String,
+    /// Date of the observation, `YYYY-MM` or `YYYY-MM-DD`.
+    pub date: String,
+    pub source: String,
+    pub notes: String,
+}
+
+/// Cards and prices, as in `catalog.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct Catalog {
+    pub gpus: Vec<Gpu>,
+    pub prices: Vec<Price>,
+}
+
+/// The file shipped with the page.
+pub const EMBEDDED_JSON: &str = include_str!("../../catalog.json");
+
+static EMBEDDED: LazyLock<Catalog> = LazyLock::new(|| {
+    // tests/catalog.rs parses this file and asserts validate() is empty, so the fallback
+    // (an empty catalog, which plan() reports as "no cards") is never reached by a user.
+    serde_json::from_str(EMBEDDED_JSON).unwrap_or_default()
+});
+
+impl Catalog {
+    /// The catalog compiled into the page.
+    #[must_use]
+    pub fn embedded() -> &'static Catalog {
+        &EMBEDDED
+    }
+
+    /// Parses a catalog JSON text.
+    ///
+    /// # Errors
+    /// Returns the serde message when the text is not a catalog.
+    pub fn from_json(text: &str) -> Result<Catalog, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+
+    #[must_use]
+    pub fn gpu(&self, id: &str) -> Option<&Gpu> {
+        self.gpus.iter().find(|g| g.id == id)
+    }
+
+    /// Every problem found in the file; empty when the catalog is sound.
+    #[must_use]
+    pub fn validate(&self) -> Vec<String> {
+        let mut issues = Vec::new();
+        let mut ids = std::collections::HashSet::new();
+        for g in &self.gpus {
+            if !ids.insert(g.id.as_str()) {
+                issues.push(format!("duplicate gpu id `{}`", g.id));
+            }
+            issues.extend(validate_gpu(g).into_iter().map(|m| format!("{}: {m}", g.id)));
+        }
+        for (i, p) in self.prices.iter().enumerate() {
+            issues.extend(validate_price(p, &ids).into_iter().map(|m| format!("price #{i} ({}): {m}", p.gpu)));
+        }
+        issues
+    }
+}
+
+fn in_range(issues: &mut Vec<String>, field: &str, v: Option<f64>, lo: f64, hi: f64) {
+    if let Some(v) = v {
+        if !(lo..=hi).contains(&v) {
+            issues.push(format!("{field} = {v} outside plausible {lo}..={hi}"));
+        }
+    }
+}
+
+fn validate_gpu(g: &Gpu) -> Vec<String> {
+    let mut m = Vec::new();
+    let id_ok = !g.id.is_empty() && g.id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    if !id_ok {
+        m.push("id must be lowercase kebab-case".into());
+    }
+    if g.name.is_empty() || g.vendor.is_empty() {
+        m.push("name and vendor are required".into());
+    }
+    if !matches!(g.segment.as_str(), "datacenter" | "workstation" | "consumer") {
+        m.push(format!("segment `{}` is not datacenter|workstation|consumer", g.segment));
+    }
+    if !matches!(g.market.as_str(), "global" | "china") {
+        m.push(format!("market `{}` is not global|china", g.market));
+    }
+    if let Some(y) = g.year.filter(|y| !(2010..=2030).contains(y)) {
+        m.push(format!("year {y} implausible"));
+    }
+    in_range(&mut m, "memory_gb", g.memory_gb, 4.0, 512.0);
+    in_range(&mut m, "memory_bandwidth_gb_s", g.memory_bandwidth_gb_s, 100.0, 20_000.0);
+    // Dense figures: the densest card here (B200) is ~2.25 PFLOPS BF16 and 4.5 PFLOPS FP8.
+    in_range(&mut m, "bf16_tflops", g.bf16_tflops, 1.0, 5_000.0);
+    in_range(&mut m, "fp16_tflops", g.fp16_tflops, 1.0, 5_000.0);
+    in_range(&mut m, "fp8_tflops", g.fp8_tflops, 1.0, 10_000.0);
+    in_range(&mut m, "tf32_tflops", g.tf32_tflops, 1.0, 2_500.0);
+    in_range(&mut m, "fp32_tflops", g.fp32_tflops, 1.0, 500.0);
+    in_range(&mut m, "int8_tops", g.int8_tops, 1.0, 10_000.0);
+    in_range(&mut m, "tdp_w", g.tdp_w, 10.0, 2_000.0);
+    in_range(&mut m, "interconnect.gb_s", g.interconnect.gb_s, 1.0, 3_600.0);
+    if let (Some(b), Some(f)) = (g.bf16_tflops, g.fp8_tflops) {
+        if f > 2.05 * b {
+            m.push(format!("fp8 {f} > 2 x bf16 {b}: a sparse figure?"));
+        }
+    }
+    if g.sources.is_empty() {
+        m.push("no sources".into());
+    }
+    for s in &g.sources {
+        if !s.url.starts_with("http") || !valid_date(&s.accessed) {
+            m.push(format!("source `{}` needs an http url and a YYYY-MM[-DD] date", s.title));
+        }
+    }
+    m
+}
+
+fn validate_price(p: &Price, ids: &std::collections::HashSet<&str>) -> Vec<String> {
+    let mut m = Vec::new();
+    if !ids.contains(p.gpu.as_str()) {
+        m.push("gpu id not in the catalog".into());
+    }
+    if !matches!(p.kind.as_str(), "purchase" | "rent_hourly" | "rent_monthly" | "server") {
+        m.push(format!("kind `{}` invalid", p.kind));
+    }
+    if !(p.amount.is_finite() && p.amount > 0.0) {
+        m.push(format!("amount {} must be positive", p.amount));
+    }
+    if !matches!(p.currency.as_str(), "CNY" | "USD") {
+        m.push(format!("currency `{}` is not CNY|USD", p.currency));
+    }
+    if !valid_date(&p.date) {
+        m.push(format!("date `{}` is not YYYY-MM[-DD]", p.date));
+    }
+    if !p.source.starts_with("http") {
+        m.push("source must be a url".into());
+    }
+    m
+}
+
+/// `YYYY-MM` or `YYYY-MM-DD` with a plausible month and day.
+#[must_use]
+pub fn valid_date(s: &str) -> bool {
+    let parts: Vec<&str> = s.split('-').collect();
+    let num = |t: &str, n: usize| t.len() == n && t.chars().all(|c| c.is_ascii_digit());
+    match parts.as_slice() {
+        [y, mo] => num(y, 4) && num(mo, 2) && (1..=12).contains(&mo.parse::<u32>().unwrap_or(0)),
+        [y, mo, d] => {
+            num(y, 4) && num(mo, 2) && num(d, 2)
+                && (1..=12).contains(&mo.parse::<u32>().unwrap_or(0))
+                && (1..=31).contains(&d.parse::<u32>().unwrap_or(0))
+        }
+        _ => false,
+    }
+}

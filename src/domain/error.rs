@@ -1,0 +1,31 @@
+//! Error values of the domain: lowercase messages with the offending values in them.
+
+/// Why a scenario cannot be planned. Shown to the user; never a panic.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PlanError {
+    #[error("{field} must be a finite number between {min} and {max}, got {value}")]
+    OutOfRange { field: &'static str, value: f64, min: f64, max: f64 },
+    #[error("unknown model preset `{0}`")]
+    UnknownModel(String),
+    #[error("unknown gpu id `{0}`")]
+    UnknownGpu(String),
+    #[error("invalid model: {0}")]
+    InvalidModel(String),
+    #[error("no card in the catalog matches the card filter")]
+    NoCards,
+}
+
+/// Why a share link or saved scenario could not be read.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum DecodeError {
+    #[error("the link has no scenario in it")]
+    Empty,
+    #[error("the link is too long ({0} characters; at most {max})", max = crate::domain::share::MAX_LEN)]
+    TooLong(usize),
+    #[error("unsupported link version `{0}` (this page reads v1)")]
+    Version(String),
+    #[error("the link is damaged (not valid base64): {0}")]
+    Encoding(String),
+    #[error("the link is damaged (not a valid scenario): {0}")]
+    Json(String),
+}

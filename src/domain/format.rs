@@ -1,0 +1,113 @@
+//! Numbers and warnings as text, in English and Chinese. Pure string formatting.
+
+use super::plan::Warning;
+use super::scenario::Currency;
+use super::units::GIB;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Lang {
+    #[default]
+    En,
+    Zh,
+}
+
+impl Lang {
+    /// From a BCP 47 tag such as `zh-CN` or `en-US`.
+    #[must_use]
+    pub fn from_tag(tag: &str) -> Lang {
+        if tag.to_ascii_lowercase().starts_with("zh") { Lang::Zh } else { Lang::En }
+    }
+    #[must_use]
+    pub fn tag(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh-CN",
+        }
+    }
+}
+
+/// Groups digits by thousands: 1234567.8 → "1,234,568" (0 decimals) .
+#[must_use]
+pub fn grouped(v: f64, decimals: usize) -> String {
+    if !v.is_finite() {
+        return "—".into();
+    }
+    let s = format!("{:.*}", decimals, v.abs());
+    let (int, frac) = s.split_once('.').map_or((s.as_str(), ""), |(a, b)| (a, b));
+    let mut out = String::new();
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if !frac.is_empty() {
+        out.push('.');
+        out.push_str(frac);
+    }
+    if v < 0.0 { format!("-{out}") } else { out }
+}
+
+/// Bytes as GiB (binary, as PyTorch and nvidia-smi report), labelled.
+#[must_use]
+pub fn gib(bytes: f64) -> String {
+    let g = bytes / GIB;
+    if g >= 100.0 { format!("{} GiB", grouped(g, 0)) } else { format!("{g:.1} GiB") }
+}
+
+/// Money with its symbol: "¥12,340", "$1,234".
+#[must_use]
+pub fn money(amount: f64, c: Currency) -> String {
+    let sym = match c {
+        Currency::CNY => "¥",
+        Currency::USD => "$",
+    };
+    let dec = if amount.abs() < 100.0 { 2 } else { 0 };
+    format!("{sym}{}", grouped(amount, dec))
+}
+
+/// A duration in the largest sensible unit.
+#[must_use]
+pub fn hours(h: f64, lang: Lang) -> String {
+    let (v, en, zh) = if h < 1.0 {
+        (h * 60.0, "min", "分钟")
+    } else if h < 48.0 {
+        (h, "h", "小时")
+    } else if h < 24.0 * 365.0 {
+        (h / 24.0, "days", "天")
+    } else {
+        (h / (24.0 * 365.0), "years", "年")
+    };
+    match lang {
+        Lang::En => format!("{} {en}", grouped(v, 1)),
+        Lang::Zh => format!("{} {zh}", grouped(v, 1)),
+    }
+}
+
+/// FLOPs in scientific notation: "9.38e22".
+#[must_use]
+pub fn flops(f: f64) -> String {
+    format!("{f:.2e}").replace("e", "e+").replace("e+-", "e-")
+}
+
+/// One warning in the user's language.
+#[must_use]
+pub fn warning(w: &Warning, lang: Lang) -> String {
+    let zh = lang == Lang::Zh;
+    match w {
+        Warning::ConsumerCardForTraining => if zh { "消费级显卡用于生产训练：无 ECC、散热与驱动许可不适合机房长期满载".into() } else { "consumer card for production training: no ECC by default, open-air cooling and the GeForce licence are not meant for 24/7 datacenter load".into() },
+        Warning::PcieTrainingBeyond8 { gpus } => if zh { format!("{gpus} 张仅 PCIe 互联的卡做训练：梯度同步受 PCIe 带宽限制，超过 8 卡扩展性差") } else { format!("training on {gpus} PCIe-only cards: gradient all-reduce is bound by PCIe; beyond 8 cards scaling is poor") },
+        Warning::TensorParallelOverPcie { tp } => if zh { format!("张量并行 {tp} 路超出 NVLink 域、走 PCIe：每层的 all-reduce 会明显拖慢训练、增加推理延迟") } else { format!("tensor parallel {tp} beyond the NVLink domain: per-layer all-reduces over PCIe slow training and add serving latency") },
+        Warning::MultiServer { servers } => if zh { format!("需要 {servers} 台服务器：服务器间需 InfiniBand/RoCE 高速网络") } else { format!("needs {servers} servers: plan InfiniBand/RoCE between them") },
+        Warning::HighPower { card_w, server_w } => if zh { format!("单卡 {card_w:.0} W，8 卡整机仅显卡约 {server_w:.0} W：需机房级供电与散热") } else { format!("{card_w:.0} W per card, ~{server_w:.0} W of cards per server: needs datacenter power and cooling") },
+        Warning::SoftwareEcosystem { software } => if zh { format!("软件栈为 {software}（非 CUDA）：确认框架、算子与并行库的支持情况") } else { format!("software stack is {software} (not CUDA): check framework, kernel and parallel-library support") },
+        Warning::ChinaMarketVariant => if zh { "中国市场特供型号：互联或算力较国际版有削减，受出口管制影响".into() } else { "China-market variant: interconnect or compute cut versus the global part; subject to export controls".into() },
+        Warning::NoNativePrecision { precision } => if zh { format!("该卡不原生支持 {precision}，按替代格式的速度估算") } else { format!("no native {precision} on this card: estimated at the fallback format's rate") },
+        Warning::UnknownCompute => if zh { "厂商未公布该精度算力：无法估算时间".into() } else { "peak compute not published for this format: time cannot be estimated".into() },
+        Warning::CpuOffload => if zh { "CPU 卸载：受 PCIe 带宽限制，通常慢 1.5–3 倍".into() } else { "CPU offload: bound by PCIe, typically 1.5–3x slower".into() },
+        Warning::BeyondContext { tokens, max } => if zh { format!("序列长度 {tokens} 超过模型训练上下文 {max}") } else { format!("sequence of {tokens} tokens exceeds the model's trained context of {max}") },
+        Warning::DoesNotFit { needed_gib, capacity_gib } => if zh { format!("放不下：每卡需 {needed_gib:.1} GiB，容量 {capacity_gib:.1} GiB") } else { format!("does not fit: needs {needed_gib:.1} GiB per card, has {capacity_gib:.1} GiB") },
+    }
+}

@@ -1,0 +1,297 @@
+//! Per-GPU memory, itemised: model states (ZeRO), activations (Korthikanti), logits, KV cache,
+//! runtime overhead. Pure arithmetic on bytes.
+
+use super::model::{ModelSpec, ParamCounts};
+use super::scenario::{LoraTargets, Offload, Optimizer, Precision, Recompute, Scenario, Task, WeightQuant};
+use super::units::GIB;
+use serde::{Deserialize, Serialize};
+
+/// A concrete parallel layout for one card type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Layout {
+    pub tp: u32,
+    pub pp: u32,
+    pub dp: u32,
+    pub zero: u8,
+    pub recompute: Recompute,
+    pub offload: Offload,
+}
+
+impl Layout {
+    #[must_use]
+    pub fn single() -> Self {
+        Self { tp: 1, pp: 1, dp: 1, zero: 0, recompute: Recompute::None, offload: Offload::None }
+    }
+    #[must_use]
+    pub fn gpus(&self) -> u32 {
+        self.tp.saturating_mul(self.pp).saturating_mul(self.dp)
+    }
+}
+
+/// Bytes per GPU by kind. `total` includes `overhead`.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct MemoryBreakdown {
+    pub weights: f64,
+    pub gradients: f64,
+    pub optimizer: f64,
+    pub master_weights: f64,
+    pub activations: f64,
+    pub logits: f64,
+    pub kv_cache: f64,
+    pub overhead: f64,
+    pub total: f64,
+}
+
+/// ZeRO model-state bytes per GPU for mixed-precision Adam (Rajbhandari et al. 2019, §5.1):
+/// 16-bit weights 2Ψ, 16-bit gradients 2Ψ, optimizer K·Ψ (K = 12: fp32 master, momentum, variance).
+/// Stage 1 shards the optimizer, stage 2 also gradients, stage 3 also weights, over `dp` ranks.
+#[must_use]
+pub fn zero_model_states(psi: f64, k: f64, dp: u32, stage: u8) -> f64 {
+    let n = f64::from(dp.max(1));
+    let shard = |on: bool| if on { n } else { 1.0 };
+    2.0 * psi / shard(stage >= 3) + 2.0 * psi / shard(stage >= 2) + k * psi / shard(stage >= 1)
+}
+
+/// Optimizer-state bytes per trained parameter (master weights counted separately).
+/// AdamW: fp32 m and v (8). 8-bit AdamW (Dettmers et al. 2021): 2. SGD+momentum: 4.
+/// Adafactor without momentum (Shazeer & Stern 2018): factored second moment, 4·(rows+cols) per
+/// matrix, i.e. 4·(1/h + 1/ffn) per parameter.
+#[must_use]
+pub fn optimizer_bytes(opt: Optimizer, m: &ModelSpec) -> f64 {
+    match opt {
+        Optimizer::AdamW => 8.0,
+        Optimizer::AdamW8bit => 2.0,
+        Optimizer::SgdMomentum => 4.0,
+        Optimizer::Adafactor => 4.0 * (1.0 / f64::from(m.hidden.max(1)) + 1.0 / f64::from(m.intermediate.max(1))),
+    }
+}
+
+/// Inputs of the activation formula for one layer.
+#[derive(Debug, Clone, Copy)]
+pub struct ActivationShape {
+    pub seq: f64,
+    pub batch: f64,
+    pub hidden: f64,
+    pub heads: f64,
+    /// heads × head_dim (query width).
+    pub q_width: f64,
+    /// kv_heads × head_dim (key/value width; < q_width under GQA/MQA).
+    pub kv_width: f64,
+    /// Per-token MLP width (MoE: routed + shared experts × expert width).
+    pub ffn: f64,
+    pub gated: bool,
+    /// Dropout masks stored (GPT-3 style); modern LLMs train without dropout.
+    pub dropout: bool,
+    /// Bytes per activation value (2 for 16-bit).
+    pub bytes: f64,
+}
+
+impl ActivationShape {
+    /// From a model and the training inputs.
+    #[must_use]
+    pub fn of(m: &ModelSpec, seq: u32, batch: u32, act_bytes: f64) -> Self {
+        let d = f64::from(m.head_dim());
+        let ffn = m.moe.as_ref().map_or(f64::from(m.intermediate), |e| {
+            f64::from(e.experts_per_token + e.shared_experts) * f64::from(e.expert_intermediate)
+        });
+        Self {
+            seq: f64::from(seq),
+            batch: f64::from(batch),
+            hidden: f64::from(m.hidden),
+            heads: f64::from(m.heads),
+            q_width: f64::from(m.heads) * d,
+            kv_width: f64::from(m.kv_heads) * d,
+            ffn,
+            gated: m.gated_mlp,
+            dropout: false,
+            bytes: act_bytes,
+        }
+    }
+}
+
+/// Activation bytes stored by one transformer layer for one micro-batch, following Korthikanti
+/// et al. 2022 (§4.1): attention 11·sbh + 5·a·s²·b, MLP 19·sbh, layer norms 4·sbh, i.e.
+/// s·b·h·(34 + 5·a·s/h) for GPT-style layers, generalised here to GQA widths, gated MLPs and no
+/// dropout. `store_scores = false` drops the a·s² term (selective recompute or flash attention).
+/// With tensor + sequence parallelism everything is divided by `tp` (their eq. 5).
+#[must_use]
+pub fn layer_activation_bytes(x: &ActivationShape, tp: u32, store_scores: bool) -> f64 {
+    let sb = x.seq * x.batch;
+    let w = x.bytes / 2.0; // formula is written for 2-byte values; masks stay 1 byte
+    let mask = if x.dropout { 1.0 } else { 0.0 };
+    let norms = 4.0 * sb * x.hidden * w;
+    // QKV input, Q, K, V, output-projection input (+ output dropout mask).
+    let attn = sb * (2.0 * x.hidden + 2.0 * x.q_width + 4.0 * x.kv_width + 2.0 * x.q_width) * w + mask * sb * x.hidden;
+    // Softmax output (+ dropout mask and dropout output): 5·a·s²·b with dropout, 2·a·s²·b without.
+    let scores = if store_scores { x.heads * x.seq * x.seq * x.batch * (2.0 * w + mask * (1.0 + 2.0 * w)) } else { 0.0 };
+    // Plain: input 2sbh + act in/out 4sbf (+ mask). Gated: input 2sbh + gate, up, act, product 8sbf.
+    let mlp_f = if x.gated { 8.0 } else { 4.0 };
+    let mlp = sb * (2.0 * x.hidden + mlp_f * x.ffn) * w + mask * sb * x.hidden;
+    (norms + attn + scores + mlp) / f64::from(tp.max(1))
+}
+
+/// Activations for the worst pipeline stage: L/p layers × in-flight micro-batches (1F1B keeps up
+/// to p on the first stage). Full recompute keeps only each layer's input (2·sbh/t) plus one
+/// layer's working set (Korthikanti §4.2).
+#[must_use]
+pub fn activation_bytes(x: &ActivationShape, layers: u32, layout: &Layout, flash: bool, microbatches: f64) -> f64 {
+    let layers_per_stage = (f64::from(layers) / f64::from(layout.pp.max(1))).ceil();
+    let in_flight = f64::from(layout.pp.max(1)).min(microbatches.max(1.0));
+    let store_scores = !flash && layout.recompute == Recompute::None;
+    let per_layer = layer_activation_bytes(x, layout.tp, store_scores);
+    let stored = match layout.recompute {
+        Recompute::Full => {
+            let input = 2.0 * x.seq * x.batch * x.hidden * x.bytes / 2.0 / f64::from(layout.tp.max(1));
+            input * layers_per_stage * in_flight + layer_activation_bytes(x, layout.tp, !flash)
+        }
+        _ => per_layer * layers_per_stage * in_flight,
+    };
+    stored
+}
+
+/// LoRA adapter parameters: r·(d_in + d_out) per adapted matrix (Hu et al. 2021), every layer.
+#[must_use]
+pub fn lora_params(m: &ModelSpec, rank: u32, targets: LoraTargets) -> f64 {
+    let h = f64::from(m.hidden);
+    let d = f64::from(m.head_dim());
+    let q = f64::from(m.heads) * d;
+    let kv = f64::from(m.kv_heads) * d;
+    let attn = (h + q) + 2.0 * (h + kv) + (q + h);
+    let mlp = match targets {
+        LoraTargets::Attention => 0.0,
+        LoraTargets::AllLinear => {
+            let per = |f: f64| if m.gated_mlp { 3.0 * (h + f) } else { 2.0 * (h + f) };
+            match &m.moe {
+                None => per(f64::from(m.intermediate)),
+                Some(e) => f64::from(e.experts + e.shared_experts) * per(f64::from(e.expert_intermediate)),
+            }
+        }
+    };
+    f64::from(rank) * (attn + mlp) * f64::from(m.layers)
+}
+
+/// Bytes of the stored weights: non-embedding parameters at `quant`, embeddings at 16/32 bits
+/// (GPTQ/AWQ and QLoRA leave embeddings and the output head unquantized).
+#[must_use]
+pub fn weight_bytes(p: &ParamCounts, quant: WeightQuant, precision: Precision) -> f64 {
+    (p.total - p.embedding) * quant.bytes(precision) + p.embedding * precision.bytes()
+}
+
+/// Per-GPU memory of a training task under `layout`.
+#[must_use]
+pub fn training(m: &ModelSpec, s: &Scenario, layout: &Layout) -> MemoryBreakdown {
+    let p = m.params();
+    let t = &s.training;
+    let model_shards = f64::from(layout.tp.max(1)) * f64::from(layout.pp.max(1));
+    let dp = f64::from(layout.dp.max(1));
+    let shard = |on: bool| if on { dp } else { 1.0 };
+    let wb = s.precision.bytes();
+    let opt = optimizer_bytes(t.optimizer, m);
+    let mixed = s.precision != Precision::Fp32 && s.precision != Precision::Tf32 && t.master_weights;
+    let offload_opt = layout.offload != Offload::None;
+    let offload_params = layout.offload == Offload::OptimizerAndParams && layout.zero >= 3;
+    let mut b = MemoryBreakdown::default();
+    match s.task {
+        Task::Pretrain | Task::FullFinetune | Task::Inference => {
+            let psi = p.total / model_shards;
+            b.weights = if offload_params { 0.0 } else { wb * psi / shard(layout.zero >= 3) };
+            if !offload_opt {
+                b.gradients = wb * psi / shard(layout.zero >= 2);
+                b.optimizer = opt * psi / shard(layout.zero >= 1);
+                b.master_weights = if mixed { 4.0 * psi / shard(layout.zero >= 1) } else { 0.0 };
+            }
+        }
+        Task::Lora | Task::Qlora => {
+            let quant = if s.task == Task::Qlora { WeightQuant::Nf4 } else { s.weight_quant };
+            let base = weight_bytes(&p, quant, s.precision) / model_shards / shard(layout.zero >= 3);
+            // peft keeps adapters in fp32 (autocast_adapter_dtype): 4 B weights, 4 B grads.
+            let a = lora_params(m, s.lora.rank, s.lora.targets) / model_shards;
+            b.weights = base + 4.0 * a / shard(layout.zero >= 3);
+            if !offload_opt {
+                b.gradients = 4.0 * a / shard(layout.zero >= 2);
+                b.optimizer = opt * a / shard(layout.zero >= 1);
+            }
+        }
+    }
+    let shape = ActivationShape::of(m, t.seq_len, t.micro_batch, if s.precision.bytes() > 2.0 { 4.0 } else { 2.0 });
+    let microbatches = f64::from(t.global_batch) / (dp * f64::from(t.micro_batch.max(1)));
+    b.activations = activation_bytes(&shape, m.layers, layout, t.flash_attention, microbatches);
+    // Logits s·b·V in fp32 for the loss (vocab-parallel over tp); conservatively on the worst stage.
+    b.logits = f64::from(t.seq_len) * f64::from(t.micro_batch) * f64::from(m.vocab) * 4.0 / f64::from(layout.tp.max(1));
+    finish(b, s)
+}
+
+/// Per-GPU memory of serving: weights, KV cache for every concurrent sequence, a prefill
+/// working set, logits of the last position.
+#[must_use]
+pub fn inference(m: &ModelSpec, s: &Scenario, layout: &Layout) -> MemoryBreakdown {
+    let p = m.params();
+    let inf = &s.inference;
+    let tp = f64::from(layout.tp.max(1));
+    let pp = f64::from(layout.pp.max(1));
+    let mut b = MemoryBreakdown { weights: weight_bytes(&p, s.weight_quant, s.precision) / (tp * pp), ..Default::default() };
+    let tokens = f64::from(inf.context) + f64::from(inf.output_tokens);
+    b.kv_cache = kv_cache_bytes(m, tokens, inf.kv.bytes()) * f64::from(inf.concurrent) * kv_share(m, layout.tp) / pp;
+    // One layer's prefill working set for one prompt (chunked prefill keeps it to one request).
+    let shape = ActivationShape::of(m, inf.context, 1, 2.0);
+    b.activations = layer_activation_bytes(&shape, layout.tp, false);
+    b.logits = f64::from(inf.concurrent) * f64::from(m.vocab) * 4.0 / tp;
+    finish(b, s)
+}
+
+/// KV-cache bytes of one sequence of `tokens`: 2·L·kv·d·bytes per token (MLA: latent + RoPE key),
+/// sliding-window layers capped at the window.
+#[must_use]
+pub fn kv_cache_bytes(m: &ModelSpec, tokens: f64, bytes: f64) -> f64 {
+    let per_token = m.kv_values_per_token() * bytes;
+    let effective = match m.sliding_window {
+        Some(w) => {
+            let frac = m.sliding_window_layers.unwrap_or(1.0).clamp(0.0, 1.0);
+            (1.0 - frac) * tokens + frac * tokens.min(f64::from(w))
+        }
+        None => tokens,
+    };
+    per_token * effective
+}
+
+/// Share of the KV cache one tensor-parallel rank holds: heads split over tp (replicated when
+/// kv_heads < tp); MLA's latent is not split by heads, so every rank keeps all of it.
+#[must_use]
+pub fn kv_share(m: &ModelSpec, tp: u32) -> f64 {
+    if m.mla.is_some() {
+        return 1.0;
+    }
+    let kv = f64::from(m.kv_heads.max(1));
+    (kv / f64::from(tp.max(1))).ceil() / kv
+}
+
+fn finish(mut b: MemoryBreakdown, s: &Scenario) -> MemoryBreakdown {
+    let sum = b.weights + b.gradients + b.optimizer + b.master_weights + b.activations + b.logits + b.kv_cache;
+    // CUDA context + workspace (PyTorch: ~0.5–1 GiB per process) and caching-allocator fragmentation.
+    b.overhead = s.efficiency.runtime_gib * GIB + sum * s.efficiency.fragmentation;
+    b.total = sum + b.overhead;
+    b
+}
+
+/// The seeds' rule of thumb: parameters × bytes per parameter × a factor (3–6 for training,
+/// ~1.2 for serving), shown next to the itemised estimate.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct QuickRule {
+    pub bytes_per_param: f64,
+    pub factor_low: f64,
+    pub factor_high: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+#[must_use]
+pub fn quick_rule(m: &ModelSpec, s: &Scenario) -> QuickRule {
+    let psi = m.params().total;
+    let (bytes, lo, hi) = match s.task {
+        Task::Inference => (s.weight_quant.bytes(s.precision), 1.2, 1.2),
+        Task::Qlora => (WeightQuant::Nf4.bytes(s.precision), 1.5, 3.0),
+        Task::Lora => (s.weight_quant.bytes(s.precision), 1.5, 3.0),
+        Task::Pretrain | Task::FullFinetune => (s.precision.bytes(), 3.0, 6.0),
+    };
+    QuickRule { bytes_per_param: bytes, factor_low: lo, factor_high: hi, low: psi * bytes * lo, high: psi * bytes * hi }
+}

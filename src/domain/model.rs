@@ -1,0 +1,241 @@
+//! Transformer model shapes (dense, MoE, GQA/MQA, MLA) and presets from published configs.
+
+use serde::{Deserialize, Serialize};
+use std::sync::LazyLock;
+
+/// Mixture-of-experts feed-forward layout (Mixtral, Qwen3-MoE, DeepSeek-V3).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct MoeSpec {
+    pub experts: u32,
+    pub experts_per_token: u32,
+    pub shared_experts: u32,
+    pub expert_intermediate: u32,
+    /// Leading layers with a dense MLP (DeepSeek `first_k_dense_replace`).
+    pub dense_layers: u32,
+    /// Intermediate size of those dense layers (defaults to `intermediate`).
+    pub dense_intermediate: Option<u32>,
+}
+
+/// Multi-head latent attention (DeepSeek-V2/V3): the KV cache holds a compressed latent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct MlaSpec {
+    pub kv_lora_rank: u32,
+    pub qk_rope_head_dim: u32,
+    pub qk_nope_head_dim: u32,
+    pub v_head_dim: u32,
+    pub q_lora_rank: Option<u32>,
+}
+
+/// A transformer's shape. `params_b`/`active_params_b` are the published counts; when absent
+/// (custom models) they are computed from the dimensions by [`ModelSpec::computed_params`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ModelSpec {
+    pub id: String,
+    pub name: String,
+    pub params_b: Option<f64>,
+    pub active_params_b: Option<f64>,
+    pub layers: u32,
+    pub hidden: u32,
+    pub intermediate: u32,
+    pub heads: u32,
+    pub kv_heads: u32,
+    pub head_dim: Option<u32>,
+    pub vocab: u32,
+    pub max_context: u32,
+    pub tied_embeddings: bool,
+    /// SwiGLU/GeGLU (three matrices) rather than a plain two-matrix MLP.
+    pub gated_mlp: bool,
+    pub moe: Option<MoeSpec>,
+    pub mla: Option<MlaSpec>,
+    /// Sliding attention window, if any (caps that layer's KV cache).
+    pub sliding_window: Option<u32>,
+    /// Share of layers that use the sliding window (Gemma 2 alternates: 0.5; Mistral v0.1: 1.0).
+    pub sliding_window_layers: Option<f64>,
+    pub source: String,
+    pub notes: String,
+}
+
+impl Default for ModelSpec {
+    /// A Llama-2-7B-shaped custom model.
+    fn default() -> Self {
+        Self {
+            id: "custom".into(),
+            name: "Custom".into(),
+            params_b: None,
+            active_params_b: None,
+            layers: 32,
+            hidden: 4096,
+            intermediate: 11008,
+            heads: 32,
+            kv_heads: 32,
+            head_dim: None,
+            vocab: 32000,
+            max_context: 4096,
+            tied_embeddings: false,
+            gated_mlp: true,
+            moe: None,
+            mla: None,
+            sliding_window: None,
+            sliding_window_layers: None,
+            source: String::new(),
+            notes: String::new(),
+        }
+    }
+}
+
+/// Parameter counts split the way memory and FLOPs need them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ParamCounts {
+    /// Everything stored.
+    pub total: f64,
+    /// Used per token (MoE: shared parts + routed experts).
+    pub active: f64,
+    /// Input embedding + (untied) output head: kept at 16 bits when weights are quantized.
+    pub embedding: f64,
+}
+
+impl ModelSpec {
+    #[must_use]
+    pub fn head_dim(&self) -> u32 {
+        self.head_dim.unwrap_or(self.hidden / self.heads.max(1))
+    }
+
+    fn mlp_params(&self, intermediate: u32) -> f64 {
+        let m = if self.gated_mlp { 3.0 } else { 2.0 };
+        m * f64::from(self.hidden) * f64::from(intermediate)
+    }
+
+    fn attention_params(&self) -> f64 {
+        let h = f64::from(self.hidden);
+        let heads = f64::from(self.heads);
+        if let Some(m) = &self.mla {
+            // DeepSeek-V3 modeling code: q via a low-rank path, kv via the compressed latent.
+            let qk = f64::from(m.qk_nope_head_dim + m.qk_rope_head_dim);
+            let q = match m.q_lora_rank {
+                Some(r) => h * f64::from(r) + f64::from(r) * heads * qk,
+                None => h * heads * qk,
+            };
+            let kv_a = h * f64::from(m.kv_lora_rank + m.qk_rope_head_dim);
+            let kv_b = f64::from(m.kv_lora_rank) * heads * f64::from(m.qk_nope_head_dim + m.v_head_dim);
+            let o = heads * f64::from(m.v_head_dim) * h;
+            return q + kv_a + kv_b + o;
+        }
+        let d = f64::from(self.head_dim());
+        let q_and_o = 2.0 * h * heads * d;
+        let kv = 2.0 * h * f64::from(self.kv_heads) * d;
+        q_and_o + kv
+    }
+
+    /// Parameter counts from the dimensions (norms and biases, <0.1%, are left out).
+    #[must_use]
+    pub fn computed_params(&self) -> ParamCounts {
+        let h = f64::from(self.hidden);
+        let layers = f64::from(self.layers);
+        let embed = f64::from(self.vocab) * h * if self.tied_embeddings { 1.0 } else { 2.0 };
+        let attn = self.attention_params() * layers;
+        let (mlp_total, mlp_active) = match &self.moe {
+            None => {
+                let p = self.mlp_params(self.intermediate) * layers;
+                (p, p)
+            }
+            Some(moe) => {
+                let dense_l = f64::from(moe.dense_layers.min(self.layers));
+                let moe_l = layers - dense_l;
+                let dense = self.mlp_params(moe.dense_intermediate.unwrap_or(self.intermediate)) * dense_l;
+                let expert = self.mlp_params(moe.expert_intermediate);
+                let router = h * f64::from(moe.experts);
+                let total = dense + moe_l * (expert * f64::from(moe.experts + moe.shared_experts) + router);
+                let active =
+                    dense + moe_l * (expert * f64::from(moe.experts_per_token + moe.shared_experts) + router);
+                (total, active)
+            }
+        };
+        ParamCounts { total: embed + attn + mlp_total, active: embed + attn + mlp_active, embedding: embed }
+    }
+
+    /// Counts used for planning: the published totals when known, else the computed ones.
+    #[must_use]
+    pub fn params(&self) -> ParamCounts {
+        let c = self.computed_params();
+        let total = self.params_b.map_or(c.total, |b| b * 1e9);
+        let active = self.active_params_b.map_or(c.active * total / c.total.max(1.0), |b| b * 1e9);
+        ParamCounts { total, active: active.min(total), embedding: c.embedding.min(total) }
+    }
+
+    /// Share of all parameters that sit in routed experts (0 for dense models).
+    #[must_use]
+    pub fn routed_expert_fraction(&self) -> f64 {
+        let Some(moe) = &self.moe else { return 0.0 };
+        let c = self.computed_params();
+        let moe_layers = f64::from(self.layers.saturating_sub(moe.dense_layers));
+        let routed = moe_layers * self.mlp_params(moe.expert_intermediate) * f64::from(moe.experts);
+        (routed / c.total.max(1.0)).clamp(0.0, 1.0)
+    }
+
+    /// KV-cache values per token (all layers, K and V), before multiplying by bytes per value.
+    /// MLA caches the latent + the RoPE key once per layer (DeepSeek-V2 paper, §2.1.2).
+    #[must_use]
+    pub fn kv_values_per_token(&self) -> f64 {
+        let layers = f64::from(self.layers);
+        match &self.mla {
+            Some(m) => layers * f64::from(m.kv_lora_rank + m.qk_rope_head_dim),
+            None => 2.0 * layers * f64::from(self.kv_heads) * f64::from(self.head_dim()),
+        }
+    }
+
+    /// Checks the dimensions are usable.
+    ///
+    /// # Errors
+    /// A message naming the first bad dimension.
+    pub fn validate(&self) -> Result<(), String> {
+        let dims = [
+            ("layers", self.layers, 1, 1_000),
+            ("hidden", self.hidden, 64, 100_000),
+            ("intermediate", self.intermediate, 64, 1_000_000),
+            ("heads", self.heads, 1, 1_024),
+            ("kv_heads", self.kv_heads, 1, 1_024),
+            ("vocab", self.vocab, 2, 2_000_000),
+        ];
+        for (name, v, lo, hi) in dims {
+            if !(lo..=hi).contains(&v) {
+                return Err(format!("{name} must be between {lo} and {hi}, got {v}"));
+            }
+        }
+        if self.kv_heads > self.heads {
+            return Err(format!("kv_heads {} exceeds heads {}", self.kv_heads, self.heads));
+        }
+        for (name, v) in [("params_b", self.params_b), ("active_params_b", self.active_params_b)] {
+            if let Some(v) = v {
+                if !(v.is_finite() && v > 0.0 && v <= 100_000.0) {
+                    return Err(format!("{name} must be in (0, 100000], got {v}"));
+                }
+            }
+        }
+        if let Some(m) = &self.moe {
+            if m.experts == 0 || m.experts_per_token == 0 || m.experts_per_token > m.experts || m.expert_intermediate == 0 {
+                return Err("moe needs experts ≥ experts_per_token ≥ 1 and an expert_intermediate".into());
+            }
+        }
+        Ok(())
+    }
+}
+
+static PRESETS: LazyLock<Vec<ModelSpec>> = LazyLock::new(|| {
+    // tests/models.rs parses this file and checks every preset, so the fallback is never used.
+    serde_json::from_str(include_str!("models.json")).unwrap_or_default()
+});
+
+/// Model presets from published configs (`src/domain/models.json`).
+#[must_use]
+pub fn presets() -> &'static [ModelSpec] {
+    &PRESETS
+}
+
+/// A preset by id.
+#[must_use]
+pub fn preset(id: &str) -> Option<&'static ModelSpec> {
+    PRESETS.iter().find(|m| m.id == id)
+}

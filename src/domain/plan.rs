@@ -1,0 +1,269 @@
+//! `plan(&Scenario, &Catalog) -> Report`: for every card, does the workload fit, on how many
+//! cards and which layout, how long it takes, what it costs, and what to watch out for.
+
+use super::catalog::{Catalog, Gpu};
+use super::compute::{self, Throughput};
+use super::error::PlanError;
+use super::memory::{self, Layout, MemoryBreakdown, QuickRule};
+use super::model::ModelSpec;
+use super::pricing;
+use super::scenario::{Offload, Recompute, Scenario, Task};
+use super::units::GIB;
+use serde::{Deserialize, Serialize};
+
+pub use super::warnings::Warning;
+
+/// What one card can do for the scenario.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CardVerdict {
+    pub gpu: String,
+    pub name: String,
+    pub fits: bool,
+    /// Cards in the plan (the fewest that fit, or the user's count).
+    pub gpus: u32,
+    /// Servers of up to 8 cards.
+    pub servers: u32,
+    pub layout: Layout,
+    pub memory: MemoryBreakdown,
+    /// Usable memory per card, bytes (vendor "GB" of GPU memory are binary GiB in practice:
+    /// an A100 80GB reports 81920 MiB in nvidia-smi).
+    pub capacity: f64,
+    /// Training: wall-clock hours; `None` when the card's peak is unknown or it does not fit.
+    pub hours: Option<f64>,
+    pub gpu_hours: Option<f64>,
+    pub mfu: f64,
+    pub throughput: Option<Throughput>,
+    /// Rental price per card-hour in the scenario currency, if known.
+    pub rent_hourly: Option<f64>,
+    /// Training: cost of the run at `rent_hourly`. Inference: cost per million generated tokens.
+    pub cost: Option<f64>,
+    /// `nvlink` when the plan needs a GPU-to-GPU fabric (tensor parallelism), else `pcie`.
+    pub interconnect_needed: String,
+    pub warnings: Vec<Warning>,
+}
+
+/// Everything the page and the CLI show for one scenario.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub version: u32,
+    pub model: String,
+    pub task: Task,
+    pub params: f64,
+    pub active_params: f64,
+    /// Model memory on a single card without parallelism (what the model needs in total).
+    pub memory_single: MemoryBreakdown,
+    pub quick_rule: QuickRule,
+    pub training_flops: Option<f64>,
+    /// Cards ranked: fitting first, then by cost (when known) and time.
+    pub cards: Vec<CardVerdict>,
+    /// Cards left out because their memory size is not published.
+    pub unknown_specs: Vec<String>,
+    pub warnings: Vec<Warning>,
+}
+
+/// Computes every figure shown on the page from one scenario and the catalog.
+///
+/// # Errors
+/// Returns [`PlanError`] when inputs are out of range, the model is unknown, or no card matches.
+pub fn plan(s: &Scenario, catalog: &Catalog) -> Result<Report, PlanError> {
+    s.validate()?;
+    let m = s.model_spec()?;
+    for id in &s.cards.only {
+        if catalog.gpu(id).is_none() && !s.custom_gpus.iter().any(|g| &g.id == id) {
+            return Err(PlanError::UnknownGpu(id.clone()));
+        }
+    }
+    let cards: Vec<&Gpu> = catalog.gpus.iter().chain(s.custom_gpus.iter()).filter(|g| selected(s, g)).collect();
+    if cards.is_empty() {
+        return Err(PlanError::NoCards);
+    }
+    let mut verdicts: Vec<CardVerdict> = cards.iter().filter_map(|g| verdict(m, s, g, catalog)).collect();
+    verdicts.sort_by(rank);
+    let p = m.params();
+    Ok(Report {
+        version: super::scenario::VERSION,
+        model: m.name.clone(),
+        task: s.task,
+        params: p.total,
+        active_params: p.active,
+        memory_single: memory_for(m, s, &Layout::single()),
+        quick_rule: memory::quick_rule(m, s),
+        training_flops: s.task.is_training().then(|| compute::training_flops(m, s.task, s.training.seq_len, s.training.tokens)),
+        cards: verdicts,
+        unknown_specs: cards.iter().filter(|g| g.memory_gb.is_none()).map(|g| g.id.clone()).collect(),
+        warnings: super::warnings::scenario_warnings(m, s),
+    })
+}
+
+fn rank(a: &CardVerdict, b: &CardVerdict) -> std::cmp::Ordering {
+    let key = |v: &CardVerdict| (!v.fits, v.cost.is_none(), v.cost.unwrap_or(f64::MAX), v.hours.unwrap_or(f64::MAX), v.gpus);
+    let (ka, kb) = (key(a), key(b));
+    ka.0.cmp(&kb.0)
+        .then(ka.1.cmp(&kb.1))
+        .then(ka.2.total_cmp(&kb.2))
+        .then(ka.3.total_cmp(&kb.3))
+        .then(ka.4.cmp(&kb.4))
+        .then(a.gpu.cmp(&b.gpu))
+}
+
+fn selected(s: &Scenario, g: &Gpu) -> bool {
+    let f = &s.cards;
+    (f.only.is_empty() || f.only.contains(&g.id))
+        && (f.segments.is_empty() || f.segments.contains(&g.segment))
+        && (f.vendors.is_empty() || f.vendors.contains(&g.vendor))
+        && g.memory_gb.unwrap_or(0.0) >= f.min_memory_gb
+}
+
+/// Memory of the scenario's task under a layout.
+#[must_use]
+pub fn memory_for(m: &ModelSpec, s: &Scenario, layout: &Layout) -> MemoryBreakdown {
+    if s.task.is_training() { memory::training(m, s, layout) } else { memory::inference(m, s, layout) }
+}
+
+/// Largest tensor-parallel degree a card allows: its NVLink domain for training; up to 8 over
+/// PCIe for serving (common with vLLM, flagged as a warning).
+fn max_tp(g: &Gpu, task: Task) -> u32 {
+    if task.is_training() { g.nvlink_domain().min(8) } else { 8 }
+}
+
+fn candidates(m: &ModelSpec, s: &Scenario, g: &Gpu) -> Vec<Layout> {
+    let p = &s.parallel;
+    if !p.auto {
+        return vec![Layout { tp: p.tp, pp: p.pp, dp: 1, zero: p.zero, recompute: p.recompute, offload: p.offload }];
+    }
+    let tps: Vec<u32> = [1, 2, 4, 8].into_iter().filter(|&t| t <= max_tp(g, s.task) && m.heads % t == 0).collect();
+    let pps: Vec<u32> = [1, 2, 4, 8, 16, 32, 64].into_iter().filter(|&q| q <= m.layers).collect();
+    let (zeros, recomputes): (&[u8], &[Recompute]) = if s.task.is_training() {
+        (&[0, 1, 2, 3], &[Recompute::None, Recompute::Selective, Recompute::Full])
+    } else {
+        (&[0], &[Recompute::None])
+    };
+    let mut out = Vec::with_capacity(tps.len() * pps.len() * zeros.len() * recomputes.len());
+    for &tp in &tps {
+        for &pp in &pps {
+            for &zero in zeros {
+                for &recompute in recomputes {
+                    out.push(Layout { tp, pp, dp: 1, zero, recompute, offload: p.offload });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Data-parallel degree limit: each rank needs at least one micro-batch per step.
+fn max_dp(s: &Scenario) -> u32 {
+    if s.task.is_training() { (s.training.global_batch / s.training.micro_batch.max(1)).max(1) } else { 4096 }
+}
+
+/// Smallest dp (≤ `limit`) at which `layout` fits, using that memory only falls as dp grows.
+fn min_dp(m: &ModelSpec, s: &Scenario, layout: Layout, cap: f64, limit: u32) -> Option<u32> {
+    let at = |dp: u32| memory_for(m, s, &Layout { dp, ..layout }).total <= cap;
+    if at(1) {
+        return Some(1);
+    }
+    if !s.task.is_training() || !at(limit) {
+        return None;
+    }
+    let (mut lo, mut hi) = (1u32, limit); // at(lo) false, at(hi) true
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if at(mid) { hi = mid } else { lo = mid }
+    }
+    Some(hi)
+}
+
+/// Estimated time of a layout relative to others (for choosing among fitting layouts).
+fn speed_cost(s: &Scenario, l: &Layout) -> f64 {
+    let micro = f64::from(s.training.global_batch) / (f64::from(l.dp.max(1)) * f64::from(s.training.micro_batch.max(1)));
+    let comm = 1.0 + 0.02 * f64::from(l.tp - 1) + 0.01 * f64::from(l.zero);
+    let offload = if l.offload == Offload::None { 1.0 } else { 1.5 };
+    compute::recompute_factor(l.recompute, s.task) * compute::pipeline_factor(l.pp, micro) * comm * offload
+}
+
+fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64) -> (bool, Layout) {
+    let cands = candidates(m, s, g);
+    let limit = max_dp(s);
+    let want = s.parallel.gpus;
+    let mut best: Option<(u32, f64, Layout)> = None;
+    for c in &cands {
+        let shards = c.tp * c.pp;
+        let layout = if want > 0 {
+            if want % shards != 0 || want / shards > limit.max(1) && s.task.is_training() {
+                continue;
+            }
+            let l = Layout { dp: want / shards, ..*c };
+            if memory_for(m, s, &l).total > cap {
+                continue;
+            }
+            l
+        } else {
+            match min_dp(m, s, *c, cap, limit) {
+                Some(dp) => Layout { dp, ..*c },
+                None => continue,
+            }
+        };
+        let key = (layout.gpus(), speed_cost(s, &layout));
+        let better = best.as_ref().is_none_or(|(n, t, _)| key.0 < *n || (key.0 == *n && key.1 < *t));
+        if better {
+            best = Some((key.0, key.1, layout));
+        }
+    }
+    if let Some((_, _, l)) = best {
+        return (true, l);
+    }
+    // Nothing fits: show the layout with the least memory at the user's (or one server's) count.
+    let n = if want > 0 { want } else { 8 };
+    let fallback = cands
+        .iter()
+        .map(|c| Layout { dp: (n / (c.tp * c.pp)).max(1), ..*c })
+        .min_by(|a, b| memory_for(m, s, a).total.total_cmp(&memory_for(m, s, b).total))
+        .unwrap_or_else(Layout::single);
+    (false, fallback)
+}
+
+fn verdict(m: &ModelSpec, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Option<CardVerdict> {
+    let cap = g.memory_gb? * GIB;
+    let (fits, mut layout) = choose(m, s, g, cap);
+    // Serving with more cards than one replica needs: extra replicas (data parallel).
+    if !s.task.is_training() && fits && s.parallel.gpus > 0 {
+        layout.dp = (s.parallel.gpus / (layout.tp * layout.pp)).max(1);
+    }
+    let memory = memory_for(m, s, &layout);
+    let gpus = layout.gpus();
+    let mfu = compute::mfu(s, g);
+    let rent_hourly = pricing::rent_hourly(s, catalog, &g.id);
+    let (mut hours, mut throughput, mut cost) = (None, None, None);
+    if s.task.is_training() {
+        hours = fits.then(|| compute::training_hours(m, s, g, &layout)).flatten();
+        cost = hours.zip(rent_hourly).map(|(h, r)| h * f64::from(gpus) * r);
+    } else if fits {
+        throughput = compute::inference_throughput(m, s, g, &layout).map(|t| Throughput {
+            decode_tokens_s: t.decode_tokens_s * f64::from(layout.dp),
+            prefill_tokens_s: t.prefill_tokens_s * f64::from(layout.dp),
+            ..t
+        });
+        cost = throughput.zip(rent_hourly).map(|(t, r)| r * f64::from(gpus) / (t.decode_tokens_s * 3600.0) * 1e6);
+    }
+    let needs_fabric = layout.tp > 1;
+    let mut v = CardVerdict {
+        gpu: g.id.clone(),
+        name: g.name.clone(),
+        fits,
+        gpus,
+        servers: gpus.div_ceil(8),
+        layout,
+        memory,
+        capacity: cap,
+        hours,
+        gpu_hours: hours.map(|h| h * f64::from(gpus)),
+        mfu,
+        throughput,
+        rent_hourly,
+        cost,
+        interconnect_needed: if needs_fabric { "nvlink".into() } else { "pcie".into() },
+        warnings: Vec::new(),
+    };
+    v.warnings = super::warnings::card_warnings(s, g, &v);
+    Some(v)
+}

@@ -1,0 +1,393 @@
+//! Scenario: every input the user gives. Plain serde data; `#[serde(default)]` everywhere so
+//! old saved scenarios and share links keep loading. The UI language is not part of it.
+
+use super::catalog::Gpu;
+use super::error::PlanError;
+use super::model::{self, ModelSpec};
+use serde::{Deserialize, Serialize};
+
+/// Current schema version (share links and saved scenarios carry it).
+pub const VERSION: u32 = 1;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Task {
+    Pretrain,
+    #[default]
+    FullFinetune,
+    Lora,
+    Qlora,
+    Inference,
+}
+
+impl Task {
+    pub const ALL: [Task; 5] = [Task::Pretrain, Task::FullFinetune, Task::Lora, Task::Qlora, Task::Inference];
+    #[must_use]
+    pub fn is_training(self) -> bool {
+        !matches!(self, Task::Inference)
+    }
+}
+
+/// Numeric format of training compute (and of inference weights when not quantized).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Precision {
+    Fp32,
+    Tf32,
+    #[default]
+    Bf16,
+    Fp16,
+    Fp8,
+}
+
+impl Precision {
+    /// Bytes of a weight/gradient/activation value at this precision. FP8 training
+    /// (Transformer Engine) keeps 16-bit weights and activations and runs the GEMMs in FP8.
+    #[must_use]
+    pub fn bytes(self) -> f64 {
+        match self {
+            Precision::Fp32 | Precision::Tf32 => 4.0,
+            Precision::Bf16 | Precision::Fp16 | Precision::Fp8 => 2.0,
+        }
+    }
+}
+
+/// Storage format of frozen or served weights.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum WeightQuant {
+    /// Same as the compute precision.
+    #[default]
+    None,
+    Fp8,
+    Int8,
+    Int4,
+    Nf4,
+}
+
+impl WeightQuant {
+    /// Bytes per quantized parameter including scales.
+    /// INT8: one fp16 scale per 128-value group (LLM.int8 / vLLM W8 use per-channel; ≤ 1.6%).
+    /// INT4 (GPTQ/AWQ, group 128): fp16 scale + zero per group = 4.25 bits.
+    /// NF4 with double quantization (QLoRA, Dettmers et al. 2023 §3): 4 + 0.127 bits.
+    #[must_use]
+    pub fn bytes(self, base: Precision) -> f64 {
+        match self {
+            WeightQuant::None => base.bytes(),
+            WeightQuant::Fp8 => 1.0 + 2.0 / 128.0,
+            WeightQuant::Int8 => 1.0 + 2.0 / 128.0,
+            WeightQuant::Int4 => (4.0 + 32.0 / 128.0) / 8.0,
+            WeightQuant::Nf4 => (4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0)) / 8.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Optimizer {
+    #[default]
+    AdamW,
+    AdamW8bit,
+    SgdMomentum,
+    Adafactor,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Recompute {
+    #[default]
+    None,
+    Selective,
+    Full,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Offload {
+    #[default]
+    None,
+    /// ZeRO-Offload: optimizer states, master weights and gradients live in CPU memory.
+    Optimizer,
+    /// ZeRO-Infinity style: the 16-bit weights too (needs ZeRO-3).
+    OptimizerAndParams,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum KvPrecision {
+    #[default]
+    Bf16,
+    Fp8,
+    Int4,
+}
+
+impl KvPrecision {
+    #[must_use]
+    pub fn bytes(self) -> f64 {
+        match self {
+            KvPrecision::Bf16 => 2.0,
+            KvPrecision::Fp8 => 1.0,
+            KvPrecision::Int4 => 0.5 + 2.0 / 64.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum LoraTargets {
+    /// q, k, v, o projections.
+    Attention,
+    /// Every linear layer of attention and MLP (QLoRA's recommendation).
+    #[default]
+    AllLinear,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Training {
+    pub seq_len: u32,
+    pub micro_batch: u32,
+    /// Sequences per optimizer step (all data-parallel ranks, all accumulation steps).
+    pub global_batch: u32,
+    /// Tokens to train on.
+    pub tokens: f64,
+    pub optimizer: Optimizer,
+    /// Keep fp32 master weights (mixed precision). Off = pure 16-bit training.
+    pub master_weights: bool,
+    /// Flash attention never stores the s×s scores (same activation saving as selective recompute).
+    pub flash_attention: bool,
+}
+
+impl Default for Training {
+    fn default() -> Self {
+        Self {
+            seq_len: 4096,
+            micro_batch: 1,
+            global_batch: 64,
+            tokens: 1e9,
+            optimizer: Optimizer::AdamW,
+            master_weights: true,
+            flash_attention: true,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Lora {
+    pub rank: u32,
+    pub targets: LoraTargets,
+}
+
+impl Default for Lora {
+    fn default() -> Self {
+        Self { rank: 16, targets: LoraTargets::AllLinear }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Inference {
+    /// Prompt tokens per request.
+    pub context: u32,
+    /// Generated tokens per request.
+    pub output_tokens: u32,
+    /// Sequences decoded together (batch).
+    pub concurrent: u32,
+    pub kv: KvPrecision,
+}
+
+impl Default for Inference {
+    fn default() -> Self {
+        Self { context: 4096, output_tokens: 512, concurrent: 8, kv: KvPrecision::Bf16 }
+    }
+}
+
+/// Parallel layout: `auto` searches tp/pp/ZeRO/recompute per card; otherwise the given values are used.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Parallel {
+    pub auto: bool,
+    /// Cards to use; 0 = the fewest that fit.
+    pub gpus: u32,
+    pub tp: u32,
+    pub pp: u32,
+    pub zero: u8,
+    pub recompute: Recompute,
+    pub offload: Offload,
+}
+
+impl Default for Parallel {
+    fn default() -> Self {
+        Self { auto: true, gpus: 0, tp: 1, pp: 1, zero: 0, recompute: Recompute::None, offload: Offload::None }
+    }
+}
+
+/// Which catalog cards to consider. Empty lists mean "all".
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct CardFilter {
+    pub segments: Vec<String>,
+    pub vendors: Vec<String>,
+    pub min_memory_gb: f64,
+    pub only: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum Currency {
+    #[default]
+    CNY,
+    USD,
+}
+
+/// A user's own hourly rental quote for a card.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct PriceOverride {
+    pub gpu: String,
+    pub rent_hourly: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Money {
+    pub currency: Currency,
+    /// CNY per USD. Default: PBOC central parity ≈ 7.1 (late 2025); editable.
+    pub cny_per_usd: f64,
+    /// In `currency`.
+    pub overrides: Vec<PriceOverride>,
+}
+
+impl Default for Money {
+    fn default() -> Self {
+        Self { currency: Currency::CNY, cny_per_usd: 7.1, overrides: Vec::new() }
+    }
+}
+
+/// Utilisation assumptions the user may replace with their own benchmark.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Efficiency {
+    /// Model FLOPs utilisation for training; `None` = default per card class (compute.rs).
+    pub mfu: Option<f64>,
+    /// Share of peak memory bandwidth reached while decoding.
+    pub decode_bandwidth: f64,
+    /// Share of peak compute reached during prefill.
+    pub prefill_mfu: f64,
+    /// CUDA context + framework workspace per card, GiB.
+    pub runtime_gib: f64,
+    /// Allocator fragmentation, share of the rest.
+    pub fragmentation: f64,
+}
+
+impl Default for Efficiency {
+    fn default() -> Self {
+        Self { mfu: None, decode_bandwidth: 0.75, prefill_mfu: 0.5, runtime_gib: 1.0, fragmentation: 0.05 }
+    }
+}
+
+/// Every input of one plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Scenario {
+    pub version: u32,
+    pub name: String,
+    pub task: Task,
+    /// Preset id from `models.json`, or `custom` to use `custom_model`.
+    pub model: String,
+    pub custom_model: ModelSpec,
+    pub precision: Precision,
+    pub weight_quant: WeightQuant,
+    pub training: Training,
+    pub lora: Lora,
+    pub inference: Inference,
+    pub parallel: Parallel,
+    pub cards: CardFilter,
+    pub money: Money,
+    pub efficiency: Efficiency,
+    /// Cards the user added in the page (same shape as catalog cards).
+    pub custom_gpus: Vec<Gpu>,
+}
+
+impl Default for Scenario {
+    /// The demo: a full bf16 fine-tune of Qwen2.5-7B on 1B tokens, layout chosen automatically.
+    fn default() -> Self {
+        Self {
+            version: VERSION,
+            name: "Qwen2.5-7B full fine-tune".into(),
+            task: Task::FullFinetune,
+            model: "qwen2.5-7b".into(),
+            custom_model: ModelSpec::default(),
+            precision: Precision::Bf16,
+            weight_quant: WeightQuant::None,
+            training: Training::default(),
+            lora: Lora::default(),
+            inference: Inference::default(),
+            parallel: Parallel::default(),
+            cards: CardFilter::default(),
+            money: Money::default(),
+            efficiency: Efficiency::default(),
+            custom_gpus: Vec::new(),
+        }
+    }
+}
+
+fn check(field: &'static str, value: f64, min: f64, max: f64) -> Result<(), PlanError> {
+    if value.is_finite() && (min..=max).contains(&value) {
+        Ok(())
+    } else {
+        Err(PlanError::OutOfRange { field, value, min, max })
+    }
+}
+
+impl Scenario {
+    /// The model this scenario plans for.
+    ///
+    /// # Errors
+    /// Unknown preset id, or custom dimensions out of range.
+    pub fn model_spec(&self) -> Result<&ModelSpec, PlanError> {
+        let m = if self.model == "custom" {
+            &self.custom_model
+        } else {
+            model::preset(&self.model).ok_or_else(|| PlanError::UnknownModel(self.model.clone()))?
+        };
+        m.validate().map_err(PlanError::InvalidModel)?;
+        Ok(m)
+    }
+
+    /// Checks every number is finite and in a sane range.
+    ///
+    /// # Errors
+    /// The first out-of-range field, with its value.
+    pub fn validate(&self) -> Result<(), PlanError> {
+        let t = &self.training;
+        check("training.seq_len", f64::from(t.seq_len), 1.0, 2_097_152.0)?;
+        check("training.micro_batch", f64::from(t.micro_batch), 1.0, 65_536.0)?;
+        check("training.global_batch", f64::from(t.global_batch), 1.0, 1e7)?;
+        check("training.tokens", t.tokens, 1.0, 1e15)?;
+        check("lora.rank", f64::from(self.lora.rank), 1.0, 65_536.0)?;
+        let i = &self.inference;
+        check("inference.context", f64::from(i.context), 1.0, 2_097_152.0)?;
+        check("inference.output_tokens", f64::from(i.output_tokens), 0.0, 2_097_152.0)?;
+        check("inference.concurrent", f64::from(i.concurrent), 1.0, 100_000.0)?;
+        let p = &self.parallel;
+        check("parallel.gpus", f64::from(p.gpus), 0.0, 100_000.0)?;
+        check("parallel.tp", f64::from(p.tp), 1.0, 64.0)?;
+        check("parallel.pp", f64::from(p.pp), 1.0, 1_000.0)?;
+        check("parallel.zero", f64::from(p.zero), 0.0, 3.0)?;
+        check("cards.min_memory_gb", self.cards.min_memory_gb, 0.0, 10_000.0)?;
+        check("money.cny_per_usd", self.money.cny_per_usd, 0.01, 1_000.0)?;
+        for o in &self.money.overrides {
+            check("money.overrides.rent_hourly", o.rent_hourly, 0.0, 1e6)?;
+        }
+        let e = &self.efficiency;
+        if let Some(m) = e.mfu {
+            check("efficiency.mfu", m, 0.01, 1.0)?;
+        }
+        check("efficiency.decode_bandwidth", e.decode_bandwidth, 0.01, 1.0)?;
+        check("efficiency.prefill_mfu", e.prefill_mfu, 0.01, 1.0)?;
+        check("efficiency.runtime_gib", e.runtime_gib, 0.0, 1_000.0)?;
+        check("efficiency.fragmentation", e.fragmentation, 0.0, 1.0)?;
+        self.model_spec().map(|_| ())
+    }
+}

@@ -1,0 +1,88 @@
+//! Scenario ⇄ share-link text. Only the fields that differ from the default scenario are
+//! encoded (short links), as JSON in URL-safe base64, behind a version prefix: `v1.<payload>`.
+//! Decoding returns `Result` and never panics.
+
+use super::error::DecodeError;
+use super::scenario::Scenario;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
+use serde_json::{Map, Value};
+
+/// Longest link payload accepted (a scenario with a few custom cards is ~3 kB).
+pub const MAX_LEN: usize = 16_384;
+const PREFIX: &str = "v1.";
+
+/// The changed fields of `new` relative to `base` (objects compared key by key).
+fn diff(base: &Value, new: &Value) -> Option<Value> {
+    match (base, new) {
+        (Value::Object(b), Value::Object(n)) => {
+            let out: Map<String, Value> =
+                n.iter().filter_map(|(k, v)| match b.get(k) { Some(bv) => diff(bv, v), None => Some(v.clone()) }.map(|d| (k.clone(), d))).collect();
+            (!out.is_empty()).then_some(Value::Object(out))
+        }
+        _ => (base != new).then(|| new.clone()),
+    }
+}
+
+/// Lays `patch` over `base` (objects merged key by key, everything else replaced).
+fn merge(base: &mut Value, patch: Value) {
+    match (base, patch) {
+        (Value::Object(b), Value::Object(p)) => {
+            for (k, v) in p {
+                merge(b.entry(k).or_insert(Value::Null), v);
+            }
+        }
+        (b, p) => *b = p,
+    }
+}
+
+/// The link payload of a scenario (`v1.` + base64url of the JSON diff from the default).
+#[must_use]
+pub fn encode(s: &Scenario) -> String {
+    let base = serde_json::to_value(Scenario::default()).unwrap_or(Value::Null);
+    let new = serde_json::to_value(s).unwrap_or(Value::Null);
+    let d = diff(&base, &new).unwrap_or_else(|| Value::Object(Map::new()));
+    format!("{PREFIX}{}", URL_SAFE_NO_PAD.encode(d.to_string()))
+}
+
+/// Pulls the payload out of a whole URL (`…?s=v1.…` or `…#s=v1.…`) or takes the text as is.
+#[must_use]
+pub fn payload(text: &str) -> &str {
+    let t = text.trim();
+    for sep in ['?', '#', '&'] {
+        for part in t.split(sep) {
+            for kv in part.split('&') {
+                if let Some(v) = kv.strip_prefix("s=") {
+                    return v;
+                }
+            }
+        }
+    }
+    t
+}
+
+/// Reads a scenario from a share link or payload.
+///
+/// # Errors
+/// [`DecodeError`] for empty, over-long, wrong-version, badly encoded or invalid payloads.
+pub fn decode(text: &str) -> Result<Scenario, DecodeError> {
+    let p = payload(text);
+    if p.is_empty() {
+        return Err(DecodeError::Empty);
+    }
+    if p.len() > MAX_LEN {
+        return Err(DecodeError::TooLong(p.len()));
+    }
+    let Some(body) = p.strip_prefix(PREFIX) else {
+        let version: String = p.split('.').next().unwrap_or("").chars().take(12).collect();
+        return Err(DecodeError::Version(version));
+    };
+    let bytes = URL_SAFE_NO_PAD.decode(body.trim_end_matches('=')).map_err(|e| DecodeError::Encoding(e.to_string()))?;
+    let patch: Value = serde_json::from_slice(&bytes).map_err(|e| DecodeError::Json(e.to_string()))?;
+    if !patch.is_object() {
+        return Err(DecodeError::Json("expected an object".into()));
+    }
+    let mut full = serde_json::to_value(Scenario::default()).unwrap_or(Value::Null);
+    merge(&mut full, patch);
+    serde_json::from_value(full).map_err(|e| DecodeError::Json(e.to_string()))
+}

@@ -1,0 +1,99 @@
+//! Plain warnings about a plan: codes with values, worded in both languages by `format.rs`.
+
+use super::catalog::Gpu;
+use super::model::ModelSpec;
+use super::plan::CardVerdict;
+use super::scenario::{Offload, Scenario, Task};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum Warning {
+    /// GeForce cards: no ECC by default, blower-less coolers, EULA limits datacenter use.
+    ConsumerCardForTraining,
+    /// Training across more than 8 PCIe-only cards: gradient all-reduce through PCIe/host.
+    PcieTrainingBeyond8 { gpus: u32 },
+    /// Tensor parallelism beyond the NVLink domain: per-layer all-reduces go over PCIe.
+    TensorParallelOverPcie { tp: u32 },
+    /// More than one server: needs InfiniBand/RoCE between them.
+    MultiServer { servers: u32 },
+    /// Card power: W per card and per 8-card server (cards only).
+    HighPower { card_w: f64, server_w: f64 },
+    /// Non-CUDA stack (CANN, ROCm, Neuware, …): check framework and kernel support.
+    SoftwareEcosystem { software: String },
+    /// China-market variant (export-control cut of interconnect or compute).
+    ChinaMarketVariant,
+    /// The card lacks the chosen format and runs at a fallback rate.
+    NoNativePrecision { precision: String },
+    /// Peak compute unknown: time cannot be estimated.
+    UnknownCompute,
+    /// Offloading to CPU memory: bounded by PCIe, often 1.5–3× slower.
+    CpuOffload,
+    /// Sequence longer than the model's trained context.
+    BeyondContext { tokens: u32, max: u32 },
+    /// Does not fit even with the most memory-saving layout tried.
+    DoesNotFit { needed_gib: f64, capacity_gib: f64 },
+}
+
+/// Warnings about one card's plan.
+#[must_use]
+pub fn card_warnings(s: &Scenario, g: &Gpu, v: &CardVerdict) -> Vec<Warning> {
+    let mut w = Vec::new();
+    let training = s.task.is_training();
+    if !v.fits {
+        w.push(Warning::DoesNotFit { needed_gib: v.memory.total / super::units::GIB, capacity_gib: v.capacity / super::units::GIB });
+    }
+    if training && g.segment == "consumer" {
+        w.push(Warning::ConsumerCardForTraining);
+    }
+    if training && !g.interconnect.is_fast() && v.gpus > 8 {
+        w.push(Warning::PcieTrainingBeyond8 { gpus: v.gpus });
+    }
+    if v.layout.tp > 1 && g.nvlink_domain() < v.layout.tp {
+        w.push(Warning::TensorParallelOverPcie { tp: v.layout.tp });
+    }
+    if v.servers > 1 {
+        w.push(Warning::MultiServer { servers: v.servers });
+    }
+    if let Some(tdp) = g.tdp_w {
+        if tdp >= 450.0 {
+            w.push(Warning::HighPower { card_w: tdp, server_w: tdp * f64::from(v.gpus.min(8)) });
+        }
+    }
+    if g.software != "cuda" {
+        w.push(Warning::SoftwareEcosystem { software: g.software.clone() });
+    }
+    if g.market == "china" {
+        w.push(Warning::ChinaMarketVariant);
+    }
+    let native = match s.precision {
+        super::scenario::Precision::Fp8 => g.fp8_tflops.is_some(),
+        super::scenario::Precision::Bf16 => g.bf16_tflops.is_some(),
+        super::scenario::Precision::Tf32 => g.tf32_tflops.is_some(),
+        _ => true,
+    };
+    if !native {
+        w.push(Warning::NoNativePrecision { precision: format!("{:?}", s.precision).to_lowercase() });
+    }
+    if super::compute::peak_tflops(g, s.precision).is_none() {
+        w.push(Warning::UnknownCompute);
+    }
+    if training && v.layout.offload != Offload::None {
+        w.push(Warning::CpuOffload);
+    }
+    w
+}
+
+/// Warnings about the scenario itself (not tied to a card).
+#[must_use]
+pub fn scenario_warnings(m: &ModelSpec, s: &Scenario) -> Vec<Warning> {
+    let tokens = match s.task {
+        Task::Inference => s.inference.context.saturating_add(s.inference.output_tokens),
+        _ => s.training.seq_len,
+    };
+    if m.max_context > 0 && tokens > m.max_context {
+        vec![Warning::BeyondContext { tokens, max: m.max_context }]
+    } else {
+        Vec::new()
+    }
+}

@@ -1,0 +1,4 @@
+//! The only code that touches the browser: local storage, the URL, canvases.
+
+pub mod storage;
+pub mod url;

@@ -1,0 +1,88 @@
+//! catalog.json is sound: parses, ids unique, units plausible, every card sourced, every price dated.
+
+use gpu_planner::domain::catalog::{valid_date, Catalog, EMBEDDED_JSON};
+
+fn catalog() -> Catalog {
+    match Catalog::from_json(EMBEDDED_JSON) {
+        Ok(c) => c,
+        Err(e) => panic!("catalog.json does not parse: {e}"),
+    }
+}
+
+#[test]
+fn catalog_parses_and_validates_clean() {
+    let issues = catalog().validate();
+    assert!(issues.is_empty(), "catalog.json problems:\n{}", issues.join("\n"));
+}
+
+#[test]
+fn embedded_catalog_is_the_parsed_file() {
+    assert_eq!(Catalog::embedded(), &catalog());
+}
+
+#[test]
+fn catalog_has_at_least_40_cards_across_segments_and_vendors() {
+    let c = catalog();
+    assert!(c.gpus.len() >= 40, "only {} cards", c.gpus.len());
+    for seg in ["datacenter", "workstation", "consumer"] {
+        assert!(c.gpus.iter().any(|g| g.segment == seg), "no {seg} card");
+    }
+    for vendor in ["NVIDIA", "AMD", "Huawei", "Cambricon", "Hygon", "Moore Threads", "Biren", "Enflame"] {
+        assert!(c.gpus.iter().any(|g| g.vendor == vendor), "no {vendor} card");
+    }
+    assert!(c.gpus.iter().any(|g| g.vendor.starts_with("Iluvatar")), "no Iluvatar card");
+}
+
+#[test]
+fn required_cards_are_present() {
+    let c = catalog();
+    for id in [
+        "b200-hgx", "h200-sxm", "h100-sxm", "h100-pcie", "h100-nvl", "h800-sxm", "h20", "a100-40gb-sxm4",
+        "a100-80gb-sxm4", "a100-80gb-pcie", "a800-80gb-sxm4", "l40s", "l40", "l20", "l4", "a10", "a40", "a30",
+        "v100-sxm2-32gb", "rtx-6000-ada", "rtx-a6000", "rtx-5090", "rtx-4090", "rtx-4090-d", "rtx-3090", "mi300x",
+        "mi325x", "mi250x", "huawei-ascend-910b3", "huawei-ascend-910c", "cambricon-mlu370-x8", "cambricon-mlu590",
+    ] {
+        assert!(c.gpu(id).is_some(), "missing {id}");
+    }
+}
+
+/// Dense figures from the datasheets (sparse ÷ 2), not the 2:4 "with sparsity" ones.
+#[test]
+fn compute_figures_are_dense() {
+    let c = catalog();
+    let bf16 = |id: &str| c.gpu(id).and_then(|g| g.bf16_tflops).unwrap_or(f64::NAN);
+    // H100 SXM datasheet: 1,979 TFLOPS BF16 with sparsity → 989.4 dense.
+    assert!((bf16("h100-sxm") - 989.4).abs() < 1.0);
+    // A100 datasheet: 312 TFLOPS BF16 dense (624 with sparsity).
+    assert!((bf16("a100-80gb-sxm4") - 312.0).abs() < 1.0);
+    // RTX 4090 (Ada whitepaper, App. A): 165.2 TFLOPS FP16/BF16 with FP32 accumulate, dense.
+    assert!((bf16("rtx-4090") - 165.2).abs() < 0.5);
+    // MI300X (AMD datasheet): 1307.4 TFLOPS BF16 dense.
+    assert!((bf16("mi300x") - 1307.4).abs() < 1.0);
+}
+
+#[test]
+fn every_price_is_dated_sourced_and_points_at_a_card() {
+    let c = catalog();
+    assert!(c.prices.len() >= 20);
+    for p in &c.prices {
+        assert!(valid_date(&p.date), "{p:?}");
+        assert!(p.source.starts_with("http"), "{p:?}");
+        assert!(c.gpu(&p.gpu).is_some(), "{p:?}");
+    }
+}
+
+#[test]
+fn validation_catches_bad_records() {
+    let mut c = catalog();
+    let mut dup = c.gpus[0].clone();
+    dup.sources.clear();
+    dup.bf16_tflops = Some(99_999.0);
+    c.gpus.push(dup);
+    c.prices[0].date = "last year".into();
+    let issues = c.validate().join("\n");
+    assert!(issues.contains("duplicate gpu id"), "{issues}");
+    assert!(issues.contains("no sources"), "{issues}");
+    assert!(issues.contains("bf16_tflops"), "{issues}");
+    assert!(issues.contains("date"), "{issues}");
+}

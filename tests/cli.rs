@@ -1,0 +1,49 @@
+//! The CLI prints the same Report as JSON for a file, a share URL, or the default.
+
+use gpu_planner::domain::{plan, share, Catalog, Report, Scenario};
+use std::process::Command;
+
+fn cli(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_gpu-planner")).args(args).output().unwrap_or_else(|e| panic!("run cli: {e}"));
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+#[test]
+fn report_of_a_share_url_equals_plan_of_the_scenario() {
+    let s = Scenario { model: "llama-3.1-70b".into(), task: gpu_planner::domain::scenario::Task::Lora, ..Scenario::default() };
+    let url = format!("https://example/gpu/?s={}", share::encode(&s));
+    let (ok, out, err) = cli(&["report", &url]);
+    assert!(ok, "{err}");
+    let printed: Report = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert_eq!(Ok(printed), plan(&s, Catalog::embedded()));
+}
+
+#[test]
+fn report_of_a_scenario_file() {
+    let dir = std::env::temp_dir().join(format!("gpu-planner-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let file = dir.join("s.json");
+    std::fs::write(&file, r#"{"task":"inference","model":"qwen2.5-7b"}"#).unwrap_or_else(|e| panic!("{e}"));
+    let (ok, out, err) = cli(&["report", file.to_str().unwrap_or_default()]);
+    assert!(ok, "{err}");
+    assert!(out.contains("\"task\": \"inference\""));
+}
+
+#[test]
+fn bad_input_exits_with_a_message_not_a_panic() {
+    let (ok, _, err) = cli(&["report", "v9.xyz"]);
+    assert!(!ok && err.contains("unsupported link version"), "{err}");
+    let (ok, _, err) = cli(&["report", "/nonexistent/s.json"]);
+    assert!(!ok && err.contains("cannot read"), "{err}");
+    let (ok, _, err) = cli(&[]);
+    assert!(!ok && err.contains("usage"), "{err}");
+}
+
+#[test]
+fn matrix_covers_every_preset_and_task_without_errors() {
+    let (ok, out, err) = cli(&["matrix"]);
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().filter(|l| !l.is_empty()).collect();
+    assert_eq!(lines.len(), gpu_planner::domain::model::presets().len() * 5);
+    assert!(!out.contains("error:"), "{out}");
+}

@@ -1,0 +1,150 @@
+//! Property checks: no NaN, infinity or negative value anywhere in a Report; memory never falls
+//! when the model, sequence or batch grows; bad input is an error value, never a panic.
+
+mod common;
+use common::{numbers, report};
+use gpu_planner::domain::memory::Layout;
+use gpu_planner::domain::model::presets;
+use gpu_planner::domain::plan::memory_for;
+use gpu_planner::domain::scenario::*;
+use gpu_planner::domain::{plan, Catalog, ModelSpec, PlanError, Scenario};
+use proptest::prelude::*;
+
+fn task() -> impl Strategy<Value = Task> {
+    prop::sample::select(Task::ALL.to_vec())
+}
+
+fn scenario() -> impl Strategy<Value = Scenario> {
+    let ids: Vec<String> = presets().iter().map(|m| m.id.clone()).collect();
+    (
+        task(),
+        prop::sample::select(ids),
+        1u32..131_072,
+        1u32..64,
+        (1u32..4096, 1.0f64..1e13),
+        (0u32..64, prop::sample::select(vec![1u32, 2, 4, 8]), 1u32..8, 0u8..4, any::<bool>()),
+        (1u32..200_000, 0u32..8192, 1u32..512),
+        prop::sample::select(vec![Precision::Fp32, Precision::Tf32, Precision::Bf16, Precision::Fp16, Precision::Fp8]),
+        prop::sample::select(vec![WeightQuant::None, WeightQuant::Fp8, WeightQuant::Int8, WeightQuant::Int4, WeightQuant::Nf4]),
+        prop::option::of(0.05f64..1.0),
+    )
+        .prop_map(|(task, model, seq, mb, (gb, tokens), (gpus, tp, pp, zero, auto), (ctx, out, conc), precision, weight_quant, mfu)| {
+            let mut s = Scenario { task, model, precision, weight_quant, ..Scenario::default() };
+            s.training = Training { seq_len: seq, micro_batch: mb, global_batch: gb, tokens, ..Training::default() };
+            s.parallel = Parallel { auto, gpus, tp, pp, zero, ..Parallel::default() };
+            s.inference = Inference { context: ctx, output_tokens: out, concurrent: conc, ..Inference::default() };
+            s.efficiency.mfu = mfu;
+            s
+        })
+}
+
+fn finite_nonneg(v: f64) -> bool {
+    v.is_finite() && v >= 0.0
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn reports_hold_no_nan_infinity_or_negative(s in scenario()) {
+        let r = report(&s);
+        for (path, v) in numbers(&r) {
+            prop_assert!(finite_nonneg(v), "{path} = {v}");
+        }
+        // NaN/inf become JSON null, so check the optional figures on the Rust side too.
+        for c in &r.cards {
+            for v in [c.hours, c.gpu_hours, c.cost, c.rent_hourly].into_iter().flatten() {
+                prop_assert!(finite_nonneg(v), "{}: {v}", c.gpu);
+            }
+            if let Some(t) = c.throughput {
+                for v in [t.prefill_tokens_s, t.decode_tokens_s, t.per_request_tokens_s, t.time_to_first_token_s] {
+                    prop_assert!(finite_nonneg(v), "{}: {v}", c.gpu);
+                }
+            }
+            prop_assert!(finite_nonneg(c.memory.total));
+        }
+    }
+
+    #[test]
+    fn memory_never_falls_when_sequence_or_batch_grows(s in scenario(), extra_seq in 1u32..4096, extra_mb in 1u32..8) {
+        let m = s.model_spec().map_err(|e| TestCaseError::fail(e.to_string()))?.clone();
+        let layout = Layout::single();
+        let base = memory_for(&m, &s, &layout).total;
+        let mut longer = s.clone();
+        longer.training.seq_len += extra_seq;
+        longer.inference.context += extra_seq;
+        prop_assert!(memory_for(&m, &longer, &layout).total >= base);
+        let mut bigger = s.clone();
+        bigger.training.micro_batch += extra_mb;
+        bigger.inference.concurrent += extra_mb;
+        prop_assert!(memory_for(&m, &bigger, &layout).total >= base);
+    }
+
+    #[test]
+    fn memory_never_falls_when_the_model_grows(task in task(), layers in 1u32..120, extra_layers in 1u32..40, hidden_mult in 1u32..64, extra_hidden in 1u32..16) {
+        let small = ModelSpec { layers, hidden: hidden_mult * 128, heads: hidden_mult, kv_heads: hidden_mult, intermediate: hidden_mult * 128 * 4, ..ModelSpec::default() };
+        let deeper = ModelSpec { layers: layers + extra_layers, ..small.clone() };
+        let wider = ModelSpec { hidden: (hidden_mult + extra_hidden) * 128, heads: hidden_mult + extra_hidden, kv_heads: hidden_mult + extra_hidden, intermediate: (hidden_mult + extra_hidden) * 512, ..small.clone() };
+        let s = Scenario { task, model: "custom".into(), ..Scenario::default() };
+        let l = Layout::single();
+        let base = memory_for(&small, &s, &l).total;
+        prop_assert!(memory_for(&deeper, &s, &l).total >= base);
+        prop_assert!(memory_for(&wider, &s, &l).total >= base);
+    }
+
+    #[test]
+    fn arbitrary_json_never_panics(text in ".{0,200}") {
+        if let Ok(s) = serde_json::from_str::<Scenario>(&text) {
+            let _ = plan(&s, Catalog::embedded());
+        }
+    }
+}
+
+#[test]
+fn every_preset_and_task_plans_and_some_card_fits() {
+    for m in presets() {
+        for task in Task::ALL {
+            let r = report(&Scenario { model: m.id.clone(), task, ..Scenario::default() });
+            assert!(r.cards.iter().any(|c| c.fits), "{} {task:?}: nothing fits", m.id);
+        }
+    }
+}
+
+#[test]
+fn bad_input_is_an_error_value_with_a_clear_message() {
+    let cat = Catalog::embedded();
+    let neg = Scenario { training: Training { tokens: -1e9, ..Training::default() }, ..Scenario::default() };
+    let e = plan(&neg, cat).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(e.contains("training.tokens") && e.contains("-1000000000"), "{e}");
+
+    let nan = Scenario { efficiency: Efficiency { mfu: Some(f64::NAN), ..Efficiency::default() }, ..Scenario::default() };
+    assert!(matches!(plan(&nan, cat), Err(PlanError::OutOfRange { field: "efficiency.mfu", .. })));
+
+    let unknown = Scenario { cards: CardFilter { only: vec!["gtx-9999".into()], ..CardFilter::default() }, ..Scenario::default() };
+    assert_eq!(plan(&unknown, cat).err().map(|e| e.to_string()).as_deref(), Some("unknown gpu id `gtx-9999`"));
+
+    let none = Scenario { cards: CardFilter { min_memory_gb: 5000.0, ..CardFilter::default() }, ..Scenario::default() };
+    assert_eq!(plan(&none, cat), Err(PlanError::NoCards));
+
+    let model = Scenario { model: "gpt-7".into(), ..Scenario::default() };
+    assert_eq!(plan(&model, cat), Err(PlanError::UnknownModel("gpt-7".into())));
+
+    let custom = Scenario { model: "custom".into(), custom_model: ModelSpec { layers: 0, ..ModelSpec::default() }, ..Scenario::default() };
+    assert!(matches!(plan(&custom, cat), Err(PlanError::InvalidModel(_))));
+
+    let huge = Scenario { training: Training { tokens: 1e308, ..Training::default() }, ..Scenario::default() };
+    assert!(matches!(plan(&huge, cat), Err(PlanError::OutOfRange { .. })));
+}
+
+#[test]
+fn a_fixed_card_count_that_cannot_hold_the_model_is_reported_not_fitting() {
+    let s = Scenario {
+        model: "llama-3.1-405b".into(),
+        parallel: Parallel { gpus: 1, ..Parallel::default() },
+        cards: CardFilter { only: vec!["rtx-4090".into()], ..CardFilter::default() },
+        ..Scenario::default()
+    };
+    let r = report(&s);
+    assert!(!r.cards[0].fits);
+    assert!(r.cards[0].warnings.iter().any(|w| matches!(w, gpu_planner::domain::warnings::Warning::DoesNotFit { .. })));
+}

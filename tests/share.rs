@@ -1,0 +1,67 @@
+//! Share links: round trip, short for the default, versioned, and garbage is an error, never a panic.
+
+use gpu_planner::domain::error::DecodeError;
+use gpu_planner::domain::scenario::{Currency, Task};
+use gpu_planner::domain::share::{decode, encode, MAX_LEN};
+use gpu_planner::domain::Scenario;
+use proptest::prelude::*;
+
+#[test]
+fn default_scenario_link_is_tiny_and_round_trips() {
+    let link = encode(&Scenario::default());
+    assert_eq!(link, "v1.e30"); // "{}": nothing differs from the default
+    assert_eq!(decode(&link), Ok(Scenario::default()));
+}
+
+#[test]
+fn changed_fields_round_trip_through_a_full_url() {
+    let mut s = Scenario { task: Task::Inference, model: "qwen2.5-72b".into(), name: "<script>alert(1)</script>".into(), ..Scenario::default() };
+    s.money.currency = Currency::USD;
+    s.inference.concurrent = 32;
+    s.custom_gpus.push(gpu_planner::domain::Catalog::embedded().gpus[0].clone());
+    let url = format!("https://wiki.example/tools/gpu/?embed=1&s={}", encode(&s));
+    assert_eq!(decode(&url), Ok(s.clone()));
+    assert_eq!(decode(&format!("https://x/#s={}", encode(&s))), Ok(s));
+}
+
+#[test]
+fn hostile_links_give_clear_errors() {
+    assert_eq!(decode(""), Err(DecodeError::Empty));
+    assert_eq!(decode("?s="), Err(DecodeError::Empty));
+    assert!(matches!(decode("v2.e30"), Err(DecodeError::Version(v)) if v == "v2"));
+    assert!(matches!(decode("v1.%%%"), Err(DecodeError::Encoding(_))));
+    assert!(matches!(decode("v1.bm90IGpzb24"), Err(DecodeError::Json(_)))); // "not json"
+    assert!(matches!(decode("v1.WzFd"), Err(DecodeError::Json(_)))); // "[1]"
+    assert!(matches!(decode(&format!("v1.{}", "A".repeat(MAX_LEN))), Err(DecodeError::TooLong(_))));
+    // A truncated link: either a clear error or a scenario, never a panic.
+    let link = encode(&Scenario { model: "llama-3.1-70b".into(), ..Scenario::default() });
+    for cut in 0..link.len() {
+        let _ = decode(&link[..cut]);
+    }
+    // Wrong types inside valid JSON: {"training":{"seq_len":-5}}
+    let bad = format!("v1.{}", base64_url(r#"{"training":{"seq_len":-5}}"#));
+    assert!(matches!(decode(&bad), Err(DecodeError::Json(_))));
+}
+
+fn base64_url(s: &str) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(s)
+}
+
+proptest! {
+    #[test]
+    fn decoding_arbitrary_text_never_panics(text in ".{0,300}") {
+        let _ = decode(&text);
+        let _ = decode(&format!("v1.{text}"));
+    }
+
+    #[test]
+    fn round_trip_for_varied_scenarios(seq in 1u32..200_000, tokens in 1.0f64..1e13, conc in 1u32..1000, usd in any::<bool>()) {
+        let mut s = Scenario::default();
+        s.training.seq_len = seq;
+        s.training.tokens = tokens;
+        s.inference.concurrent = conc;
+        if usd { s.money.currency = Currency::USD; }
+        prop_assert_eq!(decode(&encode(&s)), Ok(s));
+    }
+}
