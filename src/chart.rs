@@ -21,7 +21,8 @@ pub const MEMORY_COLORS: [RGBColor; 8] = [
 /// The breakdown as (label index, GiB) in a fixed order.
 #[must_use]
 pub fn memory_segments(b: &MemoryBreakdown) -> [f64; 8] {
-    [b.weights, b.gradients, b.optimizer, b.master_weights, b.activations, b.logits, b.kv_cache, b.overhead].map(|v| v / GIB)
+    [b.weights, b.gradients, b.optimizer, b.master_weights, b.activations, b.logits, b.kv_cache, b.overhead]
+        .map(|v| v / GIB)
 }
 
 /// A stacked horizontal bar of per-card memory with the card's capacity as a vertical line.
@@ -61,6 +62,11 @@ pub fn draw_memory<DB: DrawingBackend>(
         .draw_series(std::iter::once(PathElement::new(vec![(cap, 0.1), (cap, 0.9)], BLACK.stroke_width(2))))?
         .label(labels[8])
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 10, y)], BLACK.stroke_width(2)));
-    chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).position(SeriesLabelPosition::UpperRight).draw()?;
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::UpperRight)
+        .draw()?;
     area.present()
 }

@@ -7,8 +7,17 @@ use plotters::prelude::*;
 
 #[test]
 fn memory_chart_draws_every_nonzero_segment_and_the_capacity_line() {
-    let b = MemoryBreakdown { weights: 14.0 * GIB, gradients: 14.0 * GIB, optimizer: 56.0 * GIB, activations: 8.0 * GIB, overhead: 2.0 * GIB, total: 94.0 * GIB, ..Default::default() };
-    let labels = ["weights", "gradients", "optimizer", "master", "activations", "logits", "kv", "overhead", "capacity 80"];
+    let b = MemoryBreakdown {
+        weights: 14.0 * GIB,
+        gradients: 14.0 * GIB,
+        optimizer: 56.0 * GIB,
+        activations: 8.0 * GIB,
+        overhead: 2.0 * GIB,
+        total: 94.0 * GIB,
+        ..Default::default()
+    };
+    let labels =
+        ["weights", "gradients", "optimizer", "master", "activations", "logits", "kv", "overhead", "capacity 80"];
     let mut svg = String::new();
     {
         let area = SVGBackend::with_string(&mut svg, (640, 200)).into_drawing_area();

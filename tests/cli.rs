@@ -1,16 +1,22 @@
 //! The CLI prints the same Report as JSON for a file, a share URL, or the default.
+#![cfg(not(target_arch = "wasm32"))] // host only: proptest and processes
 
 use gpu_planner::domain::{plan, share, Catalog, Report, Scenario};
 use std::process::Command;
 
 fn cli(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_gpu-planner")).args(args).output().unwrap_or_else(|e| panic!("run cli: {e}"));
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_gpu-planner")).args(args).output().unwrap_or_else(|e| panic!("run cli: {e}"));
     (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
 }
 
 #[test]
 fn report_of_a_share_url_equals_plan_of_the_scenario() {
-    let s = Scenario { model: "llama-3.1-70b".into(), task: gpu_planner::domain::scenario::Task::Lora, ..Scenario::default() };
+    let s = Scenario {
+        model: "llama-3.1-70b".into(),
+        task: gpu_planner::domain::scenario::Task::Lora,
+        ..Scenario::default()
+    };
     let url = format!("https://example/gpu/?s={}", share::encode(&s));
     let (ok, out, err) = cli(&["report", &url]);
     assert!(ok, "{err}");

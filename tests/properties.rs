@@ -1,5 +1,6 @@
 //! Property checks: no NaN, infinity or negative value anywhere in a Report; memory never falls
 //! when the model, sequence or batch grows; bad input is an error value, never a panic.
+#![cfg(not(target_arch = "wasm32"))] // host only: proptest and processes
 
 mod common;
 use common::{numbers, report};
@@ -25,17 +26,37 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         (0u32..64, prop::sample::select(vec![1u32, 2, 4, 8]), 1u32..8, 0u8..4, any::<bool>()),
         (1u32..200_000, 0u32..8192, 1u32..512),
         prop::sample::select(vec![Precision::Fp32, Precision::Tf32, Precision::Bf16, Precision::Fp16, Precision::Fp8]),
-        prop::sample::select(vec![WeightQuant::None, WeightQuant::Fp8, WeightQuant::Int8, WeightQuant::Int4, WeightQuant::Nf4]),
+        prop::sample::select(vec![
+            WeightQuant::None,
+            WeightQuant::Fp8,
+            WeightQuant::Int8,
+            WeightQuant::Int4,
+            WeightQuant::Nf4,
+        ]),
         prop::option::of(0.05f64..1.0),
     )
-        .prop_map(|(task, model, seq, mb, (gb, tokens), (gpus, tp, pp, zero, auto), (ctx, out, conc), precision, weight_quant, mfu)| {
-            let mut s = Scenario { task, model, precision, weight_quant, ..Scenario::default() };
-            s.training = Training { seq_len: seq, micro_batch: mb, global_batch: gb, tokens, ..Training::default() };
-            s.parallel = Parallel { auto, gpus, tp, pp, zero, ..Parallel::default() };
-            s.inference = Inference { context: ctx, output_tokens: out, concurrent: conc, ..Inference::default() };
-            s.efficiency.mfu = mfu;
-            s
-        })
+        .prop_map(
+            |(
+                task,
+                model,
+                seq,
+                mb,
+                (gb, tokens),
+                (gpus, tp, pp, zero, auto),
+                (ctx, out, conc),
+                precision,
+                weight_quant,
+                mfu,
+            )| {
+                let mut s = Scenario { task, model, precision, weight_quant, ..Scenario::default() };
+                s.training =
+                    Training { seq_len: seq, micro_batch: mb, global_batch: gb, tokens, ..Training::default() };
+                s.parallel = Parallel { auto, gpus, tp, pp, zero, ..Parallel::default() };
+                s.inference = Inference { context: ctx, output_tokens: out, concurrent: conc, ..Inference::default() };
+                s.efficiency.mfu = mfu;
+                s
+            },
+        )
 }
 
 fn finite_nonneg(v: f64) -> bool {
@@ -117,10 +138,14 @@ fn bad_input_is_an_error_value_with_a_clear_message() {
     let e = plan(&neg, cat).err().map(|e| e.to_string()).unwrap_or_default();
     assert!(e.contains("training.tokens") && e.contains("-1000000000"), "{e}");
 
-    let nan = Scenario { efficiency: Efficiency { mfu: Some(f64::NAN), ..Efficiency::default() }, ..Scenario::default() };
+    let nan =
+        Scenario { efficiency: Efficiency { mfu: Some(f64::NAN), ..Efficiency::default() }, ..Scenario::default() };
     assert!(matches!(plan(&nan, cat), Err(PlanError::OutOfRange { field: "efficiency.mfu", .. })));
 
-    let unknown = Scenario { cards: CardFilter { only: vec!["gtx-9999".into()], ..CardFilter::default() }, ..Scenario::default() };
+    let unknown = Scenario {
+        cards: CardFilter { only: vec!["gtx-9999".into()], ..CardFilter::default() },
+        ..Scenario::default()
+    };
     assert_eq!(plan(&unknown, cat).err().map(|e| e.to_string()).as_deref(), Some("unknown gpu id `gtx-9999`"));
 
     let none = Scenario { cards: CardFilter { min_memory_gb: 5000.0, ..CardFilter::default() }, ..Scenario::default() };
@@ -129,7 +154,11 @@ fn bad_input_is_an_error_value_with_a_clear_message() {
     let model = Scenario { model: "gpt-7".into(), ..Scenario::default() };
     assert_eq!(plan(&model, cat), Err(PlanError::UnknownModel("gpt-7".into())));
 
-    let custom = Scenario { model: "custom".into(), custom_model: ModelSpec { layers: 0, ..ModelSpec::default() }, ..Scenario::default() };
+    let custom = Scenario {
+        model: "custom".into(),
+        custom_model: ModelSpec { layers: 0, ..ModelSpec::default() },
+        ..Scenario::default()
+    };
     assert!(matches!(plan(&custom, cat), Err(PlanError::InvalidModel(_))));
 
     let huge = Scenario { training: Training { tokens: 1e308, ..Training::default() }, ..Scenario::default() };

@@ -16,6 +16,7 @@ fn zero_paper_7_5b_on_64_gpus() {
     let expected = [120.0, 31.4, 16.6, 1.9];
     for (stage, want) in expected.into_iter().enumerate() {
         let got = zero_model_states(7.5e9, 12.0, 64, stage as u8) / GB;
+        println!("ZeRO stage {stage}: {got:.2} GB (paper {want})");
         assert_close(got, want, 0.02);
     }
 }
@@ -118,6 +119,7 @@ fn llama2_7b_gpu_hours_reproduced_at_implied_mfu() {
     let a100 = Catalog::embedded().gpu("a100-80gb-sxm4").unwrap_or_else(|| panic!("a100 in catalog"));
     let flops = training_flops(m, s.task, 4096, 2e12);
     let implied = flops / (184_320.0 * 3600.0 * 312e12);
+    println!("Llama 2 7B: {flops:.3e} FLOPs, implied A100 MFU {implied:.4}");
     assert!((0.38..=0.50).contains(&implied), "implied MFU {implied}");
     let mut s2 = s.clone();
     s2.efficiency.mfu = Some(implied);
@@ -138,6 +140,7 @@ fn card_recompute(l: &Layout) -> f64 {
 #[test]
 fn llama2_7b_default_mfu_within_15_percent() {
     let r = report(&llama2_7b_pretrain());
+    println!("Llama 2 7B at default MFU: {:?} GPU-hours (paper 184,320)", r.cards[0].gpu_hours);
     assert_close(r.cards[0].gpu_hours.unwrap_or(f64::NAN), 184_320.0, 0.15);
 }
 
@@ -155,6 +158,11 @@ fn qlora_65b_fits_one_48gb_card() {
     };
     let r = report(&s);
     let c = &r.cards[0];
+    println!(
+        "QLoRA 65B: {:.1} GiB total, {:.1} GB NF4 weights",
+        c.memory.total / gpu_planner::domain::units::GIB,
+        c.memory.weights / GB
+    );
     assert!(c.fits, "65B QLoRA needs {} GiB", c.memory.total / gpu_planner::domain::units::GIB);
     assert_eq!(c.gpus, 1);
     // NF4 + double quantization: 4.127 bits per weight → ~33.6 GB of frozen weights for 65.2B.

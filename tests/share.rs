@@ -1,4 +1,5 @@
 //! Share links: round trip, short for the default, versioned, and garbage is an error, never a panic.
+#![cfg(not(target_arch = "wasm32"))] // host only: proptest and processes
 
 use gpu_planner::domain::error::DecodeError;
 use gpu_planner::domain::scenario::{Currency, Task};
@@ -15,7 +16,12 @@ fn default_scenario_link_is_tiny_and_round_trips() {
 
 #[test]
 fn changed_fields_round_trip_through_a_full_url() {
-    let mut s = Scenario { task: Task::Inference, model: "qwen2.5-72b".into(), name: "<script>alert(1)</script>".into(), ..Scenario::default() };
+    let mut s = Scenario {
+        task: Task::Inference,
+        model: "qwen2.5-72b".into(),
+        name: "<script>alert(1)</script>".into(),
+        ..Scenario::default()
+    };
     s.money.currency = Currency::USD;
     s.inference.concurrent = 32;
     s.custom_gpus.push(gpu_planner::domain::Catalog::embedded().gpus[0].clone());

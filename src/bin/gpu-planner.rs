@@ -14,7 +14,9 @@ fn read_scenario(arg: &str) -> Result<Scenario, String> {
     if arg == "--default" {
         return Ok(Scenario::default());
     }
-    let looks_like_link = arg.contains("s=") || (arg.starts_with('v') && arg[1..].split('.').next().is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit())));
+    let looks_like_link = arg.contains("s=")
+        || (arg.starts_with('v')
+            && arg[1..].split('.').next().is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit())));
     if looks_like_link {
         return share::decode(arg).map_err(|e| e.to_string());
     }

@@ -236,7 +236,9 @@ pub fn valid_date(s: &str) -> bool {
     match parts.as_slice() {
         [y, mo] => num(y, 4) && num(mo, 2) && (1..=12).contains(&mo.parse::<u32>().unwrap_or(0)),
         [y, mo, d] => {
-            num(y, 4) && num(mo, 2) && num(d, 2)
+            num(y, 4)
+                && num(mo, 2)
+                && num(d, 2)
                 && (1..=12).contains(&mo.parse::<u32>().unwrap_or(0))
                 && (1..=31).contains(&d.parse::<u32>().unwrap_or(0))
         }

@@ -61,7 +61,11 @@ pub fn default_mfu(g: &Gpu, p: Precision) -> f64 {
     } else {
         0.30
     };
-    if p == Precision::Fp8 { base * 0.75 } else { base }
+    if p == Precision::Fp8 {
+        base * 0.75
+    } else {
+        base
+    }
 }
 
 /// The utilisation used for a card: the user's override, else the default.
@@ -129,7 +133,10 @@ pub fn inference_throughput(m: &ModelSpec, s: &Scenario, g: &Gpu, layout: &Layou
     let routed = m.routed_expert_fraction();
     let expert_share = (1.0 - routed) + routed * experts_touched(m, batch);
     let avg_len = ctx + f64::from(inf.output_tokens) / 2.0;
-    let kv = memory::kv_cache_bytes(m, avg_len, inf.kv.bytes()) * batch * memory::kv_share(m, layout.tp) * f64::from(layout.tp.max(1));
+    let kv = memory::kv_cache_bytes(m, avg_len, inf.kv.bytes())
+        * batch
+        * memory::kv_share(m, layout.tp)
+        * f64::from(layout.tp.max(1));
     let bytes_per_step = (weights * expert_share.min(1.0) + kv) / cards;
     let mem_time = bytes_per_step / (bw * s.efficiency.decode_bandwidth);
     let compute_time = batch * (2.0 * p.active + attn_per_token) / (cards * peak * s.efficiency.prefill_mfu);

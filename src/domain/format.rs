@@ -17,7 +17,11 @@ impl Lang {
     /// From a BCP 47 tag such as `zh-CN` or `en-US`.
     #[must_use]
     pub fn from_tag(tag: &str) -> Lang {
-        if tag.to_ascii_lowercase().starts_with("zh") { Lang::Zh } else { Lang::En }
+        if tag.to_ascii_lowercase().starts_with("zh") {
+            Lang::Zh
+        } else {
+            Lang::En
+        }
     }
     #[must_use]
     pub fn tag(self) -> &'static str {
@@ -47,14 +51,22 @@ pub fn grouped(v: f64, decimals: usize) -> String {
         out.push('.');
         out.push_str(frac);
     }
-    if v < 0.0 { format!("-{out}") } else { out }
+    if v < 0.0 {
+        format!("-{out}")
+    } else {
+        out
+    }
 }
 
 /// Bytes as GiB (binary, as PyTorch and nvidia-smi report), labelled.
 #[must_use]
 pub fn gib(bytes: f64) -> String {
     let g = bytes / GIB;
-    if g >= 100.0 { format!("{} GiB", grouped(g, 0)) } else { format!("{g:.1} GiB") }
+    if g >= 100.0 {
+        format!("{} GiB", grouped(g, 0))
+    } else {
+        format!("{g:.1} GiB")
+    }
 }
 
 /// Money with its symbol: "¥12,340", "$1,234".
@@ -97,17 +109,92 @@ pub fn flops(f: f64) -> String {
 pub fn warning(w: &Warning, lang: Lang) -> String {
     let zh = lang == Lang::Zh;
     match w {
-        Warning::ConsumerCardForTraining => if zh { "消费级显卡用于生产训练：无 ECC、散热与驱动许可不适合机房长期满载".into() } else { "consumer card for production training: no ECC by default, open-air cooling and the GeForce licence are not meant for 24/7 datacenter load".into() },
-        Warning::PcieTrainingBeyond8 { gpus } => if zh { format!("{gpus} 张仅 PCIe 互联的卡做训练：梯度同步受 PCIe 带宽限制，超过 8 卡扩展性差") } else { format!("training on {gpus} PCIe-only cards: gradient all-reduce is bound by PCIe; beyond 8 cards scaling is poor") },
-        Warning::TensorParallelOverPcie { tp } => if zh { format!("张量并行 {tp} 路超出 NVLink 域、走 PCIe：每层的 all-reduce 会明显拖慢训练、增加推理延迟") } else { format!("tensor parallel {tp} beyond the NVLink domain: per-layer all-reduces over PCIe slow training and add serving latency") },
-        Warning::MultiServer { servers } => if zh { format!("需要 {servers} 台服务器：服务器间需 InfiniBand/RoCE 高速网络") } else { format!("needs {servers} servers: plan InfiniBand/RoCE between them") },
-        Warning::HighPower { card_w, server_w } => if zh { format!("单卡 {card_w:.0} W，8 卡整机仅显卡约 {server_w:.0} W：需机房级供电与散热") } else { format!("{card_w:.0} W per card, ~{server_w:.0} W of cards per server: needs datacenter power and cooling") },
-        Warning::SoftwareEcosystem { software } => if zh { format!("软件栈为 {software}（非 CUDA）：确认框架、算子与并行库的支持情况") } else { format!("software stack is {software} (not CUDA): check framework, kernel and parallel-library support") },
-        Warning::ChinaMarketVariant => if zh { "中国市场特供型号：互联或算力较国际版有削减，受出口管制影响".into() } else { "China-market variant: interconnect or compute cut versus the global part; subject to export controls".into() },
-        Warning::NoNativePrecision { precision } => if zh { format!("该卡不原生支持 {precision}，按替代格式的速度估算") } else { format!("no native {precision} on this card: estimated at the fallback format's rate") },
-        Warning::UnknownCompute => if zh { "厂商未公布该精度算力：无法估算时间".into() } else { "peak compute not published for this format: time cannot be estimated".into() },
-        Warning::CpuOffload => if zh { "CPU 卸载：受 PCIe 带宽限制，通常慢 1.5–3 倍".into() } else { "CPU offload: bound by PCIe, typically 1.5–3x slower".into() },
-        Warning::BeyondContext { tokens, max } => if zh { format!("序列长度 {tokens} 超过模型训练上下文 {max}") } else { format!("sequence of {tokens} tokens exceeds the model's trained context of {max}") },
-        Warning::DoesNotFit { needed_gib, capacity_gib } => if zh { format!("放不下：每卡需 {needed_gib:.1} GiB，容量 {capacity_gib:.1} GiB") } else { format!("does not fit: needs {needed_gib:.1} GiB per card, has {capacity_gib:.1} GiB") },
+        Warning::ConsumerCardForTraining => {
+            if zh {
+                "消费级显卡用于生产训练：无 ECC、散热与驱动许可不适合机房长期满载".into()
+            } else {
+                "consumer card for production training: no ECC by default, open-air cooling and the GeForce licence are not meant for 24/7 datacenter load".into()
+            }
+        }
+        Warning::PcieTrainingBeyond8 { gpus } => {
+            if zh {
+                format!("{gpus} 张仅 PCIe 互联的卡做训练：梯度同步受 PCIe 带宽限制，超过 8 卡扩展性差")
+            } else {
+                format!("training on {gpus} PCIe-only cards: gradient all-reduce is bound by PCIe; beyond 8 cards scaling is poor")
+            }
+        }
+        Warning::TensorParallelOverPcie { tp } => {
+            if zh {
+                format!("张量并行 {tp} 路超出 NVLink 域、走 PCIe：每层的 all-reduce 会明显拖慢训练、增加推理延迟")
+            } else {
+                format!("tensor parallel {tp} beyond the NVLink domain: per-layer all-reduces over PCIe slow training and add serving latency")
+            }
+        }
+        Warning::MultiServer { servers } => {
+            if zh {
+                format!("需要 {servers} 台服务器：服务器间需 InfiniBand/RoCE 高速网络")
+            } else {
+                format!("needs {servers} servers: plan InfiniBand/RoCE between them")
+            }
+        }
+        Warning::HighPower { card_w, server_w } => {
+            if zh {
+                format!("单卡 {card_w:.0} W，8 卡整机仅显卡约 {server_w:.0} W：需机房级供电与散热")
+            } else {
+                format!(
+                    "{card_w:.0} W per card, ~{server_w:.0} W of cards per server: needs datacenter power and cooling"
+                )
+            }
+        }
+        Warning::SoftwareEcosystem { software } => {
+            if zh {
+                format!("软件栈为 {software}（非 CUDA）：确认框架、算子与并行库的支持情况")
+            } else {
+                format!("software stack is {software} (not CUDA): check framework, kernel and parallel-library support")
+            }
+        }
+        Warning::ChinaMarketVariant => {
+            if zh {
+                "中国市场特供型号：互联或算力较国际版有削减，受出口管制影响".into()
+            } else {
+                "China-market variant: interconnect or compute cut versus the global part; subject to export controls"
+                    .into()
+            }
+        }
+        Warning::NoNativePrecision { precision } => {
+            if zh {
+                format!("该卡不原生支持 {precision}，按替代格式的速度估算")
+            } else {
+                format!("no native {precision} on this card: estimated at the fallback format's rate")
+            }
+        }
+        Warning::UnknownCompute => {
+            if zh {
+                "厂商未公布该精度算力：无法估算时间".into()
+            } else {
+                "peak compute not published for this format: time cannot be estimated".into()
+            }
+        }
+        Warning::CpuOffload => {
+            if zh {
+                "CPU 卸载：受 PCIe 带宽限制，通常慢 1.5–3 倍".into()
+            } else {
+                "CPU offload: bound by PCIe, typically 1.5–3x slower".into()
+            }
+        }
+        Warning::BeyondContext { tokens, max } => {
+            if zh {
+                format!("序列长度 {tokens} 超过模型训练上下文 {max}")
+            } else {
+                format!("sequence of {tokens} tokens exceeds the model's trained context of {max}")
+            }
+        }
+        Warning::DoesNotFit { needed_gib, capacity_gib } => {
+            if zh {
+                format!("放不下：每卡需 {needed_gib:.1} GiB，容量 {capacity_gib:.1} GiB")
+            } else {
+                format!("does not fit: needs {needed_gib:.1} GiB per card, has {capacity_gib:.1} GiB")
+            }
+        }
     }
 }

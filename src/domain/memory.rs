@@ -123,7 +123,8 @@ pub fn layer_activation_bytes(x: &ActivationShape, tp: u32, store_scores: bool) 
     // QKV input, Q, K, V, output-projection input (+ output dropout mask).
     let attn = sb * (2.0 * x.hidden + 2.0 * x.q_width + 4.0 * x.kv_width + 2.0 * x.q_width) * w + mask * sb * x.hidden;
     // Softmax output (+ dropout mask and dropout output): 5·a·s²·b with dropout, 2·a·s²·b without.
-    let scores = if store_scores { x.heads * x.seq * x.seq * x.batch * (2.0 * w + mask * (1.0 + 2.0 * w)) } else { 0.0 };
+    let scores =
+        if store_scores { x.heads * x.seq * x.seq * x.batch * (2.0 * w + mask * (1.0 + 2.0 * w)) } else { 0.0 };
     // Plain: input 2sbh + act in/out 4sbf (+ mask). Gated: input 2sbh + gate, up, act, product 8sbf.
     let mlp_f = if x.gated { 8.0 } else { 4.0 };
     let mlp = sb * (2.0 * x.hidden + mlp_f * x.ffn) * w + mask * sb * x.hidden;
@@ -139,14 +140,13 @@ pub fn activation_bytes(x: &ActivationShape, layers: u32, layout: &Layout, flash
     let in_flight = f64::from(layout.pp.max(1)).min(microbatches.max(1.0));
     let store_scores = !flash && layout.recompute == Recompute::None;
     let per_layer = layer_activation_bytes(x, layout.tp, store_scores);
-    let stored = match layout.recompute {
+    match layout.recompute {
         Recompute::Full => {
             let input = 2.0 * x.seq * x.batch * x.hidden * x.bytes / 2.0 / f64::from(layout.tp.max(1));
             input * layers_per_stage * in_flight + layer_activation_bytes(x, layout.tp, !flash)
         }
         _ => per_layer * layers_per_stage * in_flight,
-    };
-    stored
+    }
 }
 
 /// LoRA adapter parameters: r·(d_in + d_out) per adapted matrix (Hu et al. 2021), every layer.
@@ -229,7 +229,8 @@ pub fn inference(m: &ModelSpec, s: &Scenario, layout: &Layout) -> MemoryBreakdow
     let inf = &s.inference;
     let tp = f64::from(layout.tp.max(1));
     let pp = f64::from(layout.pp.max(1));
-    let mut b = MemoryBreakdown { weights: weight_bytes(&p, s.weight_quant, s.precision) / (tp * pp), ..Default::default() };
+    let mut b =
+        MemoryBreakdown { weights: weight_bytes(&p, s.weight_quant, s.precision) / (tp * pp), ..Default::default() };
     let tokens = f64::from(inf.context) + f64::from(inf.output_tokens);
     b.kv_cache = kv_cache_bytes(m, tokens, inf.kv.bytes()) * f64::from(inf.concurrent) * kv_share(m, layout.tp) / pp;
     // One layer's prefill working set for one prompt (chunked prefill keeps it to one request).

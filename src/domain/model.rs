@@ -148,8 +148,7 @@ impl ModelSpec {
                 let expert = self.mlp_params(moe.expert_intermediate);
                 let router = h * f64::from(moe.experts);
                 let total = dense + moe_l * (expert * f64::from(moe.experts + moe.shared_experts) + router);
-                let active =
-                    dense + moe_l * (expert * f64::from(moe.experts_per_token + moe.shared_experts) + router);
+                let active = dense + moe_l * (expert * f64::from(moe.experts_per_token + moe.shared_experts) + router);
                 (total, active)
             }
         };
@@ -215,7 +214,11 @@ impl ModelSpec {
             }
         }
         if let Some(m) = &self.moe {
-            if m.experts == 0 || m.experts_per_token == 0 || m.experts_per_token > m.experts || m.expert_intermediate == 0 {
+            if m.experts == 0
+                || m.experts_per_token == 0
+                || m.experts_per_token > m.experts
+                || m.expert_intermediate == 0
+            {
                 return Err("moe needs experts ≥ experts_per_token ≥ 1 and an expert_intermediate".into());
             }
         }

@@ -88,7 +88,10 @@ pub fn plan(s: &Scenario, catalog: &Catalog) -> Result<Report, PlanError> {
         active_params: p.active,
         memory_single: memory_for(m, s, &Layout::single()),
         quick_rule: memory::quick_rule(m, s),
-        training_flops: s.task.is_training().then(|| compute::training_flops(m, s.task, s.training.seq_len, s.training.tokens)),
+        training_flops: s
+            .task
+            .is_training()
+            .then(|| compute::training_flops(m, s.task, s.training.seq_len, s.training.tokens)),
         cards: verdicts,
         unknown_specs: cards.iter().filter(|g| g.memory_gb.is_none()).map(|g| g.id.clone()).collect(),
         warnings: super::warnings::scenario_warnings(m, s),
@@ -96,7 +99,8 @@ pub fn plan(s: &Scenario, catalog: &Catalog) -> Result<Report, PlanError> {
 }
 
 fn rank(a: &CardVerdict, b: &CardVerdict) -> std::cmp::Ordering {
-    let key = |v: &CardVerdict| (!v.fits, v.cost.is_none(), v.cost.unwrap_or(f64::MAX), v.hours.unwrap_or(f64::MAX), v.gpus);
+    let key =
+        |v: &CardVerdict| (!v.fits, v.cost.is_none(), v.cost.unwrap_or(f64::MAX), v.hours.unwrap_or(f64::MAX), v.gpus);
     let (ka, kb) = (key(a), key(b));
     ka.0.cmp(&kb.0)
         .then(ka.1.cmp(&kb.1))
@@ -117,13 +121,21 @@ fn selected(s: &Scenario, g: &Gpu) -> bool {
 /// Memory of the scenario's task under a layout.
 #[must_use]
 pub fn memory_for(m: &ModelSpec, s: &Scenario, layout: &Layout) -> MemoryBreakdown {
-    if s.task.is_training() { memory::training(m, s, layout) } else { memory::inference(m, s, layout) }
+    if s.task.is_training() {
+        memory::training(m, s, layout)
+    } else {
+        memory::inference(m, s, layout)
+    }
 }
 
 /// Largest tensor-parallel degree a card allows: its NVLink domain for training; up to 8 over
 /// PCIe for serving (common with vLLM, flagged as a warning).
 fn max_tp(g: &Gpu, task: Task) -> u32 {
-    if task.is_training() { g.nvlink_domain().min(8) } else { 8 }
+    if task.is_training() {
+        g.nvlink_domain().min(8)
+    } else {
+        8
+    }
 }
 
 fn candidates(m: &ModelSpec, s: &Scenario, g: &Gpu) -> Vec<Layout> {
@@ -131,7 +143,8 @@ fn candidates(m: &ModelSpec, s: &Scenario, g: &Gpu) -> Vec<Layout> {
     if !p.auto {
         return vec![Layout { tp: p.tp, pp: p.pp, dp: 1, zero: p.zero, recompute: p.recompute, offload: p.offload }];
     }
-    let tps: Vec<u32> = [1, 2, 4, 8].into_iter().filter(|&t| t <= max_tp(g, s.task) && m.heads % t == 0).collect();
+    let tps: Vec<u32> =
+        [1, 2, 4, 8].into_iter().filter(|&t| t <= max_tp(g, s.task) && m.heads.is_multiple_of(t)).collect();
     let pps: Vec<u32> = [1, 2, 4, 8, 16, 32, 64].into_iter().filter(|&q| q <= m.layers).collect();
     let (zeros, recomputes): (&[u8], &[Recompute]) = if s.task.is_training() {
         (&[0, 1, 2, 3], &[Recompute::None, Recompute::Selective, Recompute::Full])
@@ -153,7 +166,11 @@ fn candidates(m: &ModelSpec, s: &Scenario, g: &Gpu) -> Vec<Layout> {
 
 /// Data-parallel degree limit: each rank needs at least one micro-batch per step.
 fn max_dp(s: &Scenario) -> u32 {
-    if s.task.is_training() { (s.training.global_batch / s.training.micro_batch.max(1)).max(1) } else { 4096 }
+    if s.task.is_training() {
+        (s.training.global_batch / s.training.micro_batch.max(1)).max(1)
+    } else {
+        4096
+    }
 }
 
 /// Smallest dp (≤ `limit`) at which `layout` fits, using that memory only falls as dp grows.
@@ -168,14 +185,19 @@ fn min_dp(m: &ModelSpec, s: &Scenario, layout: Layout, cap: f64, limit: u32) -> 
     let (mut lo, mut hi) = (1u32, limit); // at(lo) false, at(hi) true
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
-        if at(mid) { hi = mid } else { lo = mid }
+        if at(mid) {
+            hi = mid
+        } else {
+            lo = mid
+        }
     }
     Some(hi)
 }
 
 /// Estimated time of a layout relative to others (for choosing among fitting layouts).
 fn speed_cost(s: &Scenario, l: &Layout) -> f64 {
-    let micro = f64::from(s.training.global_batch) / (f64::from(l.dp.max(1)) * f64::from(s.training.micro_batch.max(1)));
+    let micro =
+        f64::from(s.training.global_batch) / (f64::from(l.dp.max(1)) * f64::from(s.training.micro_batch.max(1)));
     let comm = 1.0 + 0.02 * f64::from(l.tp - 1) + 0.01 * f64::from(l.zero);
     let offload = if l.offload == Offload::None { 1.0 } else { 1.5 };
     compute::recompute_factor(l.recompute, s.task) * compute::pipeline_factor(l.pp, micro) * comm * offload
@@ -189,7 +211,7 @@ fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64) -> (bool, Layout) {
     for c in &cands {
         let shards = c.tp * c.pp;
         let layout = if want > 0 {
-            if want % shards != 0 || want / shards > limit.max(1) && s.task.is_training() {
+            if !want.is_multiple_of(shards) || want / shards > limit.max(1) && s.task.is_training() {
                 continue;
             }
             let l = Layout { dp: want / shards, ..*c };

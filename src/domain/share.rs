@@ -16,8 +16,16 @@ const PREFIX: &str = "v1.";
 fn diff(base: &Value, new: &Value) -> Option<Value> {
     match (base, new) {
         (Value::Object(b), Value::Object(n)) => {
-            let out: Map<String, Value> =
-                n.iter().filter_map(|(k, v)| match b.get(k) { Some(bv) => diff(bv, v), None => Some(v.clone()) }.map(|d| (k.clone(), d))).collect();
+            let out: Map<String, Value> = n
+                .iter()
+                .filter_map(|(k, v)| {
+                    match b.get(k) {
+                        Some(bv) => diff(bv, v),
+                        None => Some(v.clone()),
+                    }
+                    .map(|d| (k.clone(), d))
+                })
+                .collect();
             (!out.is_empty()).then_some(Value::Object(out))
         }
         _ => (base != new).then(|| new.clone()),

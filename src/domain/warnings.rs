@@ -41,7 +41,10 @@ pub fn card_warnings(s: &Scenario, g: &Gpu, v: &CardVerdict) -> Vec<Warning> {
     let mut w = Vec::new();
     let training = s.task.is_training();
     if !v.fits {
-        w.push(Warning::DoesNotFit { needed_gib: v.memory.total / super::units::GIB, capacity_gib: v.capacity / super::units::GIB });
+        w.push(Warning::DoesNotFit {
+            needed_gib: v.memory.total / super::units::GIB,
+            capacity_gib: v.capacity / super::units::GIB,
+        });
     }
     if training && g.segment == "consumer" {
         w.push(Warning::ConsumerCardForTraining);

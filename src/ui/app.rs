@@ -36,10 +36,12 @@ pub fn App() -> impl IntoView {
     let scenario = RwSignal::new(first);
     let lang = RwSignal::new(browser_lang());
     let report = Memo::new(move |_| scenario.with(|s| plan(s, Catalog::embedded()).map_err(|e| e.to_string())));
-    Effect::new(move |_| scenario.with(|s| {
-        let _ = web::storage::save(s);
-        web::url::replace(s);
-    }));
+    Effect::new(move |_| {
+        scenario.with(|s| {
+            let _ = web::storage::save(s);
+            web::url::replace(s);
+        })
+    });
     let t = move |k: Key| k.text(lang.get());
     view! {
         <main class="app">
@@ -106,27 +108,37 @@ fn SeqField(scenario: RwSignal<Scenario>, lang: RwSignal<Lang>) -> impl IntoView
 #[component]
 fn Results(report: Report, lang: Lang, currency: crate::domain::scenario::Currency) -> impl IntoView {
     let t = |k: Key| k.text(lang);
-    let rows = report.cards.iter().map(|c| {
-        let time = c.hours.map_or_else(
-            || c.throughput.map_or("—".to_string(), |th| format!("{} tok/s", format::grouped(th.decode_tokens_s, 0))),
-            |h| format::hours(h, lang),
-        );
-        let cost = c.cost.map_or("—".to_string(), |v| format::money(v, currency));
-        let layout = format!("TP{} PP{} DP{} ZeRO-{} {:?}", c.layout.tp, c.layout.pp, c.layout.dp, c.layout.zero, c.layout.recompute);
-        let warnings = c.warnings.iter().map(|w| format::warning(w, lang)).collect::<Vec<_>>().join("; ");
-        view! {
-            <tr data-testid=format!("card-{}", c.gpu) class=if c.fits { "fits" } else { "nofit" }>
-                <td>{c.name.clone()}</td>
-                <td>{if c.fits { t(Key::Yes) } else { t(Key::No) }}</td>
-                <td>{c.gpus}</td>
-                <td>{layout}</td>
-                <td>{format::gib(c.memory.total)} " / " {format::gib(c.capacity)}</td>
-                <td>{time}</td>
-                <td>{cost}</td>
-                <td class="warn">{warnings}</td>
-            </tr>
-        }
-    }).collect_view();
+    let rows = report
+        .cards
+        .iter()
+        .map(|c| {
+            let time = c.hours.map_or_else(
+                || {
+                    c.throughput
+                        .map_or("—".to_string(), |th| format!("{} tok/s", format::grouped(th.decode_tokens_s, 0)))
+                },
+                |h| format::hours(h, lang),
+            );
+            let cost = c.cost.map_or("—".to_string(), |v| format::money(v, currency));
+            let layout = format!(
+                "TP{} PP{} DP{} ZeRO-{} {:?}",
+                c.layout.tp, c.layout.pp, c.layout.dp, c.layout.zero, c.layout.recompute
+            );
+            let warnings = c.warnings.iter().map(|w| format::warning(w, lang)).collect::<Vec<_>>().join("; ");
+            view! {
+                <tr data-testid=format!("card-{}", c.gpu) class=if c.fits { "fits" } else { "nofit" }>
+                    <td>{c.name.clone()}</td>
+                    <td>{if c.fits { t(Key::Yes) } else { t(Key::No) }}</td>
+                    <td>{c.gpus}</td>
+                    <td>{layout}</td>
+                    <td>{format::gib(c.memory.total)} " / " {format::gib(c.capacity)}</td>
+                    <td>{time}</td>
+                    <td>{cost}</td>
+                    <td class="warn">{warnings}</td>
+                </tr>
+            }
+        })
+        .collect_view();
     let q = report.quick_rule;
     view! {
         <section class="summary">
@@ -135,12 +147,12 @@ fn Results(report: Report, lang: Lang, currency: crate::domain::scenario::Curren
             <p>{t(Key::QuickRule)} ": " {format!("{} – {}", format::gib(q.low), format::gib(q.high))}</p>
             {report.training_flops.map(|f| view! { <p>{t(Key::Flops)} ": " {format::flops(f)}</p> })}
         </section>
-        <table class="ranking" data-testid="ranking">
+        <div class="table-wrap"><table class="ranking" data-testid="ranking">
             <thead><tr>
                 <th>{t(Key::Card)}</th><th>{t(Key::Fits)}</th><th>{t(Key::Cards)}</th><th>{t(Key::Layout)}</th>
                 <th>{t(Key::MemoryPerCard)}</th><th>{t(Key::Time)}</th><th>{t(Key::Cost)}</th><th>{t(Key::Warnings)}</th>
             </tr></thead>
             <tbody>{rows}</tbody>
-        </table>
+        </table></div>
     }
 }

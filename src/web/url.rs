@@ -17,7 +17,8 @@ pub fn replace(s: &Scenario) {
     let Some(w) = web_sys::window() else { return };
     let Ok(history) = w.history() else { return };
     let search = w.location().search().unwrap_or_default();
-    let keep: Vec<&str> = search.trim_start_matches('?').split('&').filter(|kv| !kv.is_empty() && !kv.starts_with("s=")).collect();
+    let keep: Vec<&str> =
+        search.trim_start_matches('?').split('&').filter(|kv| !kv.is_empty() && !kv.starts_with("s=")).collect();
     let mut q = keep.join("&");
     if !q.is_empty() {
         q.push('&');

@@ -26,7 +26,9 @@ pub fn numbers(r: &Report) -> Vec<(String, f64)> {
     fn walk(v: &serde_json::Value, path: &str, out: &mut Vec<(String, f64)>) {
         match v {
             serde_json::Value::Number(n) => out.push((path.to_string(), n.as_f64().unwrap_or(f64::NAN))),
-            serde_json::Value::Array(a) => a.iter().enumerate().for_each(|(i, x)| walk(x, &format!("{path}[{i}]"), out)),
+            serde_json::Value::Array(a) => {
+                a.iter().enumerate().for_each(|(i, x)| walk(x, &format!("{path}[{i}]"), out))
+            }
             serde_json::Value::Object(o) => o.iter().for_each(|(k, x)| walk(x, &format!("{path}.{k}"), out)),
             // serde_json writes NaN and infinity as null: a null where a number belongs is caught by
             // `no_nulls_for_numbers` in properties.rs through the Rust values instead.

@@ -1,0 +1,39 @@
+//! Times `plan()` natively: the default scenario and a few heavier ones over the whole catalog.
+//! `cargo run --release --example bench`
+
+use gpu_planner::domain::scenario::{Parallel, Task};
+use gpu_planner::domain::{plan, Catalog, Scenario};
+use std::time::Instant;
+
+fn time(name: &str, s: &Scenario) {
+    let cat = Catalog::embedded();
+    let _ = plan(s, cat); // warm the embedded catalog and presets
+    let n = 200;
+    let t = Instant::now();
+    for _ in 0..n {
+        std::hint::black_box(plan(std::hint::black_box(s), cat).map(|r| r.cards.len()).unwrap_or(0));
+    }
+    let per = t.elapsed().as_secs_f64() / f64::from(n) * 1e3;
+    println!("{name:<40} {per:>8.3} ms per plan() ({} cards)", cat.gpus.len());
+}
+
+fn main() {
+    time("default (Qwen2.5-7B full FT, auto)", &Scenario::default());
+    time(
+        "Llama 3.1 405B pre-train, auto",
+        &Scenario { task: Task::Pretrain, model: "llama-3.1-405b".into(), ..Scenario::default() },
+    );
+    time(
+        "DeepSeek-V3 inference",
+        &Scenario { task: Task::Inference, model: "deepseek-v3".into(), ..Scenario::default() },
+    );
+    time(
+        "Qwen2.5-72B LoRA on 16 cards",
+        &Scenario {
+            task: Task::Lora,
+            model: "qwen2.5-72b".into(),
+            parallel: Parallel { gpus: 16, ..Parallel::default() },
+            ..Scenario::default()
+        },
+    );
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Every test: formatting, lints, purity of the domain, host tests, browser tests in headless
+# Chromium, the release build, and an end-to-end check of the built page under a sub-path.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+step "purity: no browser or framework crates in domain/ or chart.rs"
+if grep -rnE '\b(leptos|web_sys|wasm_bindgen|js_sys|gloo|plotters_canvas)\b' src/domain src/domain.rs src/chart.rs; then
+  echo "domain/chart must stay pure"; exit 1
+fi
+
+step "cargo fmt --check"
+cargo fmt --check
+
+step "clippy (host and wasm32), warnings are errors"
+cargo clippy --locked --all-targets -- -D warnings
+cargo clippy --locked --target wasm32-unknown-unknown --lib --bins -- -D warnings
+
+step "host tests"
+cargo test --locked
+
+step "browser tests (wasm-bindgen-test, headless Chromium)"
+cargo test --locked --target wasm32-unknown-unknown --test web
+
+step "release build"
+trunk build --release --offline
+
+step "end-to-end: built page under a sub-path and in an iframe"
+rm -rf site && mkdir -p site/tools/gpu && cp -r dist/. site/tools/gpu/ && cp e2e/host.html site/
+PORT=${E2E_PORT:-8743}
+python3 -m http.server "$PORT" --bind 127.0.0.1 --directory site >/dev/null 2>&1 & SRV=$!
+trap 'kill $SRV 2>/dev/null || true' EXIT
+for _ in $(seq 50); do curl -fs "http://127.0.0.1:$PORT/tools/gpu/" >/dev/null && break; sleep 0.1; done
+node e2e/e2e.mjs "http://127.0.0.1:$PORT"
+echo; echo "all tests passed"
