@@ -3,6 +3,7 @@
 pub mod catalog;
 pub mod compute;
 pub mod error;
+pub mod explain;
 pub mod format;
 pub mod memory;
 pub mod model;

@@ -1,6 +1,12 @@
-//! Leptos components: a thin reactive layer over `domain::plan`. No arithmetic here.
+//! Leptos components: a thin reactive layer over `domain::plan`. No estimation arithmetic here.
 
 pub mod app;
+pub mod bind;
+pub mod cards;
+pub mod fields;
+pub mod forms;
 pub mod i18n;
+pub mod results;
+pub mod scenarios;
 
 pub use app::App;

@@ -1,4 +1,6 @@
 //! The only code that touches the browser: local storage, the URL, canvases.
 
+pub mod canvas;
+pub mod files;
 pub mod storage;
 pub mod url;

@@ -1,8 +1,10 @@
-//! Browser tests (headless Chromium via wasm-bindgen-test): the page mounts, shows the default
-//! report, reacts to typing, rejects invalid input without losing the result, switches language.
+//! Browser tests (headless Chromium via wasm-bindgen-test): typing changes the result; invalid
+//! input shows a message and keeps the last result; save + reload restores; a share link opens
+//! with the same numbers; language switch; the chart canvas is drawn; the embedded view renders.
 #![cfg(target_arch = "wasm32")]
 
-use gpu_planner::domain::{format, plan, Catalog, Scenario};
+use gpu_planner::domain::scenario::Task;
+use gpu_planner::domain::{format, plan, share, Catalog, Scenario};
 use gpu_planner::ui::App;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -10,32 +12,46 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+fn find(id: &str) -> Option<web_sys::Element> {
+    document().query_selector(&format!("[data-testid='{id}']")).ok().flatten()
+}
+
 fn by_testid(id: &str) -> web_sys::Element {
-    document()
-        .query_selector(&format!("[data-testid='{id}']"))
-        .ok()
-        .flatten()
-        .unwrap_or_else(|| panic!("no element with data-testid={id}"))
+    find(id).unwrap_or_else(|| panic!("no element with data-testid={id}"))
 }
 
 fn text(id: &str) -> String {
     by_testid(id).text_content().unwrap_or_default()
 }
 
+fn fire(el: &web_sys::Element, kind: &str) {
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    let ev = web_sys::Event::new_with_event_init_dict(kind, &init).unwrap_or_else(|_| panic!("event"));
+    let _ = el.dispatch_event(&ev);
+}
+
 fn type_into(id: &str, value: &str) {
     let input: web_sys::HtmlInputElement = by_testid(id).unchecked_into();
     input.set_value(value);
-    let init = web_sys::EventInit::new();
-    init.set_bubbles(true);
-    let ev = web_sys::Event::new_with_event_init_dict("input", &init).unwrap_or_else(|_| panic!("event"));
-    let _ = input.dispatch_event(&ev);
+    fire(&input, "input");
 }
 
-async fn mount() -> leptos::mount::UnmountHandle<impl Mountable> {
+fn click(id: &str) {
+    by_testid(id).unchecked_ref::<web_sys::HtmlElement>().click();
+}
+
+fn set_query(q: &str) {
+    let _ = window().history().map(|h| h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(q)));
+}
+
+fn clear_storage() {
     if let Ok(Some(st)) = window().local_storage() {
         let _ = st.clear();
     }
-    let _ = window().history().map(|h| h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("?")));
+}
+
+async fn mount() -> leptos::mount::UnmountHandle<impl Mountable> {
     let container = document().create_element("div").unwrap_or_else(|_| panic!("div"));
     let _ = document().body().map(|b| b.append_child(&container));
     let handle = leptos::mount::mount_to(container.unchecked_into(), App);
@@ -43,9 +59,20 @@ async fn mount() -> leptos::mount::UnmountHandle<impl Mountable> {
     handle
 }
 
+async fn fresh() -> leptos::mount::UnmountHandle<impl Mountable> {
+    clear_storage();
+    set_query("?");
+    mount().await
+}
+
+async fn settle() {
+    leptos::task::tick().await;
+    leptos::task::tick().await;
+}
+
 #[wasm_bindgen_test]
 async fn page_shows_the_default_report() {
-    let _h = mount().await;
+    let _h = fresh().await;
     let r = plan(&Scenario::default(), Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(text("memory-total"), format::gib(r.memory_single.total));
     let rows = by_testid("ranking").query_selector_all("tbody tr").map(|l| l.length()).unwrap_or(0);
@@ -53,26 +80,97 @@ async fn page_shows_the_default_report() {
 }
 
 #[wasm_bindgen_test]
-async fn typing_a_sequence_length_changes_the_result_and_bad_input_keeps_it() {
-    let _h = mount().await;
+async fn typing_changes_the_result_and_bad_input_keeps_it() {
+    let _h = fresh().await;
     let before = text("memory-total");
     type_into("seq", "16384");
-    leptos::task::tick().await;
+    settle().await;
     let longer = text("memory-total");
     assert_ne!(before, longer, "memory must grow with the sequence");
     type_into("seq", "-3");
-    leptos::task::tick().await;
-    assert!(text("seq-error").contains("2097152"));
+    settle().await;
+    assert!(text("seq-error").contains("2,097,152"), "{}", text("seq-error"));
     assert_eq!(text("memory-total"), longer, "invalid input keeps the last good result");
+    type_into("seq", "abc");
+    settle().await;
+    assert_eq!(text("memory-total"), longer);
+}
+
+#[wasm_bindgen_test]
+async fn saved_scenario_survives_a_reload() {
+    let h = fresh().await;
+    type_into("sc-name", "our 70B LoRA");
+    settle().await;
+    click("sc-save");
+    type_into("seq", "8192");
+    settle().await;
+    let shown = text("memory-total");
+    drop(h);
+    set_query("?");
+    let _h2 = mount().await; // "reload": a new app reading local storage
+    assert_eq!(text("memory-total"), shown);
+    assert!(text("saved-list").contains("our 70B LoRA"));
+}
+
+#[wasm_bindgen_test]
+async fn a_share_link_opens_with_the_same_numbers() {
+    clear_storage();
+    let s = Scenario { task: Task::Inference, model: "qwen2.5-72b".into(), ..Scenario::default() };
+    let r = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    set_query(&format!("?s={}", share::encode(&s)));
+    let _h = mount().await;
+    assert_eq!(text("memory-total"), format::gib(r.memory_single.total));
+    let first = &r.cards[0];
+    assert!(text(&format!("card-{}", first.gpu)).contains(&format::gib(first.memory.total)));
+}
+
+#[wasm_bindgen_test]
+async fn a_damaged_link_shows_a_message_and_keeps_saved_work() {
+    clear_storage();
+    if let Ok(Some(st)) = window().local_storage() {
+        let _ = st.set_item("gpu-planner/scenarios/v1", r#"[{"id":1,"name":"kept","scenario":{}}, {"broken":true}]"#);
+    }
+    set_query("?s=v1.%%%");
+    let _h = mount().await;
+    assert!(find("link-error").is_some());
+    assert!(find("ranking").is_some());
+    assert!(text("saved-list").contains("kept"));
+    assert!(text("storage-error").contains('1'), "the unreadable entry is reported");
 }
 
 #[wasm_bindgen_test]
 async fn language_switch_translates_the_page() {
+    let _h = fresh().await;
+    click("lang");
+    settle().await;
+    let zh = document().body().and_then(|b| b.text_content()).unwrap_or_default();
+    click("lang");
+    settle().await;
+    let en = document().body().and_then(|b| b.text_content()).unwrap_or_default();
+    assert_ne!(zh.contains("每卡显存"), en.contains("每卡显存"));
+}
+
+#[wasm_bindgen_test]
+async fn the_memory_chart_is_drawn() {
+    let _h = fresh().await;
+    settle().await;
+    let canvas: web_sys::HtmlCanvasElement = by_testid("memory-chart").unchecked_into();
+    let ctx: web_sys::CanvasRenderingContext2d =
+        canvas.get_context("2d").ok().flatten().unwrap_or_else(|| panic!("2d")).unchecked_into();
+    let data = ctx
+        .get_image_data(0.0, 0.0, f64::from(canvas.width()), f64::from(canvas.height()))
+        .unwrap_or_else(|_| panic!("pixels"));
+    let px = data.data().0;
+    let coloured = px.chunks(4).filter(|p| p[3] > 0 && !(p[0] > 240 && p[1] > 240 && p[2] > 240)).count();
+    assert!(coloured > 2000, "only {coloured} non-white pixels");
+}
+
+#[wasm_bindgen_test]
+async fn the_embedded_view_renders_without_header() {
+    clear_storage();
+    set_query("?embed=1");
     let _h = mount().await;
-    let lang = by_testid("lang");
-    let was_zh = document().body().and_then(|b| b.text_content()).unwrap_or_default().contains("显卡");
-    lang.unchecked_ref::<web_sys::HtmlElement>().click();
-    leptos::task::tick().await;
-    let now_zh = document().body().and_then(|b| b.text_content()).unwrap_or_default().contains("每卡显存");
-    assert_ne!(was_zh, now_zh);
+    assert!(document().query_selector(".app.embed header").ok().flatten().is_none());
+    assert!(find("ranking").is_some());
+    assert!(find("scenarios").is_none());
 }

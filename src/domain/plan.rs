@@ -21,7 +21,7 @@ pub struct CardVerdict {
     pub fits: bool,
     /// Cards in the plan (the fewest that fit, or the user's count).
     pub gpus: u32,
-    /// Servers of up to 8 cards.
+    /// Servers of `parallel.gpus_per_server` cards.
     pub servers: u32,
     pub layout: Layout,
     pub memory: MemoryBreakdown,
@@ -40,6 +40,18 @@ pub struct CardVerdict {
     /// `nvlink` when the plan needs a GPU-to-GPU fabric (tensor parallelism), else `pcie`.
     pub interconnect_needed: String,
     pub warnings: Vec<Warning>,
+}
+
+impl CardVerdict {
+    /// Share of the card's memory the plan uses (may exceed 1 when it does not fit).
+    #[must_use]
+    pub fn memory_use(&self) -> f64 {
+        if self.capacity > 0.0 {
+            self.memory.total / self.capacity
+        } else {
+            0.0
+        }
+    }
 }
 
 /// Everything the page and the CLI show for one scenario.
@@ -116,6 +128,11 @@ fn selected(s: &Scenario, g: &Gpu) -> bool {
         && (f.segments.is_empty() || f.segments.contains(&g.segment))
         && (f.vendors.is_empty() || f.vendors.contains(&g.vendor))
         && g.memory_gb.unwrap_or(0.0) >= f.min_memory_gb
+        && match f.interconnect.as_str() {
+            "fast" => g.interconnect.is_fast(),
+            "pcie" => !g.interconnect.is_fast(),
+            _ => true,
+        }
 }
 
 /// Memory of the scenario's task under a layout.
@@ -273,7 +290,7 @@ fn verdict(m: &ModelSpec, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Option<Ca
         name: g.name.clone(),
         fits,
         gpus,
-        servers: gpus.div_ceil(8),
+        servers: gpus.div_ceil(s.parallel.gpus_per_server.max(1)),
         layout,
         memory,
         capacity: cap,

@@ -215,11 +215,22 @@ pub struct Parallel {
     pub zero: u8,
     pub recompute: Recompute,
     pub offload: Offload,
+    /// Cards per server (8 on HGX / most GPU servers); sets how many servers a plan needs.
+    pub gpus_per_server: u32,
 }
 
 impl Default for Parallel {
     fn default() -> Self {
-        Self { auto: true, gpus: 0, tp: 1, pp: 1, zero: 0, recompute: Recompute::None, offload: Offload::None }
+        Self {
+            auto: true,
+            gpus: 0,
+            tp: 1,
+            pp: 1,
+            zero: 0,
+            recompute: Recompute::None,
+            offload: Offload::None,
+            gpus_per_server: 8,
+        }
     }
 }
 
@@ -231,6 +242,8 @@ pub struct CardFilter {
     pub vendors: Vec<String>,
     pub min_memory_gb: f64,
     pub only: Vec<String>,
+    /// `""` any, `fast` (NVLink-class fabric between cards), `pcie` (PCIe only).
+    pub interconnect: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -375,6 +388,7 @@ impl Scenario {
         check("parallel.tp", f64::from(p.tp), 1.0, 64.0)?;
         check("parallel.pp", f64::from(p.pp), 1.0, 1_000.0)?;
         check("parallel.zero", f64::from(p.zero), 0.0, 3.0)?;
+        check("parallel.gpus_per_server", f64::from(p.gpus_per_server), 1.0, 64.0)?;
         check("cards.min_memory_gb", self.cards.min_memory_gb, 0.0, 10_000.0)?;
         check("money.cny_per_usd", self.money.cny_per_usd, 0.01, 1_000.0)?;
         for o in &self.money.overrides {

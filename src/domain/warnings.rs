@@ -60,7 +60,10 @@ pub fn card_warnings(s: &Scenario, g: &Gpu, v: &CardVerdict) -> Vec<Warning> {
     }
     if let Some(tdp) = g.tdp_w {
         if tdp >= 450.0 {
-            w.push(Warning::HighPower { card_w: tdp, server_w: tdp * f64::from(v.gpus.min(8)) });
+            w.push(Warning::HighPower {
+                card_w: tdp,
+                server_w: tdp * f64::from(v.gpus.min(s.parallel.gpus_per_server)),
+            });
         }
     }
     if g.software != "cuda" {

@@ -22,16 +22,79 @@ macro_rules! strings {
 
 strings! {
     Title => "GPU Planner", "GPU 选型规划";
-    Tagline => "Which cards fit your workload, how many, how long, what it costs.", "哪些卡放得下你的任务、要几张、跑多久、花多少钱。";
+    Tagline => "Which cards fit your workload, how many, how long, what it costs. Runs in your browser; nothing is sent anywhere.", "哪些卡放得下你的任务、要几张、跑多久、花多少钱。全部在浏览器内计算，不上传任何数据。";
+    Language => "中文", "English";
+    Workload => "Workload", "任务负载";
     Task => "Task", "任务";
     Pretrain => "Pre-training", "预训练";
     FullFinetune => "Full fine-tune", "全参数微调";
     Lora => "LoRA", "LoRA";
-    Qlora => "QLoRA", "QLoRA";
+    Qlora => "QLoRA (4-bit base)", "QLoRA（4 比特基座）";
     Inference => "Inference", "推理";
     Model => "Model", "模型";
+    CustomModel => "Custom dimensions…", "自定义结构…";
+    Layers => "Layers", "层数";
+    Hidden => "Hidden size", "隐藏维度";
+    Intermediate => "MLP size", "MLP 维度";
+    Heads => "Attention heads", "注意力头数";
+    KvHeads => "KV heads (GQA/MQA)", "KV 头数（GQA/MQA）";
+    Vocab => "Vocabulary", "词表大小";
+    Precision => "Precision", "精度";
+    WeightQuant => "Weight quantization", "权重量化";
+    QuantNone => "none (as precision)", "不量化（同精度）";
     SeqLen => "Sequence length", "序列长度";
-    Tokens => "Training tokens", "训练 token 数";
+    MicroBatch => "Micro-batch", "微批大小";
+    GlobalBatch => "Global batch (sequences)", "全局批大小（序列数）";
+    Tokens => "Training tokens (billions)", "训练 token 数（十亿）";
+    OptimizerLabel => "Optimizer", "优化器";
+    MasterWeights => "fp32 master weights", "fp32 主权重";
+    LoraRank => "LoRA rank", "LoRA 秩";
+    LoraTargets => "LoRA targets", "LoRA 目标层";
+    TargetsAttention => "attention (q,k,v,o)", "注意力（q,k,v,o）";
+    TargetsAll => "all linear layers", "全部线性层";
+    Context => "Prompt tokens", "输入 token 数";
+    OutputTokens => "Output tokens", "输出 token 数";
+    Concurrent => "Concurrent requests", "并发请求数";
+    KvPrecision => "KV-cache precision", "KV 缓存精度";
+    Parallelism => "Parallelism", "并行";
+    Auto => "Choose layout automatically", "自动选择并行方式";
+    Gpus => "Cards (0 = fewest that fit)", "卡数（0 = 放得下的最少卡数）";
+    GpusPerServer => "Cards per server", "每台服务器卡数";
+    Tp => "Tensor parallel", "张量并行 TP";
+    Pp => "Pipeline parallel", "流水线并行 PP";
+    Zero => "ZeRO stage", "ZeRO 阶段";
+    RecomputeLabel => "Activation recompute", "激活重计算";
+    RecNone => "none", "不重算";
+    RecSelective => "selective", "选择性";
+    RecFull => "full", "全部";
+    OffloadLabel => "CPU offload", "CPU 卸载";
+    OffNone => "none", "不卸载";
+    OffOptimizer => "optimizer", "优化器";
+    OffParams => "optimizer + weights", "优化器 + 权重";
+    CardsToConsider => "Cards to consider", "候选显卡";
+    Segment => "Segment", "类别";
+    Datacenter => "datacenter", "数据中心";
+    Workstation => "workstation", "工作站";
+    Consumer => "consumer", "消费级";
+    Vendor => "Vendor", "厂商";
+    MinMemory => "Min memory (GB)", "最小显存（GB）";
+    InterconnectLabel => "Interconnect", "互联";
+    Any => "any", "不限";
+    FastLink => "NVLink-class fabric", "NVLink 类高速互联";
+    PcieOnly => "PCIe only", "仅 PCIe";
+    AddCustomCard => "Add a custom card", "添加自定义显卡";
+    CardName => "Name", "名称";
+    MemoryGb => "Memory (GB)", "显存（GB）";
+    Bf16Tflops => "BF16 dense TFLOPS", "BF16 稠密 TFLOPS";
+    BandwidthGbs => "Bandwidth (GB/s)", "带宽（GB/s）";
+    TdpW => "TDP (W)", "功耗（W）";
+    Add => "Add", "添加";
+    Remove => "Remove", "删除";
+    Money => "Money", "费用";
+    Currency => "Currency", "币种";
+    CnyPerUsd => "CNY per USD", "美元兑人民币汇率";
+    PriceOverride => "Your hourly price per card", "你的每卡每小时报价";
+    Efficiency => "Utilisation (MFU %, empty = default)", "算力利用率（MFU %，留空 = 默认）";
     Params => "Parameters", "参数量";
     MemorySingle => "Memory on one card (no parallelism)", "单卡显存（不并行）";
     QuickRule => "Rule of thumb (params × bytes × factor)", "经验公式（参数 × 字节 × 系数）";
@@ -41,16 +104,25 @@ strings! {
     Yes => "yes", "是";
     No => "no", "否";
     Cards => "Cards", "卡数";
+    Servers => "servers", "台服务器";
     Layout => "Layout", "并行方式";
     MemoryPerCard => "Memory / card", "每卡显存";
     Time => "Time", "时间";
+    ThroughputLabel => "Decode tokens/s", "生成 tokens/s";
     Cost => "Cost (rent)", "成本（租用）";
-    Throughput => "Decode tokens/s", "生成 tokens/s";
+    CostPerMTok => "per M tokens", "每百万 token";
     Warnings => "Warnings", "提醒";
-    Language => "中文", "English";
-    InvalidNumber => "enter a whole number between {min} and {max}", "请输入 {min} 到 {max} 之间的整数";
-    LinkDamaged => "The share link could not be read", "分享链接无法读取";
+    Details => "Details", "详情";
+    HowComputed => "How this was computed", "计算过程";
+    Source => "Source", "来源";
+    MemoryChart => "Memory per card", "每卡显存构成";
+    InvalidNumber => "enter a number between {min} and {max}", "请输入 {min} 到 {max} 之间的数";
+    InvalidInteger => "enter a whole number between {min} and {max}", "请输入 {min} 到 {max} 之间的整数";
+    LinkDamaged => "The share link could not be read; showing your saved scenario instead", "分享链接无法读取，已显示你保存的方案";
+    PlanFailed => "Cannot plan this scenario; showing the last valid result", "此方案无法计算，显示上一次的有效结果";
+    StorageProblem => "Saved scenarios are unavailable", "无法使用已保存的方案";
     Unknown => "unknown", "未知";
+    UnknownSpecs => "Left out (memory size not published)", "未列出（显存容量未公开）";
     Weights => "weights", "权重";
     Gradients => "gradients", "梯度";
     Optimizer => "optimizer", "优化器状态";
@@ -60,4 +132,34 @@ strings! {
     KvCache => "KV cache", "KV 缓存";
     Overhead => "overhead", "运行时开销";
     Capacity => "capacity", "容量";
+    Scenarios => "Scenarios", "方案";
+    ScenarioName => "Scenario name", "方案名称";
+    Save => "Save", "保存";
+    Duplicate => "Duplicate", "复制";
+    Rename => "Rename", "重命名";
+    Load => "Open", "打开";
+    Delete => "Delete", "删除";
+    Compare => "Compare", "对比";
+    CompareHint => "Tick two or three saved scenarios to compare them", "勾选两到三个已保存方案进行对比";
+    Export => "Export JSON", "导出 JSON";
+    Import => "Import JSON", "导入 JSON";
+    CopyLink => "Copy share link", "复制分享链接";
+    Copied => "Link copied", "链接已复制";
+    CopyManually => "Copy this link:", "请手动复制此链接：";
+    ImportFailed => "Import failed", "导入失败";
+    BestCard => "Best card", "首选显卡";
+    Saved => "saved", "已保存";
+    Footer => "Formulas: ZeRO (Rajbhandari 2019), Korthikanti 2022, Kaplan 2020, PaLM 2022, QLoRA 2023. Specs: vendor datasheets, dense figures. GiB = 2³⁰ bytes.", "公式：ZeRO（Rajbhandari 2019）、Korthikanti 2022、Kaplan 2020、PaLM 2022、QLoRA 2023。规格：厂商数据手册，稠密算力。GiB = 2³⁰ 字节。";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_has_distinct_nonempty_texts_in_both_languages() {
+        for k in Key::ALL {
+            assert!(!k.text(Lang::En).is_empty() && !k.text(Lang::Zh).is_empty(), "{k:?}");
+        }
+    }
 }

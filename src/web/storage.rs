@@ -1,14 +1,38 @@
-//! Scenario persistence in local storage. Storage can be missing (sandboxed iframe, private
-//! mode) or hold corrupted text: every call returns a Result and never panics.
+//! Persistence in local storage: the current scenario, the saved scenarios, the UI language.
+//! Storage can be missing (sandboxed iframe, private mode), full, or hold corrupted text:
+//! every call returns a Result and never panics; a damaged entry never erases the others.
 
 use crate::domain::Scenario;
+use serde::{Deserialize, Serialize};
 
-/// Key of the current scenario.
+/// Key of the current (unsaved) scenario.
 pub const CURRENT_KEY: &str = "gpu-planner/current/v1";
+/// Key of the saved scenarios list.
+pub const SAVED_KEY: &str = "gpu-planner/scenarios/v1";
+/// Key of the chosen UI language.
+pub const LANG_KEY: &str = "gpu-planner/lang";
 
-fn local() -> Option<web_sys::Storage> {
+/// A named scenario kept by the user.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Saved {
+    pub id: u64,
+    pub name: String,
+    pub scenario: Scenario,
+}
+
+fn local() -> Result<web_sys::Storage, String> {
     // gloo-storage panics when storage is blocked; ask the window ourselves.
-    web_sys::window()?.local_storage().ok().flatten()
+    web_sys::window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .ok_or_else(|| "local storage is not available (private mode or a sandboxed frame)".to_string())
+}
+
+fn read(key: &str) -> Result<Option<String>, String> {
+    local()?.get_item(key).map_err(|_| "local storage could not be read".to_string())
+}
+
+fn write(key: &str, text: &str) -> Result<(), String> {
+    local()?.set_item(key, text).map_err(|_| "local storage is full or blocked".to_string())
 }
 
 /// The saved current scenario, if any.
@@ -16,9 +40,10 @@ fn local() -> Option<web_sys::Storage> {
 /// # Errors
 /// A message when storage is unavailable or the saved text is not a scenario.
 pub fn load() -> Result<Option<Scenario>, String> {
-    let st = local().ok_or("local storage is not available")?;
-    let Some(text) = st.get_item(CURRENT_KEY).map_err(|_| "local storage could not be read")? else { return Ok(None) };
-    serde_json::from_str(&text).map(Some).map_err(|e| format!("saved scenario is damaged: {e}"))
+    match read(CURRENT_KEY)? {
+        None => Ok(None),
+        Some(text) => serde_json::from_str(&text).map(Some).map_err(|e| format!("saved scenario is damaged: {e}")),
+    }
 }
 
 /// Saves the current scenario.
@@ -26,7 +51,39 @@ pub fn load() -> Result<Option<Scenario>, String> {
 /// # Errors
 /// A message when storage is unavailable or full.
 pub fn save(s: &Scenario) -> Result<(), String> {
-    let st = local().ok_or("local storage is not available")?;
-    let text = serde_json::to_string(s).map_err(|e| e.to_string())?;
-    st.set_item(CURRENT_KEY, &text).map_err(|_| "local storage is full or blocked".to_string())
+    write(CURRENT_KEY, &serde_json::to_string(s).map_err(|e| e.to_string())?)
+}
+
+/// The saved scenarios. Entries that no longer parse are skipped (and reported), not lost:
+/// they stay in storage until the user saves over the list.
+///
+/// # Errors
+/// A message when storage is unavailable or the list itself is damaged.
+pub fn load_saved() -> Result<(Vec<Saved>, usize), String> {
+    let Some(text) = read(SAVED_KEY)? else { return Ok((Vec::new(), 0)) };
+    let raw: Vec<serde_json::Value> =
+        serde_json::from_str(&text).map_err(|e| format!("saved scenarios are damaged: {e}"))?;
+    let total = raw.len();
+    let ok: Vec<Saved> = raw.into_iter().filter_map(|v| serde_json::from_value(v).ok()).collect();
+    let skipped = total - ok.len();
+    Ok((ok, skipped))
+}
+
+/// Writes the saved scenarios list.
+///
+/// # Errors
+/// A message when storage is unavailable or full.
+pub fn store_saved(list: &[Saved]) -> Result<(), String> {
+    write(SAVED_KEY, &serde_json::to_string(list).map_err(|e| e.to_string())?)
+}
+
+/// The remembered UI language tag, if any.
+#[must_use]
+pub fn load_lang() -> Option<String> {
+    read(LANG_KEY).ok().flatten()
+}
+
+/// Remembers the UI language (best effort).
+pub fn save_lang(tag: &str) {
+    let _ = write(LANG_KEY, tag);
 }

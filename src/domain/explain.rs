@@ -1,0 +1,240 @@
+//! "How was this computed": each figure of a card's plan as a formula with the inputs filled
+//! in, the result, and its source. Pure; both languages carried side by side.
+
+use super::catalog::Catalog;
+use super::compute;
+use super::format::{self, Lang};
+use super::memory::{self, ActivationShape};
+use super::plan::CardVerdict;
+use super::scenario::{Recompute, Scenario, Task};
+use serde::Serialize;
+
+/// One explained figure.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Explanation {
+    pub id: &'static str,
+    pub label_en: &'static str,
+    pub label_zh: &'static str,
+    /// The formula with this scenario's values in it.
+    pub formula: String,
+    pub result: String,
+    pub source: &'static str,
+}
+
+impl Explanation {
+    #[must_use]
+    pub fn label(&self, lang: Lang) -> &'static str {
+        if lang == Lang::Zh {
+            self.label_zh
+        } else {
+            self.label_en
+        }
+    }
+}
+
+const ZERO: &str = "Rajbhandari et al., ZeRO (2019), §5.1";
+const KORTHIKANTI: &str =
+    "Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models (2022), §4";
+
+fn line(
+    id: &'static str,
+    label_en: &'static str,
+    label_zh: &'static str,
+    formula: String,
+    result: String,
+    source: &'static str,
+) -> Explanation {
+    Explanation { id, label_en, label_zh, formula, result, source }
+}
+
+/// Explanations for one card's plan; empty when the scenario is invalid.
+#[must_use]
+pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> Vec<Explanation> {
+    let Ok(m) = s.model_spec() else { return Vec::new() };
+    let gpu = catalog.gpu(&v.gpu).or_else(|| s.custom_gpus.iter().find(|g| g.id == v.gpu));
+    let l = &v.layout;
+    let p = m.params();
+    let b = &v.memory;
+    let shards = format!("{}·{}", l.tp, l.pp);
+    let mut out = vec![line(
+        "params",
+        "parameters",
+        "参数量",
+        format!("Ψ = {:.3e} total, {:.3e} active per token", p.total, p.active),
+        format!("{:.2} B", p.total / 1e9),
+        "model card / config.json (src/domain/models.json)",
+    )];
+    let training = s.task.is_training();
+    if training {
+        let z = |stage: u8| if l.zero >= stage { format!(" / dp {}", l.dp) } else { String::new() };
+        out.push(line(
+            "weights",
+            "weights",
+            "权重",
+            format!("{} B × Ψ / ({shards}){}", s.precision.bytes(), z(3)),
+            format::gib(b.weights),
+            ZERO,
+        ));
+        if matches!(s.task, Task::Pretrain | Task::FullFinetune) {
+            out.push(line(
+                "gradients",
+                "gradients",
+                "梯度",
+                format!("{} B × Ψ / ({shards}){}", s.precision.bytes(), z(2)),
+                format::gib(b.gradients),
+                ZERO,
+            ));
+            out.push(line(
+                "optimizer",
+                "optimizer states",
+                "优化器状态",
+                format!(
+                    "{} B × Ψ / ({shards}){} ({:?})",
+                    memory::optimizer_bytes(s.training.optimizer, m),
+                    z(1),
+                    s.training.optimizer
+                ),
+                format::gib(b.optimizer),
+                ZERO,
+            ));
+            out.push(line(
+                "master",
+                "fp32 master weights",
+                "fp32 主权重",
+                format!("4 B × Ψ / ({shards}){}", z(1)),
+                format::gib(b.master_weights),
+                ZERO,
+            ));
+        } else {
+            let a = memory::lora_params(m, s.lora.rank, s.lora.targets);
+            out.push(line(
+                "adapters",
+                "LoRA adapters",
+                "LoRA 适配器",
+                format!(
+                    "r {} × (d_in + d_out) per matrix × {} layers = {:.3e} params; fp32 weights + grads + optimizer",
+                    s.lora.rank, m.layers, a
+                ),
+                format::gib(b.gradients + b.optimizer),
+                "Hu et al., LoRA (2021); Dettmers et al., QLoRA (2023) §3",
+            ));
+        }
+        let x = ActivationShape::of(m, s.training.seq_len, s.training.micro_batch, 2.0);
+        let scores = !s.training.flash_attention && l.recompute == Recompute::None;
+        out.push(line(
+            "activations",
+            "activations",
+            "激活",
+            format!(
+                "per layer s·b·(4h + 2h + 4·q + 4·kv + {}·ffn{}) / tp, s={} b={} h={} ffn={:.0}; × {} layers / pp {} × in-flight; recompute {:?}",
+                if x.gated { 8 } else { 4 },
+                if scores { " + a·s²·2" } else { "" },
+                s.training.seq_len,
+                s.training.micro_batch,
+                m.hidden,
+                x.ffn,
+                m.layers,
+                l.pp,
+                l.recompute
+            ),
+            format::gib(b.activations),
+            KORTHIKANTI,
+        ));
+        out.push(line(
+            "logits",
+            "logits (fp32 for the loss)",
+            "logits（fp32 计算损失）",
+            format!("s {} × b {} × V {} × 4 B / tp {}", s.training.seq_len, s.training.micro_batch, m.vocab, l.tp),
+            format::gib(b.logits),
+            KORTHIKANTI,
+        ));
+    } else {
+        out.push(line(
+            "weights",
+            "weights",
+            "权重",
+            format!(
+                "(Ψ − embeddings) × {:.3} B + embeddings × {} B, / (tp·pp) {shards}",
+                s.weight_quant.bytes(s.precision),
+                s.precision.bytes()
+            ),
+            format::gib(b.weights),
+            "GPTQ/AWQ group-128 scales; QLoRA NF4 with double quantization",
+        ));
+        let i = &s.inference;
+        out.push(line(
+            "kv_cache",
+            "KV cache",
+            "KV 缓存",
+            format!(
+                "{:.0} values/token × {} B × ({} + {}) tokens × {} requests × tp share",
+                m.kv_values_per_token(),
+                i.kv.bytes(),
+                i.context,
+                i.output_tokens,
+                i.concurrent
+            ),
+            format::gib(b.kv_cache),
+            "2·L·kv_heads·head_dim per token (model config); MLA: DeepSeek-V2 §2.1",
+        ));
+    }
+    out.push(line(
+        "overhead",
+        "runtime overhead",
+        "运行时开销",
+        format!(
+            "{} GiB CUDA context + {:.0}% fragmentation",
+            s.efficiency.runtime_gib,
+            s.efficiency.fragmentation * 100.0
+        ),
+        format::gib(b.overhead),
+        "PyTorch CUDA semantics (context, caching allocator); editable",
+    ));
+    if let (Some(g), true) = (gpu, training) {
+        let flops = compute::training_flops(m, s.task, s.training.seq_len, s.training.tokens);
+        let peak = compute::peak_tflops(g, s.precision);
+        out.push(line(
+            "flops",
+            "training FLOPs",
+            "训练计算量",
+            format!(
+                "({}·Ψ_active + {}·L·h·s) × D tokens {:.3e}",
+                if matches!(s.task, Task::Lora | Task::Qlora) { 4 } else { 6 },
+                if matches!(s.task, Task::Lora | Task::Qlora) { 8 } else { 12 },
+                s.training.tokens
+            ),
+            format::flops(flops),
+            "Kaplan et al. 2020; PaLM (Chowdhery et al. 2022) App. B",
+        ));
+        if let (Some(h), Some(pk)) = (v.hours, peak) {
+            out.push(line(
+                "time",
+                "training time",
+                "训练时间",
+                format!(
+                    "FLOPs × recompute {:.2} × bubble / ({} cards × {pk} TFLOPS × MFU {:.0}%)",
+                    compute::recompute_factor(l.recompute, s.task),
+                    v.gpus,
+                    v.mfu * 100.0
+                ),
+                format::hours(h, lang),
+                "Llama 3 (Dubey et al. 2024): 38–43% MFU on H100; Narayanan et al. 2021 (1F1B bubble)",
+            ));
+        }
+    }
+    if let (Some(c), Some(r)) = (v.cost, v.rent_hourly) {
+        let formula = match v.gpu_hours {
+            Some(gh) => format!("{gh:.0} GPU-hours × {} per card-hour", format::money(r, s.money.currency)),
+            None => format!("{} × {} cards / (tokens/s × 3600) × 10⁶", format::money(r, s.money.currency), v.gpus),
+        };
+        out.push(line(
+            "cost",
+            "cost",
+            "成本",
+            formula,
+            format::money(c, s.money.currency),
+            "catalog.json dated price or your quote",
+        ));
+    }
+    out
+}

@@ -1,0 +1,53 @@
+//! Small helpers that bind form fields to one field of the scenario signal.
+
+use crate::domain::Scenario;
+use leptos::prelude::*;
+use serde::{de::DeserializeOwned, Serialize};
+
+/// A read-only view of part of the scenario.
+pub fn get<T: Clone + Send + Sync + 'static>(
+    sc: RwSignal<Scenario>,
+    f: impl Fn(&Scenario) -> T + Send + Sync + 'static,
+) -> Signal<T> {
+    Signal::derive(move || sc.with(|s| f(s)))
+}
+
+/// A callback that writes a parsed value into the scenario.
+pub fn set<V: 'static>(sc: RwSignal<Scenario>, f: impl Fn(&mut Scenario, V) + Send + Sync + 'static) -> Callback<V> {
+    Callback::new(move |v: V| sc.update(|s| f(s, v)))
+}
+
+/// Numeric view (`Some(value)`) of a scenario number.
+pub fn num(sc: RwSignal<Scenario>, f: impl Fn(&Scenario) -> f64 + Send + Sync + 'static) -> Signal<Option<f64>> {
+    Signal::derive(move || sc.with(|s| Some(f(s))))
+}
+
+/// The serde name of a unit enum variant (`Task::FullFinetune` → `full_finetune`).
+pub fn enum_name<T: Serialize>(t: &T) -> String {
+    serde_json::to_string(t).unwrap_or_default().trim_matches('"').to_string()
+}
+
+/// Parses a serde variant name back into the enum.
+pub fn enum_parse<T: DeserializeOwned>(name: &str) -> Option<T> {
+    serde_json::from_str(&format!("\"{name}\"")).ok()
+}
+
+/// A select bound to an enum field: value = serde name.
+pub fn enum_get<T: Serialize>(
+    sc: RwSignal<Scenario>,
+    f: impl Fn(&Scenario) -> T + Send + Sync + 'static,
+) -> Signal<String> {
+    Signal::derive(move || sc.with(|s| enum_name(&f(s))))
+}
+
+/// Writes a selected enum variant into the scenario (ignores unknown names).
+pub fn enum_set<T: DeserializeOwned + 'static>(
+    sc: RwSignal<Scenario>,
+    f: impl Fn(&mut Scenario, T) + Send + Sync + 'static,
+) -> Callback<String> {
+    Callback::new(move |name: String| {
+        if let Some(v) = enum_parse::<T>(&name) {
+            sc.update(|s| f(s, v));
+        }
+    })
+}

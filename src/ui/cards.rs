@@ -1,0 +1,163 @@
+//! Cards to consider (filters, custom cards) and money (currency, rate, own price quotes).
+
+use super::bind::{enum_get, enum_set, get, num, set};
+use super::fields::{NumField, SelectField};
+use super::i18n::{Key, Lang};
+use crate::domain::catalog::{Gpu, Interconnect, Source};
+use crate::domain::scenario::PriceOverride;
+use crate::domain::{Catalog, Scenario};
+use leptos::prelude::*;
+
+fn toggle(list: &mut Vec<String>, item: &str, on: bool) {
+    list.retain(|x| x != item);
+    if on {
+        list.push(item.to_string());
+    }
+}
+
+/// Segment / vendor / memory / interconnect filters and the custom-card form.
+#[component]
+pub fn CardsForm() -> impl IntoView {
+    let sc = expect_context::<RwSignal<Scenario>>();
+    let lang = expect_context::<RwSignal<Lang>>();
+    let mut vendors: Vec<String> = Catalog::embedded().gpus.iter().map(|g| g.vendor.clone()).collect();
+    vendors.dedup();
+    vendors.sort();
+    vendors.dedup();
+    let segments = [("datacenter", Key::Datacenter), ("workstation", Key::Workstation), ("consumer", Key::Consumer)];
+    let links = Signal::derive(move || {
+        let l = lang.get();
+        vec![
+            ("".into(), Key::Any.text(l).into()),
+            ("fast".into(), Key::FastLink.text(l).into()),
+            ("pcie".into(), Key::PcieOnly.text(l).into()),
+        ]
+    });
+    view! {
+        <fieldset class="group">
+            <legend>{move || Key::CardsToConsider.text(lang.get())}</legend>
+            <div class="field"><span>{move || Key::Segment.text(lang.get())}</span>
+                <div class="chips">{segments.into_iter().map(|(seg, key)| view! {
+                    <label class="check"><input type="checkbox" data-testid=format!("seg-{seg}")
+                        prop:checked=move || sc.with(|s| s.cards.segments.is_empty() || s.cards.segments.iter().any(|x| x == seg))
+                        on:change=move |ev| { let on = event_target_checked(&ev); sc.update(|s| {
+                            if s.cards.segments.is_empty() { s.cards.segments = segments.iter().map(|(x, _)| x.to_string()).collect(); }
+                            toggle(&mut s.cards.segments, seg, on);
+                            if s.cards.segments.len() == segments.len() { s.cards.segments.clear(); }
+                        }) } />
+                        <span>{move || key.text(lang.get())}</span></label>
+                }).collect_view()}</div>
+            </div>
+            <div class="field"><span>{move || Key::Vendor.text(lang.get())}</span>
+                <div class="chips">{vendors.clone().into_iter().map(|v| { let v2 = v.clone(); let v3 = v.clone(); let all = vendors.clone(); view! {
+                    <label class="check"><input type="checkbox"
+                        prop:checked=move || sc.with(|s| s.cards.vendors.is_empty() || s.cards.vendors.contains(&v2))
+                        on:change=move |ev| { let on = event_target_checked(&ev); sc.update(|s| {
+                            if s.cards.vendors.is_empty() { s.cards.vendors = all.clone(); }
+                            toggle(&mut s.cards.vendors, &v3, on);
+                            if s.cards.vendors.len() == all.len() { s.cards.vendors.clear(); }
+                        }) } />
+                        <span>{v}</span></label>
+                }}).collect_view()}</div>
+            </div>
+            <NumField label=Key::MinMemory testid="min-mem" min=0.0 max=10_000.0 value=num(sc, |s| s.cards.min_memory_gb) on_change=set(sc, |s, v| s.cards.min_memory_gb = v)/>
+            <SelectField label=Key::InterconnectLabel testid="link" options=links value=get(sc, |s| s.cards.interconnect.clone()) on_change=set(sc, |s, v| s.cards.interconnect = v)/>
+            <CustomCard/>
+        </fieldset>
+    }
+}
+
+/// Adds a user's own card (saved in the scenario, shown in the ranking).
+#[component]
+fn CustomCard() -> impl IntoView {
+    let sc = expect_context::<RwSignal<Scenario>>();
+    let lang = expect_context::<RwSignal<Lang>>();
+    let name = RwSignal::new(String::new());
+    let (mem, tflops, bw, tdp) = (
+        RwSignal::new(Some(48.0)),
+        RwSignal::new(Some(150.0)),
+        RwSignal::new(Some(1000.0)),
+        RwSignal::new(Some(300.0)),
+    );
+    let keep = |s: RwSignal<Option<f64>>| Callback::new(move |v: f64| s.set(Some(v)));
+    let add = move |_| {
+        let n = name.get().trim().to_string();
+        let (Some(m), Some(t), Some(b), Some(w)) = (mem.get(), tflops.get(), bw.get(), tdp.get()) else { return };
+        sc.update(|s| {
+            let id = format!("custom-{}", s.custom_gpus.len() + 1);
+            s.custom_gpus.push(Gpu {
+                name: if n.is_empty() { id.clone() } else { n.clone() },
+                id,
+                vendor: "Custom".into(),
+                segment: "datacenter".into(),
+                market: "global".into(),
+                memory_gb: Some(m),
+                memory_bandwidth_gb_s: Some(b),
+                bf16_tflops: Some(t),
+                fp16_tflops: Some(t),
+                tdp_w: Some(w),
+                interconnect: Interconnect { kind: "pcie".into(), gb_s: None, domain: Some(1) },
+                software: "cuda".into(),
+                notes: "added by the user".into(),
+                sources: vec![Source { title: "user input".into(), ..Source::default() }],
+                ..Gpu::default()
+            });
+        });
+        name.set(String::new());
+    };
+    view! {
+        <details class="custom-card">
+            <summary>{move || Key::AddCustomCard.text(lang.get())}</summary>
+            <label class="field"><span>{move || Key::CardName.text(lang.get())}</span>
+                <input type="text" data-testid="cc-name" prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/></label>
+            <NumField label=Key::MemoryGb testid="cc-mem" min=1.0 max=4096.0 value=mem.into() on_change=keep(mem)/>
+            <NumField label=Key::Bf16Tflops testid="cc-tflops" min=0.1 max=100_000.0 value=tflops.into() on_change=keep(tflops)/>
+            <NumField label=Key::BandwidthGbs testid="cc-bw" min=1.0 max=100_000.0 value=bw.into() on_change=keep(bw)/>
+            <NumField label=Key::TdpW testid="cc-tdp" min=1.0 max=10_000.0 value=tdp.into() on_change=keep(tdp)/>
+            <button type="button" data-testid="cc-add" on:click=add>{move || Key::Add.text(lang.get())}</button>
+            <ul>{move || sc.with(|s| s.custom_gpus.iter().map(|g| { let id = g.id.clone(); view! {
+                <li>{g.name.clone()} " " <button type="button" on:click=move |_| sc.update(|s| s.custom_gpus.retain(|x| x.id != id))>{move || Key::Remove.text(lang.get())}</button></li>
+            }}).collect_view())}</ul>
+        </details>
+    }
+}
+
+/// Currency, exchange rate and the user's own hourly quotes.
+#[component]
+pub fn MoneyForm() -> impl IntoView {
+    let sc = expect_context::<RwSignal<Scenario>>();
+    let lang = expect_context::<RwSignal<Lang>>();
+    let currencies =
+        Signal::derive(|| vec![("CNY".to_string(), "CNY ¥".to_string()), ("USD".to_string(), "USD $".to_string())]);
+    let cards = Signal::derive(move || {
+        sc.with(|s| {
+            Catalog::embedded()
+                .gpus
+                .iter()
+                .chain(s.custom_gpus.iter())
+                .map(|g| (g.id.clone(), g.name.clone()))
+                .collect::<Vec<_>>()
+        })
+    });
+    let pick = RwSignal::new("h100-sxm".to_string());
+    let price = RwSignal::new(None::<f64>);
+    view! {
+        <fieldset class="group">
+            <legend>{move || Key::Money.text(lang.get())}</legend>
+            <SelectField label=Key::Currency testid="currency" options=currencies value=enum_get(sc, |s| s.money.currency) on_change=enum_set(sc, |s, v| s.money.currency = v)/>
+            <NumField label=Key::CnyPerUsd testid="rate" min=0.01 max=1000.0 value=num(sc, |s| s.money.cny_per_usd) on_change=set(sc, |s, v| s.money.cny_per_usd = v)/>
+            <div class="override">
+                <SelectField label=Key::Card testid="ov-card" options=cards value=pick.into() on_change=Callback::new(move |v| pick.set(v))/>
+                <NumField label=Key::PriceOverride testid="ov-price" min=0.0 max=1_000_000.0 value=price.into() on_change=Callback::new(move |v| price.set(Some(v)))/>
+                <button type="button" data-testid="ov-add" on:click=move |_| if let Some(p) = price.get() {
+                    let g = pick.get();
+                    sc.update(|s| { s.money.overrides.retain(|o| o.gpu != g); s.money.overrides.push(PriceOverride { gpu: g, rent_hourly: p }); });
+                }>{move || Key::Add.text(lang.get())}</button>
+            </div>
+            <ul>{move || sc.with(|s| s.money.overrides.iter().map(|o| { let id = o.gpu.clone(); view! {
+                <li>{format!("{}: {}", o.gpu, crate::domain::format::money(o.rent_hourly, s.money.currency))} " "
+                    <button type="button" on:click=move |_| sc.update(|s| s.money.overrides.retain(|x| x.gpu != id))>{move || Key::Remove.text(lang.get())}</button></li>
+            }}).collect_view())}</ul>
+        </fieldset>
+    }
+}

@@ -1,0 +1,120 @@
+//! Labelled form fields that parse where typed: an invalid value shows a message in the user's
+//! language and is never written to the scenario (so the last good result stays on screen).
+
+use super::i18n::{Key, Lang};
+use crate::domain::format;
+use leptos::prelude::*;
+
+/// Parses user text as a number in `[min, max]` (whole when `integer`). `None` for empty input.
+#[must_use]
+pub fn parse_number(text: &str, min: f64, max: f64, integer: bool) -> Option<Result<f64, ()>> {
+    let t = text.trim().replace([',', '_', ' '], "");
+    if t.is_empty() {
+        return None;
+    }
+    Some(match t.parse::<f64>() {
+        Ok(v) if v.is_finite() && (min..=max).contains(&v) && (!integer || v.fract() == 0.0) => Ok(v),
+        _ => Err(()),
+    })
+}
+
+fn show(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{v:.0}")
+    } else {
+        format!("{v}")
+    }
+}
+
+/// A numeric input bound to one scenario value.
+#[component]
+pub fn NumField(
+    /// Visible label.
+    label: Key,
+    /// `data-testid` of the input; the error message gets `<testid>-error`.
+    testid: &'static str,
+    min: f64,
+    max: f64,
+    /// Whole numbers only.
+    #[prop(optional)]
+    integer: bool,
+    /// Empty input means "default" (`on_empty` is called) instead of an error.
+    #[prop(optional)]
+    on_empty: Option<Callback<()>>,
+    /// Current value (`None` shows an empty box).
+    value: Signal<Option<f64>>,
+    /// Called only with parsed, in-range values.
+    on_change: Callback<f64>,
+    /// Disabled (e.g. chosen automatically).
+    #[prop(optional, into)]
+    disabled: Signal<bool>,
+) -> impl IntoView {
+    let lang = expect_context::<RwSignal<Lang>>();
+    let error = RwSignal::new(false);
+    let id = format!("f-{testid}");
+    let label_for = id.clone();
+    let message = move || {
+        let k = if integer { Key::InvalidInteger } else { Key::InvalidNumber };
+        k.text(lang.get()).replace("{min}", &format::grouped(min, 0)).replace("{max}", &format::grouped(max, 0))
+    };
+    view! {
+        <label class="field" for=label_for>
+            <span>{move || label.text(lang.get())}</span>
+            <input id=id type="text" inputmode="decimal" data-testid=testid
+                aria-invalid=move || error.get().to_string()
+                disabled=move || disabled.get()
+                prop:value=move || value.get().map(show).unwrap_or_default()
+                on:input=move |ev| {
+                    match parse_number(&event_target_value(&ev), min, max, integer) {
+                        Some(Ok(v)) => { error.set(false); on_change.run(v) }
+                        None if on_empty.is_some() => { error.set(false); if let Some(c) = on_empty { c.run(()) } }
+                        _ => error.set(true),
+                    }
+                } />
+            <Show when=move || error.get()>
+                <span class="field-error" role="alert" data-testid=format!("{testid}-error")>{message}</span>
+            </Show>
+        </label>
+    }
+}
+
+/// A select bound to one scenario value; options are (value, label).
+#[component]
+pub fn SelectField(
+    label: Key,
+    testid: &'static str,
+    /// (value, translated label) pairs, rebuilt when the language changes.
+    options: Signal<Vec<(String, String)>>,
+    value: Signal<String>,
+    on_change: Callback<String>,
+    #[prop(optional, into)] disabled: Signal<bool>,
+) -> impl IntoView {
+    let lang = expect_context::<RwSignal<Lang>>();
+    let id = format!("f-{testid}");
+    let label_for = id.clone();
+    view! {
+        <label class="field" for=label_for>
+            <span>{move || label.text(lang.get())}</span>
+            <select id=id data-testid=testid disabled=move || disabled.get()
+                on:change=move |ev| on_change.run(event_target_value(&ev))>
+                {move || options.get().into_iter().map(|(v, l)| {
+                    let selected = v == value.get();
+                    view! { <option value=v selected=selected>{l}</option> }
+                }).collect_view()}
+            </select>
+        </label>
+    }
+}
+
+/// A labelled checkbox.
+#[component]
+pub fn CheckField(label: Key, testid: &'static str, value: Signal<bool>, on_change: Callback<bool>) -> impl IntoView {
+    let lang = expect_context::<RwSignal<Lang>>();
+    view! {
+        <label class="check">
+            <input type="checkbox" data-testid=testid prop:checked=move || value.get()
+                on:change=move |ev| on_change.run(event_target_checked(&ev)) />
+            <span>{move || label.text(lang.get())}</span>
+        </label>
+    }
+}

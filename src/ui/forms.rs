@@ -1,0 +1,172 @@
+//! The input forms: workload, parallelism, cards to consider, money. Each field writes one
+//! scenario value; validation happens in the field.
+
+use super::bind::{enum_get, enum_name, enum_set, get, num, set};
+use super::fields::{CheckField, NumField, SelectField};
+use super::i18n::{Key, Lang};
+use crate::domain::model::{self, ModelSpec};
+use crate::domain::scenario::*;
+use crate::domain::Scenario;
+use leptos::prelude::*;
+
+type Opts = Signal<Vec<(String, String)>>;
+
+/// Options for an enum select: (variant, label key).
+fn opts<T: serde::Serialize + Send + Sync + 'static>(lang: RwSignal<Lang>, items: Vec<(T, Key)>) -> Opts {
+    let items: Vec<(String, Key)> = items.iter().map(|(t, k)| (enum_name(t), *k)).collect();
+    Signal::derive(move || items.iter().map(|(v, k)| (v.clone(), k.text(lang.get()).to_string())).collect())
+}
+
+fn plain(items: &[&'static str]) -> Opts {
+    let v: Vec<(String, String)> = items.iter().map(|s| (s.to_string(), s.to_string())).collect();
+    Signal::derive(move || v.clone())
+}
+
+/// Task, model, precision, lengths and batch, task-specific settings.
+#[component]
+pub fn WorkloadForm() -> impl IntoView {
+    let sc = expect_context::<RwSignal<Scenario>>();
+    let lang = expect_context::<RwSignal<Lang>>();
+    let task = get(sc, |s| s.task);
+    let is = move |f: fn(Task) -> bool| move || f(task.get());
+    let models = Signal::derive(move || {
+        let mut v: Vec<(String, String)> = model::presets().iter().map(|m| (m.id.clone(), m.name.clone())).collect();
+        v.push(("custom".into(), Key::CustomModel.text(lang.get()).into()));
+        v
+    });
+    let on_model = Callback::new(move |id: String| {
+        sc.update(|s| {
+            if id == "custom" && s.model != "custom" {
+                // Start the custom model from the preset the user was looking at.
+                if let Some(m) = model::preset(&s.model) {
+                    s.custom_model = ModelSpec {
+                        id: "custom".into(),
+                        name: "Custom".into(),
+                        params_b: None,
+                        active_params_b: None,
+                        ..m.clone()
+                    };
+                }
+            }
+            s.model = id;
+        })
+    });
+    let tasks = opts(
+        lang,
+        vec![
+            (Task::Pretrain, Key::Pretrain),
+            (Task::FullFinetune, Key::FullFinetune),
+            (Task::Lora, Key::Lora),
+            (Task::Qlora, Key::Qlora),
+            (Task::Inference, Key::Inference),
+        ],
+    );
+    let precisions = Signal::derive(|| {
+        [("fp32", "FP32"), ("tf32", "TF32"), ("bf16", "BF16"), ("fp16", "FP16"), ("fp8", "FP8")]
+            .map(|(v, l)| (v.to_string(), l.to_string()))
+            .to_vec()
+    });
+    let quants = Signal::derive(move || {
+        let none = Key::QuantNone.text(lang.get()).to_string();
+        vec![
+            ("none".into(), none),
+            ("fp8".into(), "FP8".into()),
+            ("int8".into(), "INT8".into()),
+            ("int4".into(), "INT4 (GPTQ/AWQ)".into()),
+            ("nf4".into(), "NF4".into()),
+        ]
+    });
+    let optimizers = Signal::derive(|| {
+        [
+            ("adam_w", "AdamW"),
+            ("adam_w8bit", "AdamW 8-bit"),
+            ("sgd_momentum", "SGD + momentum"),
+            ("adafactor", "Adafactor"),
+        ]
+        .map(|(v, l)| (v.to_string(), l.to_string()))
+        .to_vec()
+    });
+    let targets =
+        opts(lang, vec![(LoraTargets::Attention, Key::TargetsAttention), (LoraTargets::AllLinear, Key::TargetsAll)]);
+    let kvs = Signal::derive(|| {
+        [("bf16", "BF16"), ("fp8", "FP8"), ("int4", "INT4")].map(|(v, l)| (v.to_string(), l.to_string())).to_vec()
+    });
+    let custom = get(sc, |s| s.model == "custom");
+    view! {
+        <fieldset class="group">
+            <legend>{move || Key::Workload.text(lang.get())}</legend>
+            <SelectField label=Key::Task testid="task" options=tasks value=enum_get(sc, |s| s.task) on_change=enum_set(sc, |s, v| s.task = v)/>
+            <SelectField label=Key::Model testid="model" options=models value=get(sc, |s| s.model.clone()) on_change=on_model/>
+            <Show when=move || custom.get()>
+                <NumField label=Key::Layers testid="m-layers" min=1.0 max=1000.0 integer=true value=num(sc, |s| f64::from(s.custom_model.layers)) on_change=set(sc, |s, v: f64| s.custom_model.layers = v as u32)/>
+                <NumField label=Key::Hidden testid="m-hidden" min=64.0 max=100_000.0 integer=true value=num(sc, |s| f64::from(s.custom_model.hidden)) on_change=set(sc, |s, v: f64| s.custom_model.hidden = v as u32)/>
+                <NumField label=Key::Intermediate testid="m-ffn" min=64.0 max=1_000_000.0 integer=true value=num(sc, |s| f64::from(s.custom_model.intermediate)) on_change=set(sc, |s, v: f64| s.custom_model.intermediate = v as u32)/>
+                <NumField label=Key::Heads testid="m-heads" min=1.0 max=1024.0 integer=true value=num(sc, |s| f64::from(s.custom_model.heads)) on_change=set(sc, |s, v: f64| s.custom_model.heads = v as u32)/>
+                <NumField label=Key::KvHeads testid="m-kv" min=1.0 max=1024.0 integer=true value=num(sc, |s| f64::from(s.custom_model.kv_heads)) on_change=set(sc, |s, v: f64| s.custom_model.kv_heads = v as u32)/>
+                <NumField label=Key::Vocab testid="m-vocab" min=2.0 max=2_000_000.0 integer=true value=num(sc, |s| f64::from(s.custom_model.vocab)) on_change=set(sc, |s, v: f64| s.custom_model.vocab = v as u32)/>
+            </Show>
+            <SelectField label=Key::Precision testid="precision" options=precisions value=enum_get(sc, |s| s.precision) on_change=enum_set(sc, |s, v| s.precision = v)/>
+            <SelectField label=Key::WeightQuant testid="quant" options=quants value=enum_get(sc, |s| s.weight_quant) on_change=enum_set(sc, |s, v| s.weight_quant = v)/>
+            <Show when=is(Task::is_training)>
+                <NumField label=Key::SeqLen testid="seq" min=1.0 max=2_097_152.0 integer=true value=num(sc, |s| f64::from(s.training.seq_len)) on_change=set(sc, |s, v: f64| s.training.seq_len = v as u32)/>
+                <NumField label=Key::MicroBatch testid="mb" min=1.0 max=65_536.0 integer=true value=num(sc, |s| f64::from(s.training.micro_batch)) on_change=set(sc, |s, v: f64| s.training.micro_batch = v as u32)/>
+                <NumField label=Key::GlobalBatch testid="gb" min=1.0 max=10_000_000.0 integer=true value=num(sc, |s| f64::from(s.training.global_batch)) on_change=set(sc, |s, v: f64| s.training.global_batch = v as u32)/>
+                <NumField label=Key::Tokens testid="tokens" min=0.000_001 max=1_000_000.0 value=num(sc, |s| s.training.tokens / 1e9) on_change=set(sc, |s, v: f64| s.training.tokens = v * 1e9)/>
+                <SelectField label=Key::OptimizerLabel testid="optimizer" options=optimizers value=enum_get(sc, |s| s.training.optimizer) on_change=enum_set(sc, |s, v| s.training.optimizer = v)/>
+                <CheckField label=Key::MasterWeights testid="master" value=get(sc, |s| s.training.master_weights) on_change=set(sc, |s, v| s.training.master_weights = v)/>
+            </Show>
+            <Show when=is(|t| matches!(t, Task::Lora | Task::Qlora))>
+                <NumField label=Key::LoraRank testid="rank" min=1.0 max=65_536.0 integer=true value=num(sc, |s| f64::from(s.lora.rank)) on_change=set(sc, |s, v: f64| s.lora.rank = v as u32)/>
+                <SelectField label=Key::LoraTargets testid="targets" options=targets value=enum_get(sc, |s| s.lora.targets) on_change=enum_set(sc, |s, v| s.lora.targets = v)/>
+            </Show>
+            <Show when=is(|t| t == Task::Inference)>
+                <NumField label=Key::Context testid="ctx" min=1.0 max=2_097_152.0 integer=true value=num(sc, |s| f64::from(s.inference.context)) on_change=set(sc, |s, v: f64| s.inference.context = v as u32)/>
+                <NumField label=Key::OutputTokens testid="out" min=0.0 max=2_097_152.0 integer=true value=num(sc, |s| f64::from(s.inference.output_tokens)) on_change=set(sc, |s, v: f64| s.inference.output_tokens = v as u32)/>
+                <NumField label=Key::Concurrent testid="conc" min=1.0 max=100_000.0 integer=true value=num(sc, |s| f64::from(s.inference.concurrent)) on_change=set(sc, |s, v: f64| s.inference.concurrent = v as u32)/>
+                <SelectField label=Key::KvPrecision testid="kv" options=kvs value=enum_get(sc, |s| s.inference.kv) on_change=enum_set(sc, |s, v| s.inference.kv = v)/>
+            </Show>
+        </fieldset>
+    }
+}
+
+/// Card count, servers, TP/PP/ZeRO/recompute/offload or automatic.
+#[component]
+pub fn ParallelForm() -> impl IntoView {
+    let sc = expect_context::<RwSignal<Scenario>>();
+    let lang = expect_context::<RwSignal<Lang>>();
+    let auto = get(sc, |s| s.parallel.auto);
+    let zeros = plain(&["0", "1", "2", "3"]);
+    let recs = opts(
+        lang,
+        vec![
+            (Recompute::None, Key::RecNone),
+            (Recompute::Selective, Key::RecSelective),
+            (Recompute::Full, Key::RecFull),
+        ],
+    );
+    let offs = opts(
+        lang,
+        vec![
+            (Offload::None, Key::OffNone),
+            (Offload::Optimizer, Key::OffOptimizer),
+            (Offload::OptimizerAndParams, Key::OffParams),
+        ],
+    );
+    view! {
+        <fieldset class="group">
+            <legend>{move || Key::Parallelism.text(lang.get())}</legend>
+            <CheckField label=Key::Auto testid="auto" value=auto on_change=set(sc, |s, v| s.parallel.auto = v)/>
+            <NumField label=Key::Gpus testid="gpus" min=0.0 max=100_000.0 integer=true value=num(sc, |s| f64::from(s.parallel.gpus)) on_change=set(sc, |s, v: f64| s.parallel.gpus = v as u32)/>
+            <NumField label=Key::GpusPerServer testid="per-server" min=1.0 max=64.0 integer=true value=num(sc, |s| f64::from(s.parallel.gpus_per_server)) on_change=set(sc, |s, v: f64| s.parallel.gpus_per_server = v as u32)/>
+            <NumField label=Key::Tp testid="tp" min=1.0 max=64.0 integer=true disabled=auto value=num(sc, |s| f64::from(s.parallel.tp)) on_change=set(sc, |s, v: f64| s.parallel.tp = v as u32)/>
+            <NumField label=Key::Pp testid="pp" min=1.0 max=1000.0 integer=true disabled=auto value=num(sc, |s| f64::from(s.parallel.pp)) on_change=set(sc, |s, v: f64| s.parallel.pp = v as u32)/>
+            <SelectField label=Key::Zero testid="zero" options=zeros disabled=auto value=get(sc, |s| s.parallel.zero.to_string()) on_change=set(sc, |s, v: String| s.parallel.zero = v.parse().unwrap_or(0))/>
+            <SelectField label=Key::RecomputeLabel testid="recompute" options=recs disabled=auto value=enum_get(sc, |s| s.parallel.recompute) on_change=enum_set(sc, |s, v| s.parallel.recompute = v)/>
+            <SelectField label=Key::OffloadLabel testid="offload" options=offs value=enum_get(sc, |s| s.parallel.offload) on_change=enum_set(sc, |s, v| s.parallel.offload = v)/>
+            <NumField label=Key::Efficiency testid="mfu" min=1.0 max=100.0
+                on_empty=Callback::new(move |()| sc.update(|s| s.efficiency.mfu = None))
+                value=get(sc, |s| s.efficiency.mfu.map(|m| (m * 1000.0).round() / 10.0))
+                on_change=set(sc, |s, v: f64| s.efficiency.mfu = Some(v / 100.0))/>
+        </fieldset>
+    }
+}

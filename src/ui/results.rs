@@ -1,0 +1,189 @@
+//! The report on screen: headline figures, the sortable card ranking, and the selected card's
+//! memory chart and "how this was computed".
+
+use super::i18n::{Key, Lang};
+use crate::domain::explain::explain;
+use crate::domain::format;
+use crate::domain::plan::CardVerdict;
+use crate::domain::scenario::Currency;
+use crate::domain::{Catalog, Report, Scenario};
+use leptos::{html::Canvas, prelude::*};
+
+/// Sortable columns of the ranking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Col {
+    Rank,
+    Card,
+    Cards,
+    Memory,
+    Time,
+    Cost,
+}
+
+fn cmp(col: Col, a: &CardVerdict, b: &CardVerdict) -> std::cmp::Ordering {
+    let opt = |x: Option<f64>| x.unwrap_or(f64::INFINITY);
+    match col {
+        Col::Rank => std::cmp::Ordering::Equal,
+        Col::Card => a.name.cmp(&b.name),
+        Col::Cards => a.gpus.cmp(&b.gpus),
+        Col::Memory => a.memory_use().total_cmp(&b.memory_use()),
+        Col::Time => {
+            let t = |v: &CardVerdict| v.hours.or(v.throughput.map(|t| -t.decode_tokens_s));
+            opt(t(a)).total_cmp(&opt(t(b)))
+        }
+        Col::Cost => opt(a.cost).total_cmp(&opt(b.cost)),
+    }
+}
+
+/// Params, memory, rule of thumb, FLOPs.
+#[component]
+pub fn Summary(report: Signal<Option<Report>>) -> impl IntoView {
+    let lang = expect_context::<RwSignal<Lang>>();
+    move || {
+        let l = lang.get();
+        report.get().map(|r| {
+            let q = r.quick_rule;
+            view! {
+                <section class="summary" aria-live="polite">
+                    <p>{Key::Params.text(l)} ": " <b data-testid="params">{format!("{:.2} B", r.params / 1e9)}</b>
+                        {(r.active_params < r.params).then(|| format!(" ({:.1} B active)", r.active_params / 1e9))}</p>
+                    <p>{Key::MemorySingle.text(l)} ": " <b data-testid="memory-total">{format::gib(r.memory_single.total)}</b></p>
+                    <p>{Key::QuickRule.text(l)} ": " {format!("{} – {} ({} B × {}–{})", format::gib(q.low), format::gib(q.high), q.bytes_per_param, q.factor_low, q.factor_high)}</p>
+                    {r.training_flops.map(|f| view! { <p>{Key::Flops.text(l)} ": " {format::flops(f)}</p> })}
+                    {r.warnings.iter().map(|w| view! { <p class="warn">{format::warning(w, l)}</p> }).collect_view()}
+                    {(!r.unknown_specs.is_empty()).then(|| view! { <p class="muted">{Key::UnknownSpecs.text(l)} ": " {r.unknown_specs.join(", ")}</p> })}
+                </section>
+            }
+        })
+    }
+}
+
+/// The card ranking: click a header to sort, click a card to see its details.
+#[component]
+pub fn Ranking(report: Signal<Option<Report>>, selected: RwSignal<Option<String>>) -> impl IntoView {
+    let lang = expect_context::<RwSignal<Lang>>();
+    let sc = expect_context::<RwSignal<Scenario>>();
+    let sort = RwSignal::new((Col::Rank, true));
+    let header = move |col: Col, key: Key| {
+        let arrow = move || match sort.get() {
+            (c, true) if c == col => " ▲",
+            (c, false) if c == col => " ▼",
+            _ => "",
+        };
+        let aria = move || match sort.get() {
+            (c, true) if c == col => "ascending",
+            (c, false) if c == col => "descending",
+            _ => "none",
+        };
+        view! { <th aria-sort=aria><button type="button" class="sort" data-testid=format!("sort-{col:?}")
+        on:click=move |_| sort.update(|(c, asc)| { if *c == col { *asc = !*asc } else { *c = col; *asc = true } })>
+        {move || key.text(lang.get())}{arrow}</button></th> }
+    };
+    let rows = move || {
+        let l = lang.get();
+        let cur = sc.with(|s| s.money.currency);
+        let mut cards = report.get().map(|r| r.cards).unwrap_or_default();
+        let (col, asc) = sort.get();
+        cards.sort_by(|a, b| if asc { cmp(col, a, b) } else { cmp(col, b, a) });
+        cards.into_iter().map(|c| row(c, l, cur, selected)).collect_view()
+    };
+    view! {
+        <div class="table-wrap">
+            <table class="ranking" data-testid="ranking">
+                <thead><tr>
+                    {header(Col::Card, Key::Card)}<th>{move || Key::Fits.text(lang.get())}</th>{header(Col::Cards, Key::Cards)}
+                    <th>{move || Key::Layout.text(lang.get())}</th>{header(Col::Memory, Key::MemoryPerCard)}
+                    {header(Col::Time, Key::Time)}{header(Col::Cost, Key::Cost)}<th>{move || Key::Warnings.text(lang.get())}</th>
+                </tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+    }
+}
+
+fn row(c: CardVerdict, l: Lang, cur: Currency, selected: RwSignal<Option<String>>) -> impl IntoView {
+    let time = match (c.hours, c.throughput) {
+        (Some(h), _) => format::hours(h, l),
+        (None, Some(t)) => format!("{} tok/s", format::grouped(t.decode_tokens_s, 0)),
+        _ => "—".into(),
+    };
+    let cost = c.cost.map_or("—".to_string(), |v| {
+        if c.hours.is_none() {
+            format!("{} {}", format::money(v, cur), Key::CostPerMTok.text(l))
+        } else {
+            format::money(v, cur)
+        }
+    });
+    let layout = format!(
+        "TP{}·PP{}·DP{} ZeRO-{} {:?}",
+        c.layout.tp, c.layout.pp, c.layout.dp, c.layout.zero, c.layout.recompute
+    );
+    let pct = (c.memory_use() * 100.0).min(100.0);
+    let warnings: Vec<String> = c.warnings.iter().map(|w| format::warning(w, l)).collect();
+    let id = c.gpu.clone();
+    let id2 = c.gpu.clone();
+    let is_sel = move || selected.with(|s| s.as_deref() == Some(id2.as_str()));
+    view! {
+        <tr data-testid=format!("card-{}", c.gpu) class=if c.fits { "fits" } else { "nofit" } class:selected=is_sel>
+            <td><button type="button" class="link" on:click=move |_| selected.set(Some(id.clone()))>{c.name.clone()}</button></td>
+            <td>{if c.fits { Key::Yes.text(l) } else { Key::No.text(l) }}</td>
+            <td>{c.gpus} {(c.servers > 1).then(|| format!(" ({} {})", c.servers, Key::Servers.text(l)))}</td>
+            <td class="mono">{layout}</td>
+            <td><div class="bar" title=format!("{:.0}%", c.memory_use() * 100.0)><div class="fill" class:over=!c.fits style=format!("width:{pct:.1}%")></div></div>
+                <small>{format::gib(c.memory.total)} " / " {format::gib(c.capacity)}</small></td>
+            <td>{time}</td>
+            <td>{cost}</td>
+            <td class="warn">{warnings.into_iter().map(|w| view! { <div>{w}</div> }).collect_view()}</td>
+        </tr>
+    }
+}
+
+/// The selected card: memory chart on a canvas and every figure's derivation.
+#[component]
+pub fn CardDetail(report: Signal<Option<Report>>, selected: RwSignal<Option<String>>) -> impl IntoView {
+    let lang = expect_context::<RwSignal<Lang>>();
+    let sc = expect_context::<RwSignal<Scenario>>();
+    let verdict = Memo::new(move |_| {
+        let r = report.get()?;
+        let id = selected.get();
+        r.cards.iter().find(|c| Some(&c.gpu) == id.as_ref()).or(r.cards.first()).cloned()
+    });
+    let canvas = NodeRef::<Canvas>::new();
+    Effect::new(move |_| {
+        let (Some(v), Some(el)) = (verdict.get(), canvas.get()) else { return };
+        let l = lang.get();
+        let cap = format!("{} {}", Key::Capacity.text(l), format::gib(v.capacity));
+        let labels = [
+            Key::Weights,
+            Key::Gradients,
+            Key::Optimizer,
+            Key::Master,
+            Key::Activations,
+            Key::Logits,
+            Key::KvCache,
+            Key::Overhead,
+        ]
+        .map(|k| k.text(l));
+        let all =
+            [labels[0], labels[1], labels[2], labels[3], labels[4], labels[5], labels[6], labels[7], cap.as_str()];
+        if let Err(e) = crate::web::canvas::draw_memory(el, &v.memory, v.capacity, &all) {
+            leptos::logging::warn!("memory chart: {e}");
+        }
+    });
+    view! {
+        <section class="detail">
+            <h2>{move || format!("{} — {}", Key::MemoryChart.text(lang.get()), verdict.get().map(|v| v.name).unwrap_or_default())}</h2>
+            <canvas node_ref=canvas data-testid="memory-chart" width="900" height="220" role="img"
+                aria-label=move || Key::MemoryChart.text(lang.get())></canvas>
+            <h3>{move || Key::HowComputed.text(lang.get())}</h3>
+            <div data-testid="explain">{move || {
+                let l = lang.get();
+                let v = verdict.get()?;
+                Some(sc.with(|s| explain(s, Catalog::embedded(), &v, l)).into_iter().map(|e| view! {
+                    <details class="explain"><summary><b>{e.label(l)}</b> " = " {e.result.clone()}</summary>
+                        <p class="mono">{e.formula.clone()}</p><p class="muted">{Key::Source.text(l)} ": " {e.source}</p></details>
+                }).collect_view())
+            }}</div>
+        </section>
+    }
+}
