@@ -25,7 +25,8 @@ pub fn memory_segments(b: &MemoryBreakdown) -> [f64; 8] {
         .map(|v| v / GIB)
 }
 
-/// A stacked horizontal bar of per-card memory with the card's capacity as a vertical line.
+/// A stacked horizontal bar of per-card memory with the card's capacity as a vertical line, and
+/// a legend in its own pane on the right (so it never hides the bar or the capacity line).
 /// `labels` are the eight segment names in the user's language, then the capacity label.
 ///
 /// # Errors
@@ -37,36 +38,36 @@ pub fn draw_memory<DB: DrawingBackend>(
     labels: &[&str; 9],
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     area.fill(&WHITE)?;
+    let (w, _) = area.dim_in_pixel();
+    let (plot, legend) = area.split_horizontally(w * 3 / 4);
     let segs = memory_segments(b);
     let cap = capacity / GIB;
-    let xmax = (segs.iter().sum::<f64>().max(cap) * 1.1).max(1.0);
-    let mut chart = ChartBuilder::on(area)
+    let xmax = (segs.iter().sum::<f64>().max(cap) * 1.05).max(1.0);
+    let mut chart = ChartBuilder::on(&plot)
         .margin(10)
         .x_label_area_size(40)
         .y_label_area_size(10)
         .build_cartesian_2d(0f64..xmax, 0f64..1f64)?;
     chart.configure_mesh().disable_y_mesh().disable_y_axis().x_desc("GiB").draw()?;
     let mut x0 = 0.0;
+    let mut shown = Vec::new();
     for (i, v) in segs.iter().enumerate() {
         if *v <= 0.0 {
             continue;
         }
-        let color = MEMORY_COLORS[i];
-        chart
-            .draw_series(std::iter::once(Rectangle::new([(x0, 0.3), (x0 + v, 0.7)], color.filled())))?
-            .label(labels[i])
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled()));
+        chart.draw_series(std::iter::once(Rectangle::new([(x0, 0.25), (x0 + v, 0.75)], MEMORY_COLORS[i].filled())))?;
+        shown.push((labels[i], format!("{v:.1}"), MEMORY_COLORS[i].filled()));
         x0 += v;
     }
-    chart
-        .draw_series(std::iter::once(PathElement::new(vec![(cap, 0.1), (cap, 0.9)], BLACK.stroke_width(2))))?
-        .label(labels[8])
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 10, y)], BLACK.stroke_width(2)));
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperRight)
-        .draw()?;
+    chart.draw_series(std::iter::once(PathElement::new(vec![(cap, 0.05), (cap, 0.95)], BLACK.stroke_width(3))))?;
+    let font = ("sans-serif", 13).into_font();
+    let mut y = 12;
+    for (label, gib, style) in &shown {
+        legend.draw(&Rectangle::new([(6, y), (18, y + 12)], *style))?;
+        legend.draw(&Text::new(format!("{label} {gib}"), (24, y), font.clone()))?;
+        y += 18;
+    }
+    legend.draw(&PathElement::new(vec![(6, y + 6), (18, y + 6)], BLACK.stroke_width(3)))?;
+    legend.draw(&Text::new(labels[8].to_string(), (24, y), font))?;
     area.present()
 }

@@ -28,6 +28,7 @@ fn memory_chart_draws_every_nonzero_segment_and_the_capacity_line() {
     for l in ["weights", "gradients", "optimizer", "activations", "overhead", "capacity 80"] {
         assert!(svg.contains(l), "legend lacks {l}");
     }
-    assert!(!svg.contains(">master<"), "zero segments are not drawn");
+    assert!(!svg.contains("master"), "zero segments are not drawn");
+    assert!(svg.contains("optimizer 56.0"), "legend shows GiB per segment");
     assert!(svg.matches("<rect").count() >= 6, "bars drawn");
 }
