@@ -71,3 +71,138 @@ pub fn draw_memory<DB: DrawingBackend>(
     legend.draw(&Text::new(labels[8].to_string(), (24, y), font))?;
     area.present()
 }
+
+/// Texts of the rent-vs-buy charts in the user's language.
+pub struct RentLabels<'a> {
+    pub title: &'a str,
+    pub x: &'a str,
+    pub y: &'a str,
+    pub own: &'a str,
+    pub own_net: &'a str,
+    pub on_demand: &'a str,
+    pub monthly: &'a str,
+    pub yearly: &'a str,
+    pub breakeven: &'a str,
+}
+
+fn y_max(values: impl Iterator<Item = f64>) -> f64 {
+    values.filter(|v| v.is_finite()).fold(0.0, f64::max).max(1.0) * 1.05
+}
+
+/// Money axis labels: "1.2M", "350k".
+#[must_use]
+pub fn short_money(v: f64) -> String {
+    let a = v.abs();
+    if a >= 1e6 {
+        format!("{:.1}M", v / 1e6)
+    } else if a >= 1e3 {
+        format!("{:.0}k", v / 1e3)
+    } else {
+        format!("{v:.0}")
+    }
+}
+
+/// Picks one option's value from a point of the cumulative series.
+type MonthValue = fn(&crate::domain::cost::MonthPoint) -> Option<f64>;
+
+/// Cumulative cost over months of owning (cash, and net of resale) and of each rental option,
+/// with the breakeven month marked.
+///
+/// # Errors
+/// The backend's drawing error.
+pub fn draw_cumulative<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    r: &crate::domain::cost::RentVsBuy,
+    l: &RentLabels,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    area.fill(&WHITE)?;
+    let pts = &r.cumulative;
+    let xmax = pts.last().map_or(1.0, |p| p.month).max(1.0);
+    let ymax = y_max(pts.iter().flat_map(|p| [Some(p.own), p.on_demand, p.monthly, p.yearly]).flatten());
+    let mut chart = ChartBuilder::on(area)
+        .caption(l.title, ("sans-serif", 18))
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(64)
+        .build_cartesian_2d(0f64..xmax, 0f64..ymax)?;
+    chart.configure_mesh().x_desc(l.x).y_desc(l.y).y_label_formatter(&|v| short_money(*v)).draw()?;
+    let series: [(&str, RGBColor, MonthValue); 5] = [
+        (l.own, RGBColor(34, 102, 204), |p| Some(p.own)),
+        (l.own_net, RGBColor(120, 160, 230), |p| Some(p.own_net)),
+        (l.on_demand, RGBColor(214, 39, 40), |p| p.on_demand),
+        (l.monthly, RGBColor(255, 127, 14), |p| p.monthly),
+        (l.yearly, RGBColor(44, 160, 44), |p| p.yearly),
+    ];
+    for (name, color, f) in series {
+        let line: Vec<(f64, f64)> = pts.iter().filter_map(|p| f(p).map(|y| (p.month, y))).collect();
+        if line.is_empty() {
+            continue;
+        }
+        chart
+            .draw_series(LineSeries::new(line, color.stroke_width(2)))?
+            .label(name)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2)));
+    }
+    if let Some(m) = r.breakeven_month {
+        let y = pts.iter().find(|p| p.month >= m).map_or(0.0, |p| p.own);
+        chart.draw_series(std::iter::once(Circle::new((m, y), 6, BLACK.filled())))?;
+        chart.draw_series(std::iter::once(Text::new(format!("{} {m:.1}", l.breakeven), (m, y), ("sans-serif", 14))))?;
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()?;
+    area.present()
+}
+
+/// Annual cost against busy hours per year, owning vs on-demand, with the breakeven marked.
+///
+/// # Errors
+/// The backend's drawing error.
+pub fn draw_annual<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    r: &crate::domain::cost::RentVsBuy,
+    l: &RentLabels,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    area.fill(&WHITE)?;
+    let pts = &r.by_hours;
+    let ymax = y_max(pts.iter().flat_map(|p| [Some(p.own), p.rent]).flatten());
+    let mut chart = ChartBuilder::on(area)
+        .caption(l.title, ("sans-serif", 18))
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(64)
+        .build_cartesian_2d(0f64..crate::domain::cost::YEAR_H, 0f64..ymax)?;
+    chart.configure_mesh().x_desc(l.x).y_desc(l.y).y_label_formatter(&|v| short_money(*v)).draw()?;
+    let own_c = RGBColor(34, 102, 204);
+    let rent_c = RGBColor(214, 39, 40);
+    chart
+        .draw_series(LineSeries::new(pts.iter().map(|p| (p.hours, p.own)), own_c.stroke_width(2)))?
+        .label(l.own)
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], own_c.stroke_width(2)));
+    let rent: Vec<(f64, f64)> = pts.iter().filter_map(|p| p.rent.map(|v| (p.hours, v))).collect();
+    if !rent.is_empty() {
+        chart
+            .draw_series(LineSeries::new(rent, rent_c.stroke_width(2)))?
+            .label(l.on_demand)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], rent_c.stroke_width(2)));
+    }
+    if let Some(h) = r.breakeven_hours {
+        let y = r.own.annual(h);
+        chart.draw_series(std::iter::once(Circle::new((h, y), 6, BLACK.filled())))?;
+        chart.draw_series(std::iter::once(Text::new(
+            format!("{} {h:.0} h", l.breakeven),
+            (h, y),
+            ("sans-serif", 14),
+        )))?;
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()?;
+    area.present()
+}

@@ -2,6 +2,7 @@
 
 pub mod catalog;
 pub mod compute;
+pub mod cost;
 pub mod error;
 pub mod explain;
 pub mod format;
@@ -11,6 +12,7 @@ pub mod plan;
 pub mod pricing;
 pub mod scenario;
 pub mod share;
+pub mod sites;
 pub mod units;
 pub mod warnings;
 

@@ -174,3 +174,47 @@ async fn the_embedded_view_renders_without_header() {
     assert!(find("ranking").is_some());
     assert!(find("scenarios").is_none());
 }
+
+fn non_white_pixels(testid: &str) -> usize {
+    let canvas: web_sys::HtmlCanvasElement = by_testid(testid).unchecked_into();
+    let ctx: web_sys::CanvasRenderingContext2d =
+        canvas.get_context("2d").ok().flatten().unwrap_or_else(|| panic!("2d")).unchecked_into();
+    let data = ctx
+        .get_image_data(0.0, 0.0, f64::from(canvas.width()), f64::from(canvas.height()))
+        .unwrap_or_else(|_| panic!("pixels"));
+    data.data().0.chunks(4).filter(|p| p[3] > 0 && !(p[0] > 240 && p[1] > 240 && p[2] > 240)).count()
+}
+
+#[wasm_bindgen_test]
+async fn rent_vs_buy_charts_draw_and_electricity_moves_the_breakeven() {
+    clear_storage();
+    let mut s = Scenario::default();
+    s.ownership = gpu_planner::domain::scenario::Ownership {
+        rent_hourly: Some(12.0),
+        ..gpu_planner::domain::scenario::Ownership::seed_a100_server()
+    };
+    set_query(&format!("?s={}", share::encode(&s)));
+    let _h = mount().await;
+    settle().await;
+    assert!(non_white_pixels("chart-cumulative") > 2000);
+    assert!(non_white_pixels("chart-annual") > 2000);
+    let before = text("rvb-figures");
+    type_into("own-kwh", "3.5");
+    settle().await;
+    let after = text("rvb-figures");
+    assert_ne!(before, after, "electricity price changes the figures");
+    let expected = plan(
+        &{
+            let mut t = s.clone();
+            t.ownership.electricity_per_kwh = 3.5;
+            t.ownership.site = "custom".into();
+            t
+        },
+        Catalog::embedded(),
+    )
+    .ok()
+    .and_then(|r| r.rent_vs_buy)
+    .and_then(|r| r.breakeven_hours)
+    .unwrap_or(f64::NAN);
+    assert!(after.contains(&format::grouped(expected, 0)), "breakeven {expected} in {after}");
+}

@@ -37,6 +37,8 @@ pub struct CardVerdict {
     pub rent_hourly: Option<f64>,
     /// Training: cost of the run at `rent_hourly`. Inference: cost per million generated tokens.
     pub cost: Option<f64>,
+    /// Training: cost of the run on owned cards (at the ownership utilisation).
+    pub own_cost: Option<f64>,
     /// `nvlink` when the plan needs a GPU-to-GPU fabric (tensor parallelism), else `pcie`.
     pub interconnect_needed: String,
     pub warnings: Vec<Warning>,
@@ -68,6 +70,10 @@ pub struct Report {
     pub training_flops: Option<f64>,
     /// Cards ranked: fitting first, then by cost (when known) and time.
     pub cards: Vec<CardVerdict>,
+    /// Owning versus renting the focus card.
+    pub rent_vs_buy: Option<super::cost::RentVsBuy>,
+    /// What the budget (if any) can buy or rent.
+    pub budget: Vec<super::cost::BudgetOption>,
     /// Cards left out because their memory size is not published.
     pub unknown_specs: Vec<String>,
     pub warnings: Vec<Warning>,
@@ -92,6 +98,8 @@ pub fn plan(s: &Scenario, catalog: &Catalog) -> Result<Report, PlanError> {
     let mut verdicts: Vec<CardVerdict> = cards.iter().filter_map(|g| verdict(m, s, g, catalog)).collect();
     verdicts.sort_by(rank);
     let p = m.params();
+    let rent_vs_buy = super::cost::rent_vs_buy(s, catalog, &verdicts);
+    let budget = super::cost::budget_options(s, catalog, &verdicts);
     Ok(Report {
         version: super::scenario::VERSION,
         model: m.name.clone(),
@@ -105,6 +113,8 @@ pub fn plan(s: &Scenario, catalog: &Catalog) -> Result<Report, PlanError> {
             .is_training()
             .then(|| compute::training_flops(m, s.task, s.training.seq_len, s.training.tokens)),
         cards: verdicts,
+        rent_vs_buy,
+        budget,
         unknown_specs: cards.iter().filter(|g| g.memory_gb.is_none()).map(|g| g.id.clone()).collect(),
         warnings: super::warnings::scenario_warnings(m, s),
     })
@@ -300,9 +310,11 @@ fn verdict(m: &ModelSpec, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Option<Ca
         throughput,
         rent_hourly,
         cost,
+        own_cost: None,
         interconnect_needed: if needs_fabric { "nvlink".into() } else { "pcie".into() },
         warnings: Vec::new(),
     };
+    v.own_cost = super::cost::own_cost_of_run(s, catalog, g, &v);
     v.warnings = super::warnings::card_warnings(s, g, &v);
     Some(v)
 }

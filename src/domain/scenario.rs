@@ -299,6 +299,112 @@ impl Default for Efficiency {
     }
 }
 
+/// Owning versus renting: the hidden costs of owning and the rental alternatives.
+/// Amounts are in `currency` (converted to the scenario currency in the report).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Ownership {
+    /// Card to buy; empty = the best-ranked fitting card with a purchase price.
+    pub gpu: String,
+    /// Cards to buy; 0 = the plan's count for that card.
+    pub cards: u32,
+    pub currency: Currency,
+    /// Price per card; `None` = newest catalog purchase price.
+    pub card_price: Option<f64>,
+    /// Host per server without GPUs: chassis, CPUs, RAM, storage, NICs, PSU.
+    pub server_price: f64,
+    /// Share of switches and cabling per server.
+    pub network_per_server: f64,
+    /// Host power per server (CPUs, RAM, NICs, fans), W.
+    pub host_watts: f64,
+    /// Site preset the electricity price and PUE came from (`beijing`, `chengdu`, `us`, `custom`).
+    pub site: String,
+    pub electricity_per_kwh: f64,
+    pub pue: f64,
+    /// Rack space / colocation per server per month.
+    pub rack_per_month: f64,
+    pub ops_salary_per_year: f64,
+    /// Share of one engineer's time spent running these servers.
+    pub ops_share: f64,
+    /// Maintenance and spares per year, share of the hardware price.
+    pub maintenance_per_year: f64,
+    pub depreciation_years: f64,
+    /// Resale value at the end of depreciation, share of the hardware price.
+    pub residual: f64,
+    /// Yearly discount rate for the present-value view (0 = straight-line).
+    pub discount_rate: f64,
+    /// Share of the year the owned cards are busy.
+    pub utilisation: f64,
+    /// On-demand price per card-hour; `None` = your quote in `money.overrides`, else the catalog.
+    pub rent_hourly: Option<f64>,
+    /// Monthly commitment per card; `None` = not compared.
+    pub rent_monthly: Option<f64>,
+    /// Yearly commitment per card; `None` = not compared.
+    pub rent_yearly: Option<f64>,
+    /// Months shown on the cumulative chart.
+    pub months: u32,
+    /// GPU-hours needed in each month (hybrid plan: own the base load, rent the peaks).
+    pub demand: Vec<f64>,
+    /// Budget for the budget filter; `None` = off.
+    pub budget: Option<f64>,
+}
+
+impl Default for Ownership {
+    /// Beijing site preset (`sites.rs`), 3-year straight-line depreciation to 20% resale, 60%
+    /// utilisation. Host ¥150k and 1.5 kW per server, network ¥30k per server, rack ¥6k per
+    /// server-month, 10% of a ¥400k engineer, 3% maintenance: stated assumptions, all editable.
+    fn default() -> Self {
+        Self {
+            gpu: String::new(),
+            cards: 0,
+            currency: Currency::CNY,
+            card_price: None,
+            server_price: 150_000.0,
+            network_per_server: 30_000.0,
+            host_watts: 1_500.0,
+            site: "beijing".into(),
+            electricity_per_kwh: 0.62, // sites.rs: Beijing preset
+            pue: 1.35,
+            rack_per_month: 6_000.0,
+            ops_salary_per_year: 400_000.0,
+            ops_share: 0.1,
+            maintenance_per_year: 0.03,
+            depreciation_years: 3.0,
+            residual: 0.2,
+            discount_rate: 0.0,
+            utilisation: 0.6,
+            rent_hourly: None,
+            rent_monthly: None,
+            rent_yearly: None,
+            months: 48,
+            demand: vec![
+                2_000.0, 2_000.0, 8_000.0, 8_000.0, 2_000.0, 2_000.0, 2_000.0, 8_000.0, 2_000.0, 2_000.0, 2_000.0,
+                2_000.0,
+            ],
+            budget: None,
+        }
+    }
+}
+
+impl Ownership {
+    /// The seeds' figures as a preset: "an A100 80G card at ¥70–100k, a 4-card A100 server at
+    /// ¥250–300k". The server figure only adds up as a complete server (4 × ¥70k alone is ¥280k),
+    /// so the preset buys that bundle at its midpoint: 4 cards at ¥275,000 / 4 = ¥68,750 each with
+    /// the host included (server price 0), ¥10,000 of network, 4 cards per server.
+    #[must_use]
+    pub fn seed_a100_server() -> Self {
+        Self {
+            gpu: "a100-80gb-sxm4".into(),
+            cards: 4,
+            currency: Currency::CNY,
+            card_price: Some(68_750.0),
+            server_price: 0.0,
+            network_per_server: 10_000.0,
+            ..Self::default()
+        }
+    }
+}
+
 /// Every input of one plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -318,6 +424,7 @@ pub struct Scenario {
     pub cards: CardFilter,
     pub money: Money,
     pub efficiency: Efficiency,
+    pub ownership: Ownership,
     /// Cards the user added in the page (same shape as catalog cards).
     pub custom_gpus: Vec<Gpu>,
 }
@@ -340,6 +447,7 @@ impl Default for Scenario {
             cards: CardFilter::default(),
             money: Money::default(),
             efficiency: Efficiency::default(),
+            ownership: Ownership::default(),
             custom_gpus: Vec::new(),
         }
     }
@@ -402,6 +510,48 @@ impl Scenario {
         check("efficiency.prefill_mfu", e.prefill_mfu, 0.01, 1.0)?;
         check("efficiency.runtime_gib", e.runtime_gib, 0.0, 1_000.0)?;
         check("efficiency.fragmentation", e.fragmentation, 0.0, 1.0)?;
+        let o = &self.ownership;
+        for (field, v, lo, hi) in [
+            ("ownership.server_price", o.server_price, 0.0, 1e9),
+            ("ownership.network_per_server", o.network_per_server, 0.0, 1e9),
+            ("ownership.host_watts", o.host_watts, 0.0, 100_000.0),
+            ("ownership.electricity_per_kwh", o.electricity_per_kwh, 0.0, 100.0),
+            ("ownership.pue", o.pue, 1.0, 5.0),
+            ("ownership.rack_per_month", o.rack_per_month, 0.0, 1e8),
+            ("ownership.ops_salary_per_year", o.ops_salary_per_year, 0.0, 1e9),
+            ("ownership.ops_share", o.ops_share, 0.0, 100.0),
+            ("ownership.maintenance_per_year", o.maintenance_per_year, 0.0, 1.0),
+            ("ownership.depreciation_years", o.depreciation_years, 0.5, 20.0),
+            ("ownership.residual", o.residual, 0.0, 1.0),
+            ("ownership.discount_rate", o.discount_rate, 0.0, 1.0),
+            ("ownership.utilisation", o.utilisation, 0.001, 1.0),
+            ("ownership.months", f64::from(o.months), 1.0, 240.0),
+            ("ownership.cards", f64::from(o.cards), 0.0, 100_000.0),
+        ] {
+            check(field, v, lo, hi)?;
+        }
+        for (field, v) in [
+            ("ownership.card_price", o.card_price),
+            ("ownership.rent_hourly", o.rent_hourly),
+            ("ownership.rent_monthly", o.rent_monthly),
+            ("ownership.rent_yearly", o.rent_yearly),
+            ("ownership.budget", o.budget),
+        ] {
+            if let Some(v) = v {
+                check(field, v, 0.0, 1e12)?;
+            }
+        }
+        if o.demand.len() > 120 {
+            return Err(PlanError::OutOfRange {
+                field: "ownership.demand (months)",
+                value: o.demand.len() as f64,
+                min: 0.0,
+                max: 120.0,
+            });
+        }
+        for v in &o.demand {
+            check("ownership.demand", *v, 0.0, 1e9)?;
+        }
         self.model_spec().map(|_| ())
     }
 }

@@ -4,6 +4,7 @@
 use super::cards::{CardsForm, MoneyForm};
 use super::forms::{ParallelForm, WorkloadForm};
 use super::i18n::{Key, Lang};
+use super::ownership::{OwnershipForm, RentVsBuyView};
 use super::results::{CardDetail, Ranking, Summary};
 use super::scenarios::Scenarios;
 use crate::domain::{plan, Catalog, Report, Scenario};
@@ -83,6 +84,7 @@ pub fn App() -> impl IntoView {
                     <ParallelForm/>
                     <CardsForm/>
                     <MoneyForm/>
+                    <OwnershipForm report/>
                 </aside>
                 <main class="results">
                     <Show when=move || embed>
@@ -94,6 +96,7 @@ pub fn App() -> impl IntoView {
                     <Summary report/>
                     <Ranking report selected/>
                     <CardDetail report selected/>
+                    <RentVsBuyView report/>
                 </main>
             </div>
             <Show when=move || !embed>

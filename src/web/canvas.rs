@@ -19,3 +19,19 @@ pub fn draw_memory(
     let area = backend.into_drawing_area();
     chart::draw_memory(&area, b, capacity, labels).map_err(|e| e.to_string())
 }
+
+/// Draws one of the rent-vs-buy charts (`annual` = cost against busy hours, else cumulative).
+///
+/// # Errors
+/// A message when the canvas has no 2D context or drawing fails.
+pub fn draw_rent(
+    canvas: web_sys::HtmlCanvasElement,
+    r: &crate::domain::cost::RentVsBuy,
+    labels: &chart::RentLabels,
+    annual: bool,
+) -> Result<(), String> {
+    let backend = CanvasBackend::with_canvas_object(canvas).ok_or("no 2d context")?;
+    let area = backend.into_drawing_area();
+    let drawn = if annual { chart::draw_annual(&area, r, labels) } else { chart::draw_cumulative(&area, r, labels) };
+    drawn.map_err(|e| e.to_string())
+}

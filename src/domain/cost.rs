@@ -1,0 +1,331 @@
+//! Owning versus renting: annualised cost of owned cards (hardware, power × PUE, rack, staff,
+//! maintenance, depreciation, residual value, optional discount rate) against on-demand and
+//! committed rental; breakeven in hours per year and in months; hybrid own-base/rent-peaks plan;
+//! budget filter.
+
+use super::catalog::{Catalog, Gpu};
+use super::plan::CardVerdict;
+use super::pricing;
+use super::scenario::Scenario;
+use serde::{Deserialize, Serialize};
+
+/// Hours in a year and in an average month.
+pub const YEAR_H: f64 = 8760.0;
+pub const MONTH_H: f64 = 730.0;
+
+/// What owning `cards` of one card costs, in the scenario currency.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct OwnCosts {
+    pub cards: u32,
+    pub servers: u32,
+    pub card_price: f64,
+    /// Cards + servers + network, paid up front.
+    pub hardware: f64,
+    /// Yearly cost that does not depend on use: capital (depreciation or capital recovery),
+    /// rack, staff, maintenance.
+    pub annual_fixed: f64,
+    /// Electricity per hour with every card busy: (cards × TDP + servers × host W) × PUE × price.
+    pub power_per_hour: f64,
+}
+
+impl OwnCosts {
+    /// Annual cost when the cards are busy `hours` a year.
+    #[must_use]
+    pub fn annual(&self, hours: f64) -> f64 {
+        self.annual_fixed + self.power_per_hour * hours
+    }
+    /// Cost per card-hour at a utilisation (share of the year busy).
+    #[must_use]
+    pub fn per_gpu_hour(&self, utilisation: f64) -> f64 {
+        let h = YEAR_H * utilisation.max(1e-6);
+        self.annual(h) / (f64::from(self.cards.max(1)) * h)
+    }
+    /// Resale value after `months` (straight line down to the residual share).
+    #[must_use]
+    pub fn resale(&self, s: &Scenario, months: f64) -> f64 {
+        let o = &s.ownership;
+        let life = o.depreciation_years * 12.0;
+        let left = (1.0 - months / life).max(0.0);
+        self.hardware * (o.residual + (1.0 - o.residual) * left)
+    }
+}
+
+/// Capital cost per year: straight-line depreciation to the residual value, or with a discount
+/// rate r the capital recovery factor r / (1 − (1 + r)^−n) on the price less the discounted resale.
+#[must_use]
+pub fn annualised_capital(hardware: f64, residual: f64, years: f64, rate: f64) -> f64 {
+    if rate <= 0.0 {
+        return hardware * (1.0 - residual) / years;
+    }
+    let pv_resale = hardware * residual / (1.0 + rate).powf(years);
+    (hardware - pv_resale) * rate / (1.0 - (1.0 + rate).powf(-years))
+}
+
+/// Purchase price per card in the scenario currency: the user's figure, else the catalog's newest.
+#[must_use]
+pub fn card_price(s: &Scenario, catalog: &Catalog, gpu: &str, focus: bool) -> Option<f64> {
+    let o = &s.ownership;
+    if focus {
+        if let Some(p) = o.card_price {
+            return Some(pricing::convert(s, p, currency_code(o.currency)));
+        }
+    }
+    pricing::latest(s, catalog, gpu, "purchase").map(|p| pricing::convert(s, p.amount, &p.currency))
+}
+
+fn currency_code(c: super::scenario::Currency) -> &'static str {
+    match c {
+        super::scenario::Currency::CNY => "CNY",
+        super::scenario::Currency::USD => "USD",
+    }
+}
+
+/// Costs of owning `cards` of `g` at the scenario's ownership assumptions.
+#[must_use]
+pub fn own_costs(s: &Scenario, g: &Gpu, cards: u32, card_price: f64) -> OwnCosts {
+    let o = &s.ownership;
+    let cur = currency_code(o.currency);
+    let conv = |v: f64| pricing::convert(s, v, cur);
+    let servers = cards.div_ceil(s.parallel.gpus_per_server.max(1)).max(1);
+    let n = f64::from(cards);
+    let sv = f64::from(servers);
+    let hardware = n * card_price + sv * conv(o.server_price + o.network_per_server);
+    let capital = annualised_capital(hardware, o.residual, o.depreciation_years, o.discount_rate);
+    let annual_fixed = capital
+        + sv * conv(o.rack_per_month) * 12.0
+        + conv(o.ops_salary_per_year) * o.ops_share
+        + hardware * o.maintenance_per_year;
+    let kw = (n * g.tdp_w.unwrap_or(0.0) + sv * o.host_watts) / 1000.0;
+    OwnCosts {
+        cards,
+        servers,
+        card_price,
+        hardware,
+        annual_fixed,
+        power_per_hour: kw * o.pue * conv(o.electricity_per_kwh),
+    }
+}
+
+/// Rental prices per card in the scenario currency.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct Rent {
+    pub hourly: Option<f64>,
+    pub monthly: Option<f64>,
+    pub yearly: Option<f64>,
+}
+
+fn rent(s: &Scenario, catalog: &Catalog, gpu: &str) -> Rent {
+    let o = &s.ownership;
+    let cur = currency_code(o.currency);
+    let conv = |v: Option<f64>| v.map(|x| pricing::convert(s, x, cur));
+    let monthly = conv(o.rent_monthly).or_else(|| {
+        pricing::latest(s, catalog, gpu, "rent_monthly").map(|p| pricing::convert(s, p.amount, &p.currency))
+    });
+    Rent {
+        hourly: conv(o.rent_hourly).or_else(|| pricing::rent_hourly(s, catalog, gpu)),
+        monthly,
+        yearly: conv(o.rent_yearly),
+    }
+}
+
+/// One point of the cumulative-cost chart.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct MonthPoint {
+    pub month: f64,
+    /// Owning, cash out: hardware up front + running costs so far.
+    pub own: f64,
+    /// Owning net of the resale value the hardware would fetch at that month.
+    pub own_net: f64,
+    pub on_demand: Option<f64>,
+    pub monthly: Option<f64>,
+    pub yearly: Option<f64>,
+}
+
+/// One point of the annual-cost-against-use chart.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct HoursPoint {
+    pub hours: f64,
+    pub own: f64,
+    pub rent: Option<f64>,
+}
+
+/// Own N cards, rent the rest of a monthly demand profile.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Hybrid {
+    pub best_cards: u32,
+    pub best_annual: f64,
+    /// (cards owned, annual cost) for every N tried.
+    pub by_cards: Vec<(u32, f64)>,
+}
+
+/// One card's answer to "what can this budget buy or rent".
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BudgetOption {
+    pub gpu: String,
+    pub cards: u32,
+    pub buy_cost: Option<f64>,
+    pub buy_ok: bool,
+    /// Wall-clock hours of `cards` cards the budget rents on demand.
+    pub rent_hours: Option<f64>,
+    /// The run's wall-clock hours on `cards` cards.
+    pub run_hours: Option<f64>,
+    pub rent_ok: bool,
+}
+
+/// Everything the rent-vs-buy view shows, for one card.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RentVsBuy {
+    pub gpu: String,
+    pub name: String,
+    pub own: OwnCosts,
+    pub rent: Rent,
+    pub utilisation: f64,
+    /// Owned cost per card-hour at the chosen utilisation.
+    pub own_per_gpu_hour: f64,
+    /// Busy hours a year above which owning is cheaper than on-demand renting.
+    pub breakeven_hours: Option<f64>,
+    /// Month at which the cash spent on owning falls below on-demand rental (at the chosen
+    /// utilisation): hardware / (monthly rent − monthly running cost).
+    pub breakeven_month: Option<f64>,
+    pub breakeven_month_monthly: Option<f64>,
+    pub cumulative: Vec<MonthPoint>,
+    pub by_hours: Vec<HoursPoint>,
+    pub hybrid: Option<Hybrid>,
+}
+
+/// Busy hours a year at which owning and on-demand renting cost the same:
+/// annual_fixed + power·h = hourly·cards·h.
+#[must_use]
+pub fn breakeven_hours(own: &OwnCosts, hourly: f64) -> Option<f64> {
+    let margin = hourly * f64::from(own.cards) - own.power_per_hour;
+    (margin > 0.0).then(|| own.annual_fixed / margin).filter(|h| h.is_finite() && *h <= YEAR_H)
+}
+
+fn cumulative(s: &Scenario, own: &OwnCosts, rent: &Rent) -> Vec<MonthPoint> {
+    let u = s.ownership.utilisation;
+    let n = f64::from(own.cards);
+    let busy = MONTH_H * u;
+    let o = &s.ownership;
+    // Cash running costs per month: the fixed costs other than capital, plus power.
+    let capital = annualised_capital(own.hardware, o.residual, o.depreciation_years, o.discount_rate);
+    let running = (own.annual_fixed - capital) / 12.0 + own.power_per_hour * busy;
+    (0..=o.months * 4)
+        .map(|q| {
+            let m = f64::from(q) / 4.0;
+            MonthPoint {
+                month: m,
+                own: own.hardware + running * m,
+                own_net: own.hardware + running * m - own.resale(s, m),
+                on_demand: rent.hourly.map(|h| h * n * busy * m),
+                monthly: rent.monthly.map(|p| p * n * m.ceil()),
+                yearly: rent.yearly.map(|p| p * n * (m / 12.0).ceil()),
+            }
+        })
+        .collect()
+}
+
+fn first_cheaper(points: &[MonthPoint], other: impl Fn(&MonthPoint) -> Option<f64>) -> Option<f64> {
+    points.iter().skip(1).find(|p| other(p).is_some_and(|r| p.own <= r)).map(|p| p.month)
+}
+
+fn hybrid(s: &Scenario, g: &Gpu, card_price: f64, hourly: Option<f64>) -> Option<Hybrid> {
+    let demand = &s.ownership.demand;
+    let hourly = hourly?;
+    if demand.is_empty() {
+        return None;
+    }
+    let peak = demand.iter().copied().fold(0.0, f64::max);
+    let max_n = ((peak / MONTH_H).ceil() as u32).min(4096);
+    let scale = 12.0 / demand.len() as f64; // a profile shorter than a year is repeated
+    let by_cards: Vec<(u32, f64)> = (0..=max_n)
+        .map(|n| {
+            let cap = f64::from(n) * MONTH_H;
+            let (owned, rented) = demand.iter().fold((0.0, 0.0), |(o, r), d| (o + d.min(cap), r + (d - cap).max(0.0)));
+            let fixed = if n == 0 { 0.0 } else { own_costs(s, g, n, card_price).annual_fixed };
+            let power_per_card_hour =
+                if n == 0 { 0.0 } else { own_costs(s, g, n, card_price).power_per_hour / f64::from(n) };
+            (n, fixed + (power_per_card_hour * owned + hourly * rented) * scale)
+        })
+        .collect();
+    let (best_cards, best_annual) = by_cards.iter().copied().min_by(|a, b| a.1.total_cmp(&b.1))?;
+    Some(Hybrid { best_cards, best_annual, by_cards })
+}
+
+/// The rent-vs-buy analysis for the focus card (`ownership.gpu`, else the first fitting card
+/// with a purchase price), or `None` when no card has a price.
+#[must_use]
+pub fn rent_vs_buy(s: &Scenario, catalog: &Catalog, cards: &[CardVerdict]) -> Option<RentVsBuy> {
+    let o = &s.ownership;
+    let find = |id: &str| catalog.gpu(id).or_else(|| s.custom_gpus.iter().find(|g| g.id == id));
+    let v = if o.gpu.is_empty() {
+        cards.iter().find(|v| v.fits && card_price(s, catalog, &v.gpu, true).is_some())?
+    } else {
+        cards.iter().find(|v| v.gpu == o.gpu)?
+    };
+    let g = find(&v.gpu)?;
+    let price = card_price(s, catalog, &g.id, true)?;
+    let n = if o.cards > 0 { o.cards } else { v.gpus.max(1) };
+    let own = own_costs(s, g, n, price);
+    let rent = rent(s, catalog, &g.id);
+    let cumulative = cumulative(s, &own, &rent);
+    let by_hours = (0..=24)
+        .map(|i| {
+            let h = YEAR_H * f64::from(i) / 24.0;
+            HoursPoint { hours: h, own: own.annual(h), rent: rent.hourly.map(|r| r * f64::from(n) * h) }
+        })
+        .collect();
+    Some(RentVsBuy {
+        gpu: g.id.clone(),
+        name: g.name.clone(),
+        own_per_gpu_hour: own.per_gpu_hour(o.utilisation),
+        breakeven_hours: rent.hourly.and_then(|h| breakeven_hours(&own, h)),
+        breakeven_month: first_cheaper(&cumulative, |p| p.on_demand),
+        breakeven_month_monthly: first_cheaper(&cumulative, |p| p.monthly),
+        hybrid: hybrid(s, g, price, rent.hourly),
+        own,
+        rent,
+        utilisation: o.utilisation,
+        cumulative,
+        by_hours,
+    })
+}
+
+/// Owned cost of a training run on one card type: run GPU-hours × owned cost per card-hour.
+#[must_use]
+pub fn own_cost_of_run(s: &Scenario, catalog: &Catalog, g: &Gpu, v: &CardVerdict) -> Option<f64> {
+    let price = card_price(s, catalog, &g.id, s.ownership.gpu == g.id)?;
+    let own = own_costs(s, g, v.gpus.max(1), price);
+    v.gpu_hours.map(|gh| gh * own.per_gpu_hour(s.ownership.utilisation))
+}
+
+/// For a budget: which fitting cards can be bought, or rented for long enough to finish the run.
+#[must_use]
+pub fn budget_options(s: &Scenario, catalog: &Catalog, cards: &[CardVerdict]) -> Vec<BudgetOption> {
+    let Some(budget) = s.ownership.budget.map(|b| pricing::convert(s, b, currency_code(s.ownership.currency))) else {
+        return Vec::new();
+    };
+    cards
+        .iter()
+        .filter(|v| v.fits)
+        .filter_map(|v| {
+            let g = catalog.gpu(&v.gpu).or_else(|| s.custom_gpus.iter().find(|g| g.id == v.gpu))?;
+            let buy_cost = card_price(s, catalog, &g.id, false).map(|p| own_costs(s, g, v.gpus, p).hardware);
+            let rent_hours = v.rent_hourly.filter(|r| *r > 0.0).map(|r| budget / (r * f64::from(v.gpus)));
+            let run_hours = v.hours.or(Some(0.0)).filter(|_| s.task.is_training());
+            Some(BudgetOption {
+                gpu: v.gpu.clone(),
+                cards: v.gpus,
+                buy_ok: buy_cost.is_some_and(|c| c <= budget),
+                rent_ok: match (rent_hours, run_hours) {
+                    (Some(r), Some(h)) => r >= h,
+                    (Some(_), None) => true,
+                    _ => false,
+                },
+                buy_cost,
+                rent_hours,
+                run_hours,
+            })
+        })
+        .filter(|b| b.buy_ok || b.rent_ok)
+        .collect()
+}

@@ -1,0 +1,214 @@
+//! Rent or buy: the ownership assumptions form and the view of the report's `rent_vs_buy`
+//! (key figures, cumulative and annual charts, hybrid plan, budget filter).
+
+use super::bind::{enum_get, enum_set, get, num, set};
+use super::fields::{NumField, SelectField};
+use super::i18n::{Key, Lang};
+use crate::chart::RentLabels;
+use crate::domain::scenario::Currency;
+use crate::domain::sites::{site, SITES};
+use crate::domain::{format, pricing, Report, Scenario};
+use leptos::{html::Canvas, prelude::*};
+
+/// A percent field over a 0–1 share.
+fn pct(
+    sc: RwSignal<Scenario>,
+    get_: fn(&Scenario) -> f64,
+    set_: fn(&mut Scenario, f64),
+) -> (Signal<Option<f64>>, Callback<f64>) {
+    (num(sc, move |s| (get_(s) * 1000.0).round() / 10.0), set(sc, move |s, v: f64| set_(s, v / 100.0)))
+}
+
+/// An optional amount: empty clears it.
+fn opt(
+    sc: RwSignal<Scenario>,
+    get_: fn(&Scenario) -> Option<f64>,
+    set_: fn(&mut Scenario, Option<f64>),
+) -> (Signal<Option<f64>>, Callback<f64>, Callback<()>) {
+    (get(sc, get_), set(sc, move |s, v: f64| set_(s, Some(v))), Callback::new(move |()| sc.update(|s| set_(s, None))))
+}
+
+/// The ownership assumptions.
+#[component]
+pub fn OwnershipForm(report: Signal<Option<Report>>) -> impl IntoView {
+    let sc = expect_context::<RwSignal<Scenario>>();
+    let lang = expect_context::<RwSignal<Lang>>();
+    let cards = Signal::derive(move || {
+        let mut v = vec![(String::new(), Key::BestFitting.text(lang.get()).to_string())];
+        v.extend(
+            report.get().map(|r| r.cards).unwrap_or_default().into_iter().filter(|c| c.fits).map(|c| (c.gpu, c.name)),
+        );
+        v
+    });
+    let sites = Signal::derive(move || {
+        let l = lang.get();
+        let mut v: Vec<(String, String)> = SITES
+            .iter()
+            .map(|s| (s.id.to_string(), if l == Lang::Zh { s.name_zh } else { s.name_en }.to_string()))
+            .collect();
+        v.push(("custom".into(), Key::CustomSite.text(l).into()));
+        v
+    });
+    let on_site = Callback::new(move |id: String| {
+        sc.update(|s| {
+            if let Some(p) = site(&id) {
+                // The preset's price is in its own currency; the form's amounts are in ownership.currency.
+                let mut as_owner = s.clone();
+                as_owner.money.currency = s.ownership.currency;
+                let from = if p.currency == Currency::USD { "USD" } else { "CNY" };
+                s.ownership.electricity_per_kwh =
+                    (pricing::convert(&as_owner, p.electricity.value, from) * 10_000.0).round() / 10_000.0;
+                s.ownership.pue = p.pue.value;
+            }
+            s.ownership.site = id;
+        })
+    });
+    let currencies =
+        Signal::derive(|| vec![("CNY".to_string(), "CNY ¥".to_string()), ("USD".to_string(), "USD $".to_string())]);
+    let (price, set_price, clear_price) = opt(sc, |s| s.ownership.card_price, |s, v| s.ownership.card_price = v);
+    let (rh, set_rh, clear_rh) = opt(sc, |s| s.ownership.rent_hourly, |s, v| s.ownership.rent_hourly = v);
+    let (rm, set_rm, clear_rm) = opt(sc, |s| s.ownership.rent_monthly, |s, v| s.ownership.rent_monthly = v);
+    let (ry, set_ry, clear_ry) = opt(sc, |s| s.ownership.rent_yearly, |s, v| s.ownership.rent_yearly = v);
+    let (bu, set_bu, clear_bu) = opt(sc, |s| s.ownership.budget, |s, v| s.ownership.budget = v);
+    let (util, set_util) = pct(sc, |s| s.ownership.utilisation, |s, v| s.ownership.utilisation = v);
+    let (ops, set_ops) = pct(sc, |s| s.ownership.ops_share, |s, v| s.ownership.ops_share = v);
+    let (mnt, set_mnt) = pct(sc, |s| s.ownership.maintenance_per_year, |s, v| s.ownership.maintenance_per_year = v);
+    let (res, set_res) = pct(sc, |s| s.ownership.residual, |s, v| s.ownership.residual = v);
+    let (disc, set_disc) = pct(sc, |s| s.ownership.discount_rate, |s, v| s.ownership.discount_rate = v);
+    let demand_err = RwSignal::new(false);
+    view! {
+        <fieldset class="group own-form">
+            <legend>{move || Key::RentVsBuy.text(lang.get())}</legend>
+            <button type="button" data-testid="own-seed" on:click=move |_| sc.update(|s| {
+                s.ownership = crate::domain::scenario::Ownership { site: s.ownership.site.clone(), electricity_per_kwh: s.ownership.electricity_per_kwh, pue: s.ownership.pue, ..crate::domain::scenario::Ownership::seed_a100_server() };
+                s.parallel.gpus_per_server = 4;
+            })>{move || Key::SeedPreset.text(lang.get())}</button>
+            <SelectField label=Key::CardToBuy testid="own-gpu" options=cards value=get(sc, |s| s.ownership.gpu.clone()) on_change=set(sc, |s, v| s.ownership.gpu = v)/>
+            <NumField label=Key::CardsToBuy testid="own-cards" min=0.0 max=100_000.0 integer=true value=num(sc, |s| f64::from(s.ownership.cards)) on_change=set(sc, |s, v: f64| s.ownership.cards = v as u32)/>
+            <SelectField label=Key::OwnCurrency testid="own-currency" options=currencies value=enum_get(sc, |s| s.ownership.currency) on_change=enum_set(sc, |s, v| s.ownership.currency = v)/>
+            <NumField label=Key::CardPrice testid="own-price" min=0.0 max=1e12 value=price on_change=set_price on_empty=clear_price/>
+            <NumField label=Key::ServerPrice testid="own-server" min=0.0 max=1e9 value=num(sc, |s| s.ownership.server_price) on_change=set(sc, |s, v| s.ownership.server_price = v)/>
+            <NumField label=Key::NetworkPerServer testid="own-net" min=0.0 max=1e9 value=num(sc, |s| s.ownership.network_per_server) on_change=set(sc, |s, v| s.ownership.network_per_server = v)/>
+            <NumField label=Key::HostWatts testid="own-host-w" min=0.0 max=100_000.0 value=num(sc, |s| s.ownership.host_watts) on_change=set(sc, |s, v| s.ownership.host_watts = v)/>
+            <SelectField label=Key::Site testid="own-site" options=sites value=get(sc, |s| s.ownership.site.clone()) on_change=on_site/>
+            <NumField label=Key::Electricity testid="own-kwh" min=0.0 max=100.0 value=num(sc, |s| s.ownership.electricity_per_kwh) on_change=set(sc, |s, v| { s.ownership.electricity_per_kwh = v; s.ownership.site = "custom".into() })/>
+            <NumField label=Key::Pue testid="own-pue" min=1.0 max=5.0 value=num(sc, |s| s.ownership.pue) on_change=set(sc, |s, v| { s.ownership.pue = v; s.ownership.site = "custom".into() })/>
+            <NumField label=Key::RackPerMonth testid="own-rack" min=0.0 max=1e8 value=num(sc, |s| s.ownership.rack_per_month) on_change=set(sc, |s, v| s.ownership.rack_per_month = v)/>
+            <NumField label=Key::OpsSalary testid="own-salary" min=0.0 max=1e9 value=num(sc, |s| s.ownership.ops_salary_per_year) on_change=set(sc, |s, v| s.ownership.ops_salary_per_year = v)/>
+            <NumField label=Key::OpsShare testid="own-ops" min=0.0 max=10_000.0 value=ops on_change=set_ops/>
+            <NumField label=Key::Maintenance testid="own-maint" min=0.0 max=100.0 value=mnt on_change=set_mnt/>
+            <NumField label=Key::Depreciation testid="own-years" min=0.5 max=20.0 value=num(sc, |s| s.ownership.depreciation_years) on_change=set(sc, |s, v| s.ownership.depreciation_years = v)/>
+            <NumField label=Key::Residual testid="own-residual" min=0.0 max=100.0 value=res on_change=set_res/>
+            <NumField label=Key::Discount testid="own-discount" min=0.0 max=100.0 value=disc on_change=set_disc/>
+            <NumField label=Key::Utilisation testid="own-util" min=0.1 max=100.0 value=util on_change=set_util/>
+            <NumField label=Key::RentHourly testid="own-rent-h" min=0.0 max=1e9 value=rh on_change=set_rh on_empty=clear_rh/>
+            <NumField label=Key::RentMonthly testid="own-rent-m" min=0.0 max=1e9 value=rm on_change=set_rm on_empty=clear_rm/>
+            <NumField label=Key::RentYearly testid="own-rent-y" min=0.0 max=1e12 value=ry on_change=set_ry on_empty=clear_ry/>
+            <NumField label=Key::Months testid="own-months" min=1.0 max=240.0 integer=true value=num(sc, |s| f64::from(s.ownership.months)) on_change=set(sc, |s, v: f64| s.ownership.months = v as u32)/>
+            <label class="field"><span>{move || Key::Demand.text(lang.get())}</span>
+                <input type="text" data-testid="own-demand" aria-invalid=move || demand_err.get().to_string()
+                    prop:value=move || sc.with(|s| s.ownership.demand.iter().map(|v| format!("{v}")).collect::<Vec<_>>().join(", "))
+                    on:input=move |ev| {
+                        let parsed: Result<Vec<f64>, ()> = event_target_value(&ev).split([',', '，', ' ']).filter(|t| !t.trim().is_empty())
+                            .map(|t| t.trim().parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0 && *v <= 1e9).ok_or(())).collect();
+                        match parsed {
+                            Ok(v) if v.len() <= 120 => { demand_err.set(false); sc.update(|s| s.ownership.demand = v) }
+                            _ => demand_err.set(true),
+                        }
+                    }/>
+                <Show when=move || demand_err.get()><span class="field-error" role="alert">{move || Key::InvalidNumber.text(lang.get()).replace("{min}", "0").replace("{max}", "1,000,000,000")}</span></Show>
+            </label>
+            <NumField label=Key::Budget testid="own-budget" min=0.0 max=1e12 value=bu on_change=set_bu on_empty=clear_bu/>
+        </fieldset>
+    }
+}
+
+/// Key figures, the two charts, the hybrid plan and the budget filter.
+#[component]
+pub fn RentVsBuyView(report: Signal<Option<Report>>) -> impl IntoView {
+    let sc = expect_context::<RwSignal<Scenario>>();
+    let lang = expect_context::<RwSignal<Lang>>();
+    let rvb = Memo::new(move |_| report.get().and_then(|r| r.rent_vs_buy));
+    let (cum, ann) = (NodeRef::<Canvas>::new(), NodeRef::<Canvas>::new());
+    Effect::new(move |_| {
+        let l = lang.get();
+        let Some(r) = rvb.get() else { return };
+        let cur = sc.with(|s| if s.money.currency == Currency::USD { "USD $" } else { "CNY ¥" });
+        for (node, annual, title, x) in
+            [(cum, false, Key::CumulativeTitle, Key::MonthsAxis), (ann, true, Key::AnnualTitle, Key::HoursAxis)]
+        {
+            let Some(el) = node.get() else { continue };
+            let labels = RentLabels {
+                title: title.text(l),
+                x: x.text(l),
+                y: cur,
+                own: Key::OwnCash.text(l),
+                own_net: Key::OwnNet.text(l),
+                on_demand: Key::OnDemand.text(l),
+                monthly: Key::MonthlyRent.text(l),
+                yearly: Key::YearlyRent.text(l),
+                breakeven: Key::BreakevenMark.text(l),
+            };
+            if let Err(e) = crate::web::canvas::draw_rent(el, &r, &labels, annual) {
+                leptos::logging::warn!("rent chart: {e}");
+            }
+        }
+    });
+    let figures = move || {
+        let l = lang.get();
+        let cur = sc.with(|s| s.money.currency);
+        let m = |v: f64| format::money(v, cur);
+        let Some(r) = rvb.get() else {
+            return view! { <p class="muted" data-testid="rvb-none">{Key::NoPrice.text(l)}</p> }.into_any();
+        };
+        let rows = vec![
+            (Key::Card, format!("{} × {}", r.name, r.own.cards)),
+            (Key::Hardware, m(r.own.hardware)),
+            (Key::AnnualFixed, m(r.own.annual_fixed)),
+            (Key::PowerPerHour, m(r.own.power_per_hour)),
+            (Key::OwnPerGpuHour, format!("{} ({:.0}%)", m(r.own_per_gpu_hour), r.utilisation * 100.0)),
+            (Key::RentPerGpuHour, r.rent.hourly.map_or("—".into(), m)),
+            (
+                Key::BreakevenHours,
+                r.breakeven_hours.map_or(Key::Never.text(l).into(), |h| {
+                    format!("{} {}", format::grouped(h, 0), Key::HoursPerYear.text(l))
+                }),
+            ),
+            (
+                Key::BreakevenMonth,
+                r.breakeven_month.map_or(Key::Never.text(l).into(), |x| format!("{x:.1} {}", Key::MonthN.text(l))),
+            ),
+        ];
+        let hybrid = r
+            .hybrid
+            .as_ref()
+            .map(|h| (Key::HybridBest, format!("{} ({} {})", h.best_cards, m(h.best_annual), Key::PerYear.text(l))));
+        view! {
+            <table class="figures" data-testid="rvb-figures"><tbody>
+                {rows.into_iter().chain(hybrid).map(|(k, v)| view! { <tr><th>{k.text(l)}</th><td>{v}</td></tr> }).collect_view()}
+            </tbody></table>
+        }.into_any()
+    };
+    let budget = move || {
+        let l = lang.get();
+        let cur = sc.with(|s| s.money.currency);
+        let items = report.get().map(|r| r.budget).unwrap_or_default();
+        (!items.is_empty()).then(|| view! {
+            <h3>{Key::BudgetFits.text(l)}</h3>
+            <ul data-testid="budget">{items.into_iter().map(|b| view! { <li>{format!("{} × {}", b.gpu, b.cards)} ": "
+                {b.buy_ok.then(|| format!("{} {} ", Key::Buy.text(l), b.buy_cost.map(|c| format::money(c, cur)).unwrap_or_default()))}
+                {b.rent_ok.then(|| format!("{} {}", Key::RentFor.text(l), b.rent_hours.map(|h| format::hours(h, l)).unwrap_or_default()))}</li> }).collect_view()}</ul>
+        })
+    };
+    view! {
+        <section class="rvb" data-testid="rvb">
+            <h2>{move || Key::RentVsBuy.text(lang.get())}</h2>
+            {figures}
+            <Show when=move || rvb.with(Option::is_some)>
+                <canvas node_ref=cum data-testid="chart-cumulative" width="900" height="360" role="img" aria-label=move || Key::CumulativeTitle.text(lang.get())></canvas>
+                <canvas node_ref=ann data-testid="chart-annual" width="900" height="360" role="img" aria-label=move || Key::AnnualTitle.text(lang.get())></canvas>
+            </Show>
+            {budget}
+        </section>
+    }
+}
