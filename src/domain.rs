@@ -1,11 +1,13 @@
 //! Pure estimation: scenario + catalog in, report out. No browser, framework or I/O here.
 
 pub mod catalog;
+pub mod checklist;
 pub mod compute;
 pub mod cost;
 pub mod error;
 pub mod explain;
 pub mod format;
+pub mod infra;
 pub mod memory;
 pub mod model;
 pub mod plan;

@@ -6,6 +6,7 @@ pub mod cards;
 pub mod fields;
 pub mod forms;
 pub mod i18n;
+pub mod infra;
 pub mod ownership;
 pub mod results;
 pub mod scenarios;

@@ -5,7 +5,7 @@
 mod common;
 use common::{assert_close, report};
 use gpu_planner::domain::cost::{annualised_capital, breakeven_hours, own_costs, rent_vs_buy, YEAR_H};
-use gpu_planner::domain::scenario::{CardFilter, Currency, Ownership, Parallel, Task};
+use gpu_planner::domain::scenario::{CardFilter, Currency, Infra, Ownership, Parallel, Task};
 use gpu_planner::domain::{Catalog, Scenario};
 
 /// The seeds' stated rule: buying beats on-demand renting above roughly 4,000 busy hours a year.
@@ -39,6 +39,8 @@ fn seed() -> Scenario {
             rent_hourly: Some(12.0),
             ..Ownership::default()
         },
+        // Storage is priced separately (infra); leave it out of the seeds' hardware sums.
+        infra: Infra { storage_price_per_tb: 0.0, storage_rent_per_tb_month: 0.0, ..Infra::default() },
         ..Scenario::default()
     }
 }
@@ -170,7 +172,7 @@ fn own_costs_sum_card_tdp_and_host_power() {
     // (8 × 700 W + 1 × 1,500 W) × PUE 1.35 × ¥0.62/kWh (Beijing preset) = ¥5.94 per hour.
     assert_close(o.power_per_hour, 7.1 * 1.35 * 0.62, 1e-9);
     assert_eq!(o.servers, 1);
-    assert!(breakeven_hours(&o, 0.1).is_none(), "renting at ¥0.1/h never loses");
+    assert!(breakeven_hours(&o, 0.1, 0.0).is_none(), "renting at ¥0.1/h never loses");
     let _ = rent_vs_buy; // the report path is covered above
 }
 
@@ -180,6 +182,7 @@ fn seed_preset_at_catalog_rental_prices() {
     let s = Scenario {
         parallel: Parallel { gpus_per_server: 4, ..Parallel::default() },
         ownership: Ownership::seed_a100_server(),
+        infra: Infra { storage_price_per_tb: 0.0, storage_rent_per_tb_month: 0.0, ..Infra::default() },
         ..Scenario::default()
     };
     let rvb = report(&s).rent_vs_buy.unwrap_or_else(|| panic!("seed preset has a price"));
@@ -189,4 +192,17 @@ fn seed_preset_at_catalog_rental_prices() {
         "seed preset: rent {:?}/GPU-h, breakeven {:?} h/yr, month {:?}",
         rvb.rent.hourly, rvb.breakeven_hours, rvb.breakeven_month
     );
+}
+
+#[test]
+fn storage_feeds_both_sides_of_the_comparison() {
+    let mut s = seed();
+    s.infra.storage_price_per_tb = 1_500.0;
+    s.infra.storage_rent_per_tb_month = 120.0;
+    let with = report(&s).rent_vs_buy.unwrap_or_else(|| panic!("rvb"));
+    let without = report(&seed()).rent_vs_buy.unwrap_or_else(|| panic!("rvb"));
+    // Qwen2.5-7B full FT: 3 kept checkpoints × 14 B × 7.61e9 + 2 B × 7.61e9 weights + 1e9 tokens × 4 B
+    let tb = (3.0 * 14.0 * 7.61e9 + 2.0 * 7.61e9 + 4e9) / 1e12;
+    assert_close(with.own.hardware - without.own.hardware, tb * 1_500.0, 1e-9);
+    assert_close(with.rent.storage_month, tb * 120.0, 1e-9);
 }

@@ -218,3 +218,24 @@ async fn rent_vs_buy_charts_draw_and_electricity_moves_the_breakeven() {
     .unwrap_or(f64::NAN);
     assert!(after.contains(&format::grouped(expected, 0)), "breakeven {expected} in {after}");
 }
+
+#[wasm_bindgen_test]
+async fn infra_and_checklist_follow_the_plan() {
+    let _h = fresh().await;
+    settle().await;
+    assert!(text("infra").contains("BTU/h"));
+    let items = by_testid("checklist").query_selector_all("li").map(|l| l.length()).unwrap_or(0);
+    assert!(items >= 5, "{items} checklist items");
+    let sel: web_sys::HtmlSelectElement = by_testid("room").unchecked_into();
+    sel.set_value("office");
+    fire(&sel, "change");
+    settle().await;
+    let s = Scenario {
+        infra: gpu_planner::domain::scenario::Infra { room: "office".into(), ..Default::default() },
+        ..Scenario::default()
+    };
+    let expected = plan(&s, Catalog::embedded()).ok().and_then(|r| r.infra).map(|i| i.warnings.len()).unwrap_or(0);
+    let shown = by_testid("infra").query_selector_all("p.warn").map(|l| l.length()).unwrap_or(0) as usize;
+    assert!(expected >= 1, "an office room with a ~3 kW server is flagged");
+    assert_eq!(shown, expected);
+}

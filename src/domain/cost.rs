@@ -89,7 +89,9 @@ pub fn own_costs(s: &Scenario, g: &Gpu, cards: u32, card_price: f64) -> OwnCosts
     let servers = cards.div_ceil(s.parallel.gpus_per_server.max(1)).max(1);
     let n = f64::from(cards);
     let sv = f64::from(servers);
-    let hardware = n * card_price + sv * conv(o.server_price + o.network_per_server);
+    // Checkpoint and dataset storage is bought with the servers (infra.rs).
+    let storage = s.model_spec().map_or(0.0, |m| super::infra::storage_costs(m, s).0);
+    let hardware = n * card_price + sv * conv(o.server_price + o.network_per_server) + storage;
     let capital = annualised_capital(hardware, o.residual, o.depreciation_years, o.discount_rate);
     let annual_fixed = capital
         + sv * conv(o.rack_per_month) * 12.0
@@ -112,6 +114,8 @@ pub struct Rent {
     pub hourly: Option<f64>,
     pub monthly: Option<f64>,
     pub yearly: Option<f64>,
+    /// Rented storage for checkpoints and data, per month, added to every rental option.
+    pub storage_month: f64,
 }
 
 fn rent(s: &Scenario, catalog: &Catalog, gpu: &str) -> Rent {
@@ -121,10 +125,12 @@ fn rent(s: &Scenario, catalog: &Catalog, gpu: &str) -> Rent {
     let monthly = conv(o.rent_monthly).or_else(|| {
         pricing::latest(s, catalog, gpu, "rent_monthly").map(|p| pricing::convert(s, p.amount, &p.currency))
     });
+    let storage_month = s.model_spec().map_or(0.0, |m| super::infra::storage_costs(m, s).1);
     Rent {
         hourly: conv(o.rent_hourly).or_else(|| pricing::rent_hourly(s, catalog, gpu)),
         monthly,
         yearly: conv(o.rent_yearly),
+        storage_month,
     }
 }
 
@@ -194,11 +200,13 @@ pub struct RentVsBuy {
 }
 
 /// Busy hours a year at which owning and on-demand renting cost the same:
-/// annual_fixed + power·h = hourly·cards·h.
+/// annual_fixed + power·h = hourly·cards·h + rented storage per year.
 #[must_use]
-pub fn breakeven_hours(own: &OwnCosts, hourly: f64) -> Option<f64> {
+pub fn breakeven_hours(own: &OwnCosts, hourly: f64, rent_fixed_year: f64) -> Option<f64> {
     let margin = hourly * f64::from(own.cards) - own.power_per_hour;
-    (margin > 0.0).then(|| own.annual_fixed / margin).filter(|h| h.is_finite() && *h <= YEAR_H)
+    (margin > 0.0)
+        .then(|| ((own.annual_fixed - rent_fixed_year) / margin).max(0.0))
+        .filter(|h| h.is_finite() && *h <= YEAR_H)
 }
 
 fn cumulative(s: &Scenario, own: &OwnCosts, rent: &Rent) -> Vec<MonthPoint> {
@@ -216,9 +224,9 @@ fn cumulative(s: &Scenario, own: &OwnCosts, rent: &Rent) -> Vec<MonthPoint> {
                 month: m,
                 own: own.hardware + running * m,
                 own_net: own.hardware + running * m - own.resale(s, m),
-                on_demand: rent.hourly.map(|h| h * n * busy * m),
-                monthly: rent.monthly.map(|p| p * n * m.ceil()),
-                yearly: rent.yearly.map(|p| p * n * (m / 12.0).ceil()),
+                on_demand: rent.hourly.map(|h| h * n * busy * m + rent.storage_month * m),
+                monthly: rent.monthly.map(|p| p * n * m.ceil() + rent.storage_month * m),
+                yearly: rent.yearly.map(|p| p * n * (m / 12.0).ceil() + rent.storage_month * m),
             }
         })
         .collect()
@@ -271,14 +279,18 @@ pub fn rent_vs_buy(s: &Scenario, catalog: &Catalog, cards: &[CardVerdict]) -> Op
     let by_hours = (0..=24)
         .map(|i| {
             let h = YEAR_H * f64::from(i) / 24.0;
-            HoursPoint { hours: h, own: own.annual(h), rent: rent.hourly.map(|r| r * f64::from(n) * h) }
+            HoursPoint {
+                hours: h,
+                own: own.annual(h),
+                rent: rent.hourly.map(|r| r * f64::from(n) * h + rent.storage_month * 12.0),
+            }
         })
         .collect();
     Some(RentVsBuy {
         gpu: g.id.clone(),
         name: g.name.clone(),
         own_per_gpu_hour: own.per_gpu_hour(o.utilisation),
-        breakeven_hours: rent.hourly.and_then(|h| breakeven_hours(&own, h)),
+        breakeven_hours: rent.hourly.and_then(|h| breakeven_hours(&own, h, rent.storage_month * 12.0)),
         breakeven_month: first_cheaper(&cumulative, |p| p.on_demand),
         breakeven_month_monthly: first_cheaper(&cumulative, |p| p.monthly),
         hybrid: hybrid(s, g, price, rent.hourly),

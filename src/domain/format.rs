@@ -189,6 +189,27 @@ pub fn warning(w: &Warning, lang: Lang) -> String {
                 format!("sequence of {tokens} tokens exceeds the model's trained context of {max}")
             }
         }
+        Warning::FabricDominates { needed_gbit, fabric_gbit } => {
+            if zh {
+                format!("服务器间网络将主导步时：每卡需约 {needed_gbit:.0} Gb/s，当前 {fabric_gbit:.0} Gb/s")
+            } else {
+                format!("the network between servers would dominate step time: ~{needed_gbit:.0} Gb/s per GPU needed, {fabric_gbit:.0} Gb/s available")
+            }
+        }
+        Warning::RackPowerOverLimit { rack_kw, limit_kw } => {
+            if zh {
+                format!("每机柜 {rack_kw:.1} kW，超过机位供电上限 {limit_kw:.1} kW：减少每柜服务器数或申请高功率机柜")
+            } else {
+                format!("{rack_kw:.1} kW per rack exceeds the {limit_kw:.1} kW rack position: fewer servers per rack or a high-power rack")
+            }
+        }
+        Warning::OfficeRoom { server_w } => {
+            if zh {
+                format!("办公室/工作站环境放置约 {server_w:.0} W 的机器：普通插座回路与空调不足，夏季高温高湿下会降频甚至重启")
+            } else {
+                format!("~{server_w:.0} W in an office or workstation room: ordinary circuits and comfort AC are not enough; cards throttle or reboot in hot, humid summers")
+            }
+        }
         Warning::DoesNotFit { needed_gib, capacity_gib } => {
             if zh {
                 format!("放不下：每卡需 {needed_gib:.1} GiB，容量 {capacity_gib:.1} GiB")

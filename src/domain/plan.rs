@@ -72,6 +72,8 @@ pub struct Report {
     pub cards: Vec<CardVerdict>,
     /// Owning versus renting the focus card.
     pub rent_vs_buy: Option<super::cost::RentVsBuy>,
+    /// Storage, network, power and cooling of the focus card's plan.
+    pub infra: Option<super::infra::InfraReport>,
     /// What the budget (if any) can buy or rent.
     pub budget: Vec<super::cost::BudgetOption>,
     /// Cards left out because their memory size is not published.
@@ -100,6 +102,10 @@ pub fn plan(s: &Scenario, catalog: &Catalog) -> Result<Report, PlanError> {
     let p = m.params();
     let rent_vs_buy = super::cost::rent_vs_buy(s, catalog, &verdicts);
     let budget = super::cost::budget_options(s, catalog, &verdicts);
+    let infra = focus(s, &verdicts).and_then(|v| {
+        let g = catalog.gpu(&v.gpu).or_else(|| s.custom_gpus.iter().find(|g| g.id == v.gpu))?;
+        Some(super::infra::infra(m, s, g, v))
+    });
     Ok(Report {
         version: super::scenario::VERSION,
         model: m.name.clone(),
@@ -114,10 +120,21 @@ pub fn plan(s: &Scenario, catalog: &Catalog) -> Result<Report, PlanError> {
             .then(|| compute::training_flops(m, s.task, s.training.seq_len, s.training.tokens)),
         cards: verdicts,
         rent_vs_buy,
+        infra,
         budget,
         unknown_specs: cards.iter().filter(|g| g.memory_gb.is_none()).map(|g| g.id.clone()).collect(),
         warnings: super::warnings::scenario_warnings(m, s),
     })
+}
+
+/// The card the detail views follow: the one chosen to buy, else the best-ranked fitting card.
+#[must_use]
+pub fn focus<'a>(s: &Scenario, cards: &'a [CardVerdict]) -> Option<&'a CardVerdict> {
+    if s.ownership.gpu.is_empty() {
+        cards.iter().find(|c| c.fits).or(cards.first())
+    } else {
+        cards.iter().find(|c| c.gpu == s.ownership.gpu)
+    }
 }
 
 fn rank(a: &CardVerdict, b: &CardVerdict) -> std::cmp::Ordering {

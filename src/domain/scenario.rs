@@ -405,6 +405,52 @@ impl Ownership {
     }
 }
 
+/// Storage, network between servers, power and cooling around the cards.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Infra {
+    /// Hours between checkpoint saves.
+    pub checkpoint_every_hours: f64,
+    /// Full checkpoints kept on disk.
+    pub checkpoints_kept: u32,
+    /// Write bandwidth of the checkpoint storage, GB/s (decimal).
+    pub storage_gb_s: f64,
+    /// Bytes per token of the tokenized dataset (int32 ids for vocabularies above 65,535).
+    pub dataset_bytes_per_token: f64,
+    /// Owned storage price per TB, in `ownership.currency`.
+    pub storage_price_per_tb: f64,
+    /// Rented storage per TB-month, in `ownership.currency`.
+    pub storage_rent_per_tb_month: f64,
+    /// Inter-server bandwidth per GPU, Gb/s (25, 100, 200, 400 Ethernet or InfiniBand).
+    pub fabric_gbit_per_gpu: f64,
+    /// Servers per rack.
+    pub servers_per_rack: u32,
+    /// Power a rack position may draw, kW (many Chinese IDC racks are 4–8 kW).
+    pub rack_kw_limit: f64,
+    /// Where the servers stand: `datacenter` or `office`.
+    pub room: String,
+}
+
+impl Default for Infra {
+    /// Stated assumptions, all editable: a checkpoint every 2 h, 3 kept, 2 GB/s storage, int32
+    /// tokens, ¥1,500 per TB owned (enterprise NVMe) and ¥120 per TB-month rented, 200 Gb/s per GPU,
+    /// 2 servers per rack within 12 kW, in a data centre.
+    fn default() -> Self {
+        Self {
+            checkpoint_every_hours: 2.0,
+            checkpoints_kept: 3,
+            storage_gb_s: 2.0,
+            dataset_bytes_per_token: 4.0,
+            storage_price_per_tb: 1_500.0,
+            storage_rent_per_tb_month: 120.0,
+            fabric_gbit_per_gpu: 200.0,
+            servers_per_rack: 2,
+            rack_kw_limit: 12.0,
+            room: "datacenter".into(),
+        }
+    }
+}
+
 /// Every input of one plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -425,6 +471,7 @@ pub struct Scenario {
     pub money: Money,
     pub efficiency: Efficiency,
     pub ownership: Ownership,
+    pub infra: Infra,
     /// Cards the user added in the page (same shape as catalog cards).
     pub custom_gpus: Vec<Gpu>,
 }
@@ -448,6 +495,7 @@ impl Default for Scenario {
             money: Money::default(),
             efficiency: Efficiency::default(),
             ownership: Ownership::default(),
+            infra: Infra::default(),
             custom_gpus: Vec::new(),
         }
     }
@@ -540,6 +588,20 @@ impl Scenario {
             if let Some(v) = v {
                 check(field, v, 0.0, 1e12)?;
             }
+        }
+        let i = &self.infra;
+        for (field, v, lo, hi) in [
+            ("infra.checkpoint_every_hours", i.checkpoint_every_hours, 0.01, 10_000.0),
+            ("infra.checkpoints_kept", f64::from(i.checkpoints_kept), 0.0, 1_000.0),
+            ("infra.storage_gb_s", i.storage_gb_s, 0.001, 10_000.0),
+            ("infra.dataset_bytes_per_token", i.dataset_bytes_per_token, 0.0, 64.0),
+            ("infra.storage_price_per_tb", i.storage_price_per_tb, 0.0, 1e7),
+            ("infra.storage_rent_per_tb_month", i.storage_rent_per_tb_month, 0.0, 1e6),
+            ("infra.fabric_gbit_per_gpu", i.fabric_gbit_per_gpu, 1.0, 10_000.0),
+            ("infra.servers_per_rack", f64::from(i.servers_per_rack), 1.0, 64.0),
+            ("infra.rack_kw_limit", i.rack_kw_limit, 0.5, 500.0),
+        ] {
+            check(field, v, lo, hi)?;
         }
         if o.demand.len() > 120 {
             return Err(PlanError::OutOfRange {

@@ -31,6 +31,12 @@ pub enum Warning {
     CpuOffload,
     /// Sequence longer than the model's trained context.
     BeyondContext { tokens: u32, max: u32 },
+    /// The inter-server fabric would take more than half of the step time.
+    FabricDominates { needed_gbit: f64, fabric_gbit: f64 },
+    /// One rack of these servers draws more than the rack position allows.
+    RackPowerOverLimit { rack_kw: f64, limit_kw: f64 },
+    /// High-power cards in an office or workstation room.
+    OfficeRoom { server_w: f64 },
     /// Does not fit even with the most memory-saving layout tried.
     DoesNotFit { needed_gib: f64, capacity_gib: f64 },
 }

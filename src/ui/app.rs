@@ -4,6 +4,7 @@
 use super::cards::{CardsForm, MoneyForm};
 use super::forms::{ParallelForm, WorkloadForm};
 use super::i18n::{Key, Lang};
+use super::infra::{Checklist, InfraForm, InfraView};
 use super::ownership::{OwnershipForm, RentVsBuyView};
 use super::results::{CardDetail, Ranking, Summary};
 use super::scenarios::Scenarios;
@@ -85,6 +86,7 @@ pub fn App() -> impl IntoView {
                     <CardsForm/>
                     <MoneyForm/>
                     <OwnershipForm report/>
+                    <InfraForm/>
                 </aside>
                 <main class="results">
                     <Show when=move || embed>
@@ -97,6 +99,8 @@ pub fn App() -> impl IntoView {
                     <Ranking report selected/>
                     <CardDetail report selected/>
                     <RentVsBuyView report/>
+                    <InfraView report/>
+                    <Checklist report/>
                 </main>
             </div>
             <Show when=move || !embed>

@@ -204,6 +204,36 @@ strings! {
     Buy => "buy", "购买";
     RentFor => "rent for", "可租用";
     OwnCostRun => "Cost (own)", "成本（自有）";
+    Beyond => "Beyond the card: storage, network, power", "显卡之外：存储、网络、供电";
+    CkptEvery => "Checkpoint every (hours)", "检查点间隔（小时）";
+    CkptKept => "Checkpoints kept", "保留检查点数";
+    StorageGbs => "Storage write bandwidth (GB/s)", "存储写入带宽（GB/s）";
+    BytesPerToken => "Dataset bytes per token", "数据集每 token 字节数";
+    StoragePrice => "Storage price per TB (owned)", "存储每 TB 价格（自有）";
+    StorageRent => "Storage rent per TB-month", "存储租用每 TB 每月";
+    Fabric => "Network per GPU between servers (Gb/s)", "服务器间每卡网络（Gb/s）";
+    ServersPerRack => "Servers per rack", "每机柜服务器数";
+    RackKw => "Rack power limit (kW)", "机柜供电上限（kW）";
+    Room => "Room", "机房环境";
+    RoomDc => "data centre", "数据中心";
+    RoomOffice => "office / workstation room", "办公室 / 工作站";
+    CkptWeights => "Checkpoint, weights only", "检查点（仅权重）";
+    CkptFull => "Checkpoint, resumable (with optimizer)", "检查点（含优化器，可续训）";
+    Dataset => "Tokenized dataset", "分词后数据集";
+    StorageTotal => "Storage to provision", "需准备的存储";
+    CkptWrite => "Time to write one checkpoint", "写一次检查点耗时";
+    CkptShare => "Share of the run spent saving", "保存占训练时间比例";
+    NetNeeded => "Inter-server bandwidth needed per GPU", "每卡所需服务器间带宽";
+    NetNone => "single server: no inter-server traffic", "单台服务器：无服务器间通信";
+    ServerPower => "Power per server", "每台服务器功耗";
+    RackPower => "Power per rack", "每机柜功耗";
+    ItLoad => "IT load (all servers)", "IT 负载（全部服务器）";
+    Psu => "PSU capacity per server (×1.25)", "每台电源容量（×1.25）";
+    Ups => "UPS", "UPS";
+    Heat => "Heat to remove", "需排出热量";
+    FacilityPower => "Facility power (× PUE)", "机房总功耗（× PUE）";
+    Checklist => "Procurement checklist", "采购检查清单";
+    Print => "Print", "打印";
     Footer => "Formulas: ZeRO (Rajbhandari 2019), Korthikanti 2022, Kaplan 2020, PaLM 2022, QLoRA 2023. Specs: vendor datasheets, dense figures. GiB = 2³⁰ bytes.", "公式：ZeRO（Rajbhandari 2019）、Korthikanti 2022、Kaplan 2020、PaLM 2022、QLoRA 2023。规格：厂商数据手册，稠密算力。GiB = 2³⁰ 字节。";
 }
 

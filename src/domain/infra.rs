@@ -1,0 +1,233 @@
+//! Around the cards: checkpoint and dataset storage, inter-server network, power and cooling.
+
+use super::catalog::Gpu;
+use super::memory;
+use super::model::ModelSpec;
+use super::plan::CardVerdict;
+use super::scenario::{Precision, Scenario, Task};
+use super::units::GB;
+use super::warnings::Warning;
+use serde::{Deserialize, Serialize};
+
+/// Watts → BTU per hour (1 W = 3.412 14 BTU/h) and kW per ton of refrigeration (3.516 85).
+pub const BTU_PER_WH: f64 = 3.412_14;
+pub const KW_PER_TON: f64 = 3.516_85;
+
+/// Checkpoint bytes: `weights` = the 16-bit model (what inference loads); `full` = what resuming
+/// needs: 16-bit weights + fp32 master weights + optimizer states (Megatron/DeepSpeed save
+/// 2 + 4 + 8 = 14 bytes per parameter for mixed-precision AdamW). LoRA saves only the adapters.
+#[must_use]
+pub fn checkpoint_bytes(m: &ModelSpec, s: &Scenario) -> (f64, f64) {
+    let p = m.params();
+    match s.task {
+        Task::Lora | Task::Qlora => {
+            let a = memory::lora_params(m, s.lora.rank, s.lora.targets);
+            (4.0 * a, (4.0 + memory::optimizer_bytes(s.training.optimizer, m)) * a)
+        }
+        _ => {
+            let wb = s.precision.bytes();
+            let mixed = !matches!(s.precision, Precision::Fp32 | Precision::Tf32) && s.training.master_weights;
+            let master = if mixed { 4.0 } else { 0.0 };
+            let opt = memory::optimizer_bytes(s.training.optimizer, m);
+            (wb * p.total, (wb + master + opt) * p.total)
+        }
+    }
+}
+
+/// Inter-server traffic of one training step against the fabric.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Network {
+    pub step_s: f64,
+    /// Bytes each GPU sends per step: data-parallel gradients (ring all-reduce 2(n−1)/n, ×1.5
+    /// with ZeRO-3's parameter gathers), pipeline activations, MoE token exchange.
+    pub dp_bytes: f64,
+    pub pp_bytes: f64,
+    pub ep_bytes: f64,
+    /// Gb/s per GPU needed to move that within one step.
+    pub needed_gbit: f64,
+    pub fabric_gbit: f64,
+    /// Communication time / compute time at the chosen fabric (> 0.5: cannot be hidden).
+    pub comm_share: f64,
+}
+
+/// Watts, PSU, UPS and heat for the plan's servers.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Power {
+    pub card_w: f64,
+    pub cards_per_server: u32,
+    pub servers: u32,
+    /// Cards × TDP + host, per server.
+    pub server_w: f64,
+    pub racks: u32,
+    pub rack_w: f64,
+    /// All servers, IT load.
+    pub it_kw: f64,
+    /// PSU capacity per server: 1.25 × peak draw (power supplies run best below ~80% load).
+    pub psu_w: f64,
+    /// UPS: IT load / 0.9 power factor × 1.25 headroom.
+    pub ups_kva: f64,
+    pub heat_btu_h: f64,
+    pub cooling_tons: f64,
+    /// IT load × PUE.
+    pub facility_kw: f64,
+}
+
+/// Storage, network and power for one card's plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InfraReport {
+    pub gpu: String,
+    pub checkpoint_weights: f64,
+    pub checkpoint_full: f64,
+    pub dataset: f64,
+    /// Kept full checkpoints + final weights + dataset.
+    pub storage: f64,
+    /// Seconds to write one full checkpoint at the storage bandwidth.
+    pub checkpoint_write_s: f64,
+    /// Share of run time spent writing checkpoints (synchronous saves).
+    pub checkpoint_overhead: f64,
+    pub network: Option<Network>,
+    pub power: Power,
+    /// Owned storage cost and rented storage per month, scenario currency.
+    pub storage_own_cost: f64,
+    pub storage_rent_month: f64,
+    pub warnings: Vec<Warning>,
+}
+
+fn infra_warnings(s: &Scenario, net: &Option<Network>, p: &Power, g: &Gpu) -> Vec<Warning> {
+    let mut w = Vec::new();
+    if let Some(n) = net.filter(|n| n.comm_share > 0.5) {
+        w.push(Warning::FabricDominates { needed_gbit: n.needed_gbit, fabric_gbit: n.fabric_gbit });
+    }
+    if p.rack_w / 1000.0 > s.infra.rack_kw_limit {
+        w.push(Warning::RackPowerOverLimit { rack_kw: p.rack_w / 1000.0, limit_kw: s.infra.rack_kw_limit });
+    }
+    // An office or workstation room: a 16 A / 220 V circuit is ~3.5 kW and comfort AC is not sized
+    // for a constant kilowatt-scale heat load.
+    if s.infra.room == "office" && (p.server_w > 1_500.0 || g.tdp_w.unwrap_or(0.0) >= 450.0) {
+        w.push(Warning::OfficeRoom { server_w: p.server_w });
+    }
+    w
+}
+
+fn network(m: &ModelSpec, s: &Scenario, v: &CardVerdict) -> Option<Network> {
+    let hours = v.hours?;
+    if !s.task.is_training() || v.servers <= 1 {
+        return None;
+    }
+    let t = &s.training;
+    let l = &v.layout;
+    let tokens_per_step = f64::from(t.global_batch) * f64::from(t.seq_len);
+    let step_s = hours * 3600.0 / (t.tokens / tokens_per_step).max(1.0);
+    let trainable = match s.task {
+        Task::Lora | Task::Qlora => memory::lora_params(m, s.lora.rank, s.lora.targets),
+        _ => m.params().total,
+    };
+    let shard = trainable / f64::from(l.tp * l.pp) * s.precision.bytes();
+    let n = f64::from(l.dp);
+    let zero3 = if l.zero >= 3 { 1.5 } else { 1.0 };
+    let dp_bytes = if l.dp > 1 { 2.0 * (n - 1.0) / n * shard * zero3 } else { 0.0 };
+    let micro = f64::from(t.global_batch) / (n * f64::from(t.micro_batch.max(1)));
+    let act = f64::from(t.seq_len) * f64::from(t.micro_batch) * f64::from(m.hidden) * 2.0 / f64::from(l.tp);
+    let pp_bytes = if l.pp > 1 { micro * 2.0 * act } else { 0.0 };
+    // MoE with experts spread over the data-parallel group: each token goes to k experts and back,
+    // forward and backward, in every MoE layer of the stage.
+    let ep_bytes = m.moe.as_ref().map_or(0.0, |e| {
+        let tokens_per_gpu = tokens_per_step / f64::from(v.gpus.max(1));
+        let layers = f64::from(m.layers.saturating_sub(e.dense_layers)) / f64::from(l.pp);
+        tokens_per_gpu * f64::from(m.hidden) * 2.0 * f64::from(e.experts_per_token) * 2.0 * 2.0 * layers
+    });
+    let bytes = dp_bytes + pp_bytes + ep_bytes;
+    let needed_gbit = bytes * 8.0 / 1e9 / step_s;
+    let fabric = s.infra.fabric_gbit_per_gpu;
+    Some(Network {
+        step_s,
+        dp_bytes,
+        pp_bytes,
+        ep_bytes,
+        needed_gbit,
+        fabric_gbit: fabric,
+        comm_share: needed_gbit / fabric,
+    })
+}
+
+/// Power and cooling sums for `cards` of `g`.
+#[must_use]
+pub fn power(s: &Scenario, g: &Gpu, cards: u32) -> Power {
+    let per_server = s.parallel.gpus_per_server.max(1).min(cards.max(1));
+    let servers = cards.div_ceil(s.parallel.gpus_per_server.max(1)).max(1);
+    let card_w = g.tdp_w.unwrap_or(0.0);
+    let server_w = f64::from(per_server) * card_w + s.ownership.host_watts;
+    let it_w = f64::from(cards) * card_w + f64::from(servers) * s.ownership.host_watts;
+    let per_rack = s.infra.servers_per_rack.max(1);
+    Power {
+        card_w,
+        cards_per_server: per_server,
+        servers,
+        server_w,
+        racks: servers.div_ceil(per_rack),
+        rack_w: f64::from(per_rack.min(servers)) * server_w,
+        it_kw: it_w / 1000.0,
+        psu_w: (server_w * 1.25 / 100.0).ceil() * 100.0,
+        ups_kva: it_w / 1000.0 / 0.9 * 1.25,
+        heat_btu_h: it_w * BTU_PER_WH,
+        cooling_tons: it_w / 1000.0 / KW_PER_TON,
+        facility_kw: it_w / 1000.0 * s.ownership.pue,
+    }
+}
+
+/// Bytes kept on disk: the kept full checkpoints + final weights + the tokenized dataset
+/// (serving keeps the weights only).
+#[must_use]
+pub fn storage_bytes(m: &ModelSpec, s: &Scenario) -> f64 {
+    let (weights, full) = checkpoint_bytes(m, s);
+    if s.task.is_training() {
+        f64::from(s.infra.checkpoints_kept) * full + weights + s.training.tokens * s.infra.dataset_bytes_per_token
+    } else {
+        weights
+    }
+}
+
+/// Storage cost in the scenario currency: (owned, up front; rented, per month).
+#[must_use]
+pub fn storage_costs(m: &ModelSpec, s: &Scenario) -> (f64, f64) {
+    let cur = if s.ownership.currency == super::scenario::Currency::USD { "USD" } else { "CNY" };
+    let tb = storage_bytes(m, s) / 1e12;
+    (
+        super::pricing::convert(s, tb * s.infra.storage_price_per_tb, cur),
+        super::pricing::convert(s, tb * s.infra.storage_rent_per_tb_month, cur),
+    )
+}
+
+/// Storage, network and power for a card's plan.
+#[must_use]
+pub fn infra(m: &ModelSpec, s: &Scenario, g: &Gpu, v: &CardVerdict) -> InfraReport {
+    let (weights, full) = checkpoint_bytes(m, s);
+    let dataset = if s.task.is_training() { s.training.tokens * s.infra.dataset_bytes_per_token } else { 0.0 };
+    let storage = storage_bytes(m, s);
+    let (storage_own_cost, storage_rent_month) = storage_costs(m, s);
+    let write_s = full / (s.infra.storage_gb_s * GB);
+    let overhead = if s.task.is_training() { (write_s / 3600.0) / s.infra.checkpoint_every_hours } else { 0.0 };
+    let network = network(m, s, v);
+    let power = power(s, g, v.gpus);
+    let warnings = infra_warnings(s, &network, &power, g);
+    InfraReport {
+        gpu: g.id.clone(),
+        checkpoint_weights: weights,
+        checkpoint_full: full,
+        dataset,
+        storage,
+        checkpoint_write_s: write_s,
+        checkpoint_overhead: overhead,
+        network,
+        power,
+        storage_own_cost,
+        storage_rent_month,
+        warnings,
+    }
+}
+
+/// Training hours spent writing checkpoints over the run.
+#[must_use]
+pub fn checkpoint_hours(r: &InfraReport, run_hours: f64) -> f64 {
+    run_hours * r.checkpoint_overhead
+}

@@ -1,0 +1,129 @@
+//! Beyond the card: storage/network/power inputs, the report's `infra` figures, and the
+//! printable procurement checklist of the focus card.
+
+use super::bind::{get, num, set};
+use super::fields::{NumField, SelectField};
+use super::i18n::{Key, Lang};
+use crate::domain::checklist::checklist;
+use crate::domain::{format, format::Lang as L, Catalog, Report, Scenario};
+use leptos::prelude::*;
+
+/// Storage, network and room inputs.
+#[component]
+pub fn InfraForm() -> impl IntoView {
+    let sc = expect_context::<RwSignal<Scenario>>();
+    let lang = expect_context::<RwSignal<Lang>>();
+    let rooms = Signal::derive(move || {
+        let l = lang.get();
+        vec![
+            ("datacenter".to_string(), Key::RoomDc.text(l).to_string()),
+            ("office".to_string(), Key::RoomOffice.text(l).to_string()),
+        ]
+    });
+    view! {
+        <fieldset class="group">
+            <legend>{move || Key::Beyond.text(lang.get())}</legend>
+            <NumField label=Key::CkptEvery testid="ckpt-every" min=0.01 max=10_000.0 value=num(sc, |s| s.infra.checkpoint_every_hours) on_change=set(sc, |s, v| s.infra.checkpoint_every_hours = v)/>
+            <NumField label=Key::CkptKept testid="ckpt-kept" min=0.0 max=1000.0 integer=true value=num(sc, |s| f64::from(s.infra.checkpoints_kept)) on_change=set(sc, |s, v: f64| s.infra.checkpoints_kept = v as u32)/>
+            <NumField label=Key::StorageGbs testid="storage-gbs" min=0.001 max=10_000.0 value=num(sc, |s| s.infra.storage_gb_s) on_change=set(sc, |s, v| s.infra.storage_gb_s = v)/>
+            <NumField label=Key::BytesPerToken testid="bytes-token" min=0.0 max=64.0 value=num(sc, |s| s.infra.dataset_bytes_per_token) on_change=set(sc, |s, v| s.infra.dataset_bytes_per_token = v)/>
+            <NumField label=Key::StoragePrice testid="storage-price" min=0.0 max=1e7 value=num(sc, |s| s.infra.storage_price_per_tb) on_change=set(sc, |s, v| s.infra.storage_price_per_tb = v)/>
+            <NumField label=Key::StorageRent testid="storage-rent" min=0.0 max=1e6 value=num(sc, |s| s.infra.storage_rent_per_tb_month) on_change=set(sc, |s, v| s.infra.storage_rent_per_tb_month = v)/>
+            <NumField label=Key::Fabric testid="fabric" min=1.0 max=10_000.0 value=num(sc, |s| s.infra.fabric_gbit_per_gpu) on_change=set(sc, |s, v| s.infra.fabric_gbit_per_gpu = v)/>
+            <NumField label=Key::ServersPerRack testid="per-rack" min=1.0 max=64.0 integer=true value=num(sc, |s| f64::from(s.infra.servers_per_rack)) on_change=set(sc, |s, v: f64| s.infra.servers_per_rack = v as u32)/>
+            <NumField label=Key::RackKw testid="rack-kw" min=0.5 max=500.0 value=num(sc, |s| s.infra.rack_kw_limit) on_change=set(sc, |s, v| s.infra.rack_kw_limit = v)/>
+            <SelectField label=Key::Room testid="room" options=rooms value=get(sc, |s| s.infra.room.clone()) on_change=set(sc, |s, v| s.infra.room = v)/>
+        </fieldset>
+    }
+}
+
+fn bytes_gb(b: f64) -> String {
+    if b >= 1e12 {
+        format!("{:.2} TB", b / 1e12)
+    } else {
+        format!("{:.1} GB", b / 1e9)
+    }
+}
+
+/// Storage, network and power figures of the focus card's plan.
+#[component]
+pub fn InfraView(report: Signal<Option<Report>>) -> impl IntoView {
+    let lang = expect_context::<RwSignal<Lang>>();
+    let sc = expect_context::<RwSignal<Scenario>>();
+    move || {
+        let l = lang.get();
+        let cur = sc.with(|s| s.money.currency);
+        let r = report.get()?;
+        let i = r.infra?;
+        let name =
+            r.cards.iter().find(|c| c.gpu == i.gpu).map(|c| format!("{} × {}", c.name, c.gpus)).unwrap_or_default();
+        let p = i.power;
+        let mut rows = vec![
+            (Key::Card, name),
+            (Key::CkptWeights, bytes_gb(i.checkpoint_weights)),
+            (Key::CkptFull, bytes_gb(i.checkpoint_full)),
+            (Key::Dataset, bytes_gb(i.dataset)),
+            (
+                Key::StorageTotal,
+                format!(
+                    "{} ({} / {})",
+                    bytes_gb(i.storage),
+                    format::money(i.storage_own_cost, cur),
+                    format::money(i.storage_rent_month, cur)
+                ),
+            ),
+            (Key::CkptWrite, format!("{:.0} s", i.checkpoint_write_s)),
+            (Key::CkptShare, format!("{:.1}%", i.checkpoint_overhead * 100.0)),
+        ];
+        rows.push((
+            Key::NetNeeded,
+            i.network.map_or(Key::NetNone.text(l).to_string(), |n| {
+                format!("{:.1} Gb/s / {:.0} Gb/s ({:.0}%)", n.needed_gbit, n.fabric_gbit, n.comm_share * 100.0)
+            }),
+        ));
+        rows.extend([
+            (
+                Key::ServerPower,
+                format!("{} W ({} × {:.0} W + host)", format::grouped(p.server_w, 0), p.cards_per_server, p.card_w),
+            ),
+            (Key::RackPower, format!("{:.1} kW", p.rack_w / 1000.0)),
+            (Key::ItLoad, format!("{:.1} kW, {} {}", p.it_kw, p.servers, Key::Servers.text(l))),
+            (Key::Psu, format!("{} W", format::grouped(p.psu_w, 0))),
+            (Key::Ups, format!("{:.1} kVA", p.ups_kva)),
+            (Key::Heat, format!("{} BTU/h, {:.1} RT", format::grouped(p.heat_btu_h, 0), p.cooling_tons)),
+            (Key::FacilityPower, format!("{:.1} kW", p.facility_kw)),
+        ]);
+        Some(view! {
+            <section class="infra" data-testid="infra">
+                <h2>{Key::Beyond.text(l)}</h2>
+                <table class="figures"><tbody>{rows.into_iter().map(|(k, v)| view! { <tr><th>{k.text(l)}</th><td>{v}</td></tr> }).collect_view()}</tbody></table>
+                {i.warnings.iter().map(|w| view! { <p class="warn">{format::warning(w, l)}</p> }).collect_view()}
+            </section>
+        })
+    }
+}
+
+/// The focus card's procurement checklist, in the page language, printable.
+#[component]
+pub fn Checklist(report: Signal<Option<Report>>) -> impl IntoView {
+    let lang = expect_context::<RwSignal<Lang>>();
+    let sc = expect_context::<RwSignal<Scenario>>();
+    move || {
+        let l = lang.get();
+        let r = report.get()?;
+        let id = r.infra.as_ref().map(|i| i.gpu.clone())?;
+        let g = sc.with(|s| {
+            Catalog::embedded().gpu(&id).cloned().or_else(|| s.custom_gpus.iter().find(|g| g.id == id).cloned())
+        })?;
+        let items = checklist(&g);
+        Some(view! {
+            <section class="checklist" data-testid="checklist">
+                <h2>{Key::Checklist.text(l)} " — " {g.name.clone()}
+                    <button type="button" class="print" on:click=|_| { let _ = web_sys::window().map(|w| w.print()); }>{Key::Print.text(l)}</button></h2>
+                <ul>{items.into_iter().map(|i| view! {
+                    <li><label><input type="checkbox"/> " " <b>{if l == L::Zh { i.topic_zh } else { i.topic_en }}</b> ": " {if l == L::Zh { i.zh } else { i.en }}</label></li>
+                }).collect_view()}</ul>
+            </section>
+        })
+    }
+}

@@ -1,0 +1,119 @@
+//! Storage, network, power and cooling pinned to arithmetic on published sizes and the catalog's TDPs.
+#![cfg(not(target_arch = "wasm32"))] // host only
+
+mod common;
+use common::{assert_close, report};
+use gpu_planner::domain::checklist::checklist;
+use gpu_planner::domain::infra::{checkpoint_bytes, power};
+use gpu_planner::domain::scenario::{CardFilter, Infra, Parallel, Task, Training};
+use gpu_planner::domain::warnings::Warning;
+use gpu_planner::domain::{Catalog, ModelSpec, Scenario};
+
+fn seventy_b() -> (ModelSpec, Scenario) {
+    let m = ModelSpec {
+        params_b: Some(70.0),
+        layers: 80,
+        hidden: 8192,
+        intermediate: 28672,
+        heads: 64,
+        kv_heads: 8,
+        vocab: 128_256,
+        ..ModelSpec::default()
+    };
+    let s = Scenario { task: Task::Pretrain, model: "custom".into(), custom_model: m.clone(), ..Scenario::default() };
+    (m, s)
+}
+
+/// A 70B model's bf16 weights are 2 × 70e9 = 140 GB; resuming also needs fp32 master weights and
+/// Adam's two fp32 moments: 14 × 70e9 = 980 GB ≈ 1 TB (16 B/param, i.e. ≈ 1.1 TB, if fp32
+/// gradients are saved too).
+#[test]
+fn checkpoint_sizes_of_a_70b_model() {
+    let (m, s) = seventy_b();
+    let (weights, full) = checkpoint_bytes(&m, &s);
+    assert_close(weights, 140e9, 1e-12);
+    assert_close(full, 980e9, 1e-12);
+    assert!((0.95e12..=1.15e12).contains(&full));
+}
+
+#[test]
+fn checkpoint_write_time_and_share_of_the_run() {
+    let (_, mut s) = seventy_b();
+    s.infra = Infra { storage_gb_s: 2.0, checkpoint_every_hours: 2.0, ..Infra::default() };
+    let r = report(&s);
+    let i = r.infra.unwrap_or_else(|| panic!("infra"));
+    assert_close(i.checkpoint_write_s, 490.0, 1e-12); // 980 GB / 2 GB/s
+    assert_close(i.checkpoint_overhead, 490.0 / 7200.0, 1e-12);
+    // Kept: 3 × 980 GB + 140 GB weights + 1e9 tokens × 4 B.
+    assert_close(i.storage, 3.0 * 980e9 + 140e9 + 4e9, 1e-12);
+}
+
+/// Power sums are the catalog TDPs plus the host: 16 × H100 SXM (700 W) in 2 servers with 1.5 kW
+/// hosts = 14.2 kW IT; heat 14,200 W × 3.41214 = 48,452 BTU/h; 14.2 / 3.51685 = 4.04 tons.
+#[test]
+fn power_and_cooling_sum_the_catalog_tdps() {
+    let g = Catalog::embedded().gpu("h100-sxm").unwrap_or_else(|| panic!("h100"));
+    assert_eq!(g.tdp_w, Some(700.0));
+    let s = Scenario::default();
+    let p = power(&s, g, 16);
+    assert_eq!(p.servers, 2);
+    assert_close(p.server_w, 8.0 * 700.0 + 1_500.0, 1e-12);
+    assert_close(p.it_kw, 14.2, 1e-12);
+    assert_close(p.heat_btu_h, 48_452.388, 1e-6);
+    assert_close(p.cooling_tons, 4.0377, 1e-4);
+    assert_close(p.psu_w, 8_900.0, 1e-12); // 7,100 W × 1.25 rounded up to 100 W
+    assert_close(p.facility_kw, 14.2 * s.ownership.pue, 1e-12);
+    // NVIDIA rates a DGX H100 at 10.2 kW max; our loaded 8-card server stays below that rating.
+    assert!(p.server_w < 10_200.0);
+}
+
+#[test]
+fn office_room_and_rack_limits_are_flagged() {
+    let mut s = Scenario {
+        parallel: Parallel { gpus: 4, ..Parallel::default() },
+        cards: CardFilter { only: vec!["rtx-4090".into()], ..CardFilter::default() },
+        task: Task::Lora,
+        ..Scenario::default()
+    };
+    s.infra.room = "office".into();
+    let w = report(&s).infra.map(|i| i.warnings).unwrap_or_default();
+    assert!(w.iter().any(|w| matches!(w, Warning::OfficeRoom { .. })), "{w:?}");
+    s.infra.room = "datacenter".into();
+    s.infra.rack_kw_limit = 1.0;
+    let w = report(&s).infra.map(|i| i.warnings).unwrap_or_default();
+    assert!(w.iter().any(|w| matches!(w, Warning::RackPowerOverLimit { .. })), "{w:?}");
+}
+
+#[test]
+fn a_slow_fabric_dominates_multi_server_training() {
+    let mk = |gbit: f64| Scenario {
+        task: Task::Pretrain,
+        model: "llama-3.1-70b".into(),
+        training: Training { global_batch: 512, tokens: 1e11, ..Training::default() },
+        parallel: Parallel { gpus: 64, ..Parallel::default() },
+        cards: CardFilter { only: vec!["h100-sxm".into()], ..CardFilter::default() },
+        infra: Infra { fabric_gbit_per_gpu: gbit, ..Infra::default() },
+        ..Scenario::default()
+    };
+    let slow = report(&mk(25.0)).infra.unwrap_or_else(|| panic!("infra"));
+    let n = slow.network.unwrap_or_else(|| panic!("multi-server plan has network traffic"));
+    println!("70B on 64 H100: {:.1} Gb/s per GPU needed, step {:.2} s", n.needed_gbit, n.step_s);
+    assert!(slow.warnings.iter().any(|w| matches!(w, Warning::FabricDominates { .. })));
+    let fast = report(&mk(400.0)).infra.unwrap_or_else(|| panic!("infra"));
+    assert!(fast.network.is_some_and(|f| f.comm_share < n.comm_share));
+}
+
+#[test]
+fn checklist_is_bilingual_and_follows_the_card() {
+    let cat = Catalog::embedded();
+    let ascend = checklist(cat.gpu("huawei-ascend-910b3").unwrap_or_else(|| panic!("910b")));
+    assert!(ascend.iter().any(|i| i.topic_en == "Software stack" && i.en.contains("cann")));
+    let h100 = checklist(cat.gpu("h100-sxm").unwrap_or_else(|| panic!("h100")));
+    assert!(h100.iter().any(|i| i.en.contains("HBM")));
+    assert!(h100.iter().any(|i| i.zh.contains("NVLink")));
+    let rtx = checklist(cat.gpu("rtx-4090").unwrap_or_else(|| panic!("4090")));
+    assert!(rtx.iter().any(|i| i.en.contains("12V")));
+    for i in h100.iter().chain(&ascend).chain(&rtx) {
+        assert!(!i.en.is_empty() && !i.zh.is_empty());
+    }
+}
