@@ -233,6 +233,8 @@ strings! {
     Heat => "Heat to remove", "需排出热量";
     FacilityPower => "Facility power (× PUE)", "机房总功耗（× PUE）";
     Checklist => "Procurement checklist", "采购检查清单";
+    ToBuy => "to buy", "购买";
+    PerMonthRented => "per month rented", "每月租用";
     Print => "Print", "打印";
     Footer => "Formulas: ZeRO (Rajbhandari 2019), Korthikanti 2022, Kaplan 2020, PaLM 2022, QLoRA 2023. Specs: vendor datasheets, dense figures. GiB = 2³⁰ bytes.", "公式：ZeRO（Rajbhandari 2019）、Korthikanti 2022、Kaplan 2020、PaLM 2022、QLoRA 2023。规格：厂商数据手册，稠密算力。GiB = 2³⁰ 字节。";
 }

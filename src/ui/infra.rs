@@ -87,7 +87,7 @@ pub fn InfraView(report: Signal<Option<Report>>) -> impl IntoView {
                 format!("{} W ({} × {:.0} W + host)", format::grouped(p.server_w, 0), p.cards_per_server, p.card_w),
             ),
             (Key::RackPower, format!("{:.1} kW", p.rack_w / 1000.0)),
-            (Key::ItLoad, format!("{:.1} kW, {} {}", p.it_kw, p.servers, Key::Servers.text(l))),
+            (Key::ItLoad, format!("{:.1} kW ({} × {})", p.it_kw, p.servers, format::grouped(p.server_w, 0) + " W")),
             (Key::Psu, format!("{} W", format::grouped(p.psu_w, 0))),
             (Key::Ups, format!("{:.1} kVA", p.ups_kva)),
             (Key::Heat, format!("{} BTU/h, {:.1} RT", format::grouped(p.heat_btu_h, 0), p.cooling_tons)),
