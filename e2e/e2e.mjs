@@ -70,6 +70,83 @@ try {
   check('iframe: no errors', host.errors.length === 0, host.errors.join(' | '));
   if (shots) await host.page.screenshot({ path: `${shots}/iframe.png` });
   await host.ctx.close();
+
+  // --- hostile links: a clear message, the page keeps working, saved scenarios untouched ---
+  const enc = o => 'v1.' + Buffer.from(JSON.stringify(o)).toString('base64url');
+  const seedStore = async page => page.evaluate(() => localStorage.setItem('gpu-planner/scenarios/v1',
+    JSON.stringify([{ id: 1, name: 'kept', scenario: { model: 'qwen2.5-14b' } }])));
+  const hostile = {
+    huge: 'v1.' + 'A'.repeat(40000),
+    truncated: enc({ model: 'llama-3.1-70b', task: 'lora' }).slice(0, 25),
+    'wrong version': 'v9.e30',
+    'invalid encoding': 'v1.%%%***',
+    'absurd tokens': enc({ training: { tokens: 1e308 } }),
+    'zero sequence': enc({ training: { seq_len: 0 } }),
+    'negative price': enc({ money: { cny_per_usd: -7 } }),
+  };
+  for (const [name, link] of Object.entries(hostile)) {
+    const h = await open(`${base}/tools/gpu/`, { width: 1280, height: 900 }, 'en-US');
+    await h.page.waitForSelector('[data-testid=ranking]');
+    await seedStore(h.page);
+    await h.page.goto(`${base}/tools/gpu/?s=${link}`);
+    await h.page.waitForSelector('[data-testid=ranking] tbody tr');
+    const msg = await h.page.locator('[data-testid=link-error]').count();
+    const kept = await h.page.evaluate(() => localStorage.getItem('gpu-planner/scenarios/v1') || '');
+    check(`hostile link (${name}): message, page works, saved kept`, msg === 1 && kept.includes('kept') && h.errors.length === 0, h.errors.join(' | '));
+    await h.ctx.close();
+  }
+  {
+    const name = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>';
+    const h = await open(`${base}/tools/gpu/?s=${enc({ name })}`, { width: 1280, height: 900 }, 'en-US');
+    await h.page.waitForSelector('[data-testid=sc-name]');
+    const shown = await h.page.locator('[data-testid=sc-name]').inputValue();
+    const xss = await h.page.evaluate(() => window.__xss);
+    check('script in a scenario name stays text', shown === name && xss === undefined);
+    await h.ctx.close();
+  }
+
+  // --- local storage faults ---
+  {
+    const h = await open(`${base}/tools/gpu/`, { width: 1280, height: 900 }, 'en-US');
+    await h.page.waitForSelector('[data-testid=ranking]');
+    await h.page.evaluate(() => { localStorage.setItem('gpu-planner/current/v1', '{"task": "pretrain", "training": {'); });
+    await h.page.reload();
+    await h.page.waitForSelector('[data-testid=ranking] tbody tr');
+    check('corrupted saved scenario: message and a working page', await h.page.locator('[data-testid=storage-status]').count() === 1 && h.errors.length === 0, h.errors.join(' | '));
+    await h.page.evaluate(() => { localStorage.setItem('gpu-planner/current/v1', JSON.stringify({ version: 99, model: 'x' })); });
+    await h.page.reload();
+    await h.page.waitForSelector('[data-testid=ranking] tbody tr');
+    check('newer schema: refused with a message', (await h.page.locator('[data-testid=storage-status]').innerText()).includes('newer'));
+    await h.ctx.close();
+  }
+  {
+    const h = await open(`${base}/host-sandbox.html`, { width: 1280, height: 800 }, 'en-US');
+    const frame = h.page.frameLocator('#planner');
+    await frame.locator('[data-testid=ranking] tbody tr').first().waitFor({ timeout: 20000 });
+    check('storage disabled (sandboxed iframe): page works and says so', await frame.locator('[data-testid=storage-status]').count() === 1);
+    await h.ctx.close();
+  }
+
+  // --- the safety net ---
+  {
+    const h = await open(`${base}/tools/gpu/`, { width: 1280, height: 900 }, 'en-US');
+    await h.page.waitForSelector('[data-testid=ranking]');
+    await seedStore(h.page);
+    await h.page.goto(`${base}/tools/gpu/?selftest=panic`);
+    await h.page.waitForSelector('[data-testid=panic]', { timeout: 10000 });
+    check('a panic shows the error box with reload links', await h.page.locator('#panic a').count() === 2);
+    await h.page.locator('#panic a[href="./"]').click();
+    await h.page.waitForSelector('[data-testid=ranking] tbody tr');
+    check('after reload the saved scenarios are still there', (await h.page.locator('[data-testid=saved-list]').innerText()).includes('kept'));
+    await h.ctx.close();
+  }
+  {
+    const h = await open(`${base}/tools/gpu/`, { width: 1280, height: 900 }, 'en-US');
+    const csp = await h.page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+    await h.page.waitForSelector('[data-testid=ranking] tbody tr');
+    check('CSP allows only the own origin and the page runs under it', csp && csp.includes("default-src 'self'") && !/https?:/.test(csp) && h.errors.length === 0, h.errors.join(' | '));
+    await h.ctx.close();
+  }
 } catch (e) {
   check('e2e run', false, String(e));
 } finally {

@@ -25,11 +25,12 @@ cargo test --locked --target wasm32-unknown-unknown --test web
 
 step "release build"
 trunk build --release --offline
+python3 scripts/csp.py dist/index.html
 
 step "end-to-end: built page under a sub-path and in an iframe"
-rm -rf site && mkdir -p site/tools/gpu && cp -r dist/. site/tools/gpu/ && cp e2e/host.html site/
+rm -rf site && mkdir -p site/tools/gpu && cp -r dist/. site/tools/gpu/ && cp e2e/host.html e2e/host-sandbox.html site/
 PORT=${E2E_PORT:-8743}
-python3 -m http.server "$PORT" --bind 127.0.0.1 --directory site >/dev/null 2>&1 & SRV=$!
+python3 e2e/server.py "$PORT" site & SRV=$!
 trap 'kill $SRV 2>/dev/null || true' EXIT
 for _ in $(seq 50); do curl -fs "http://127.0.0.1:$PORT/tools/gpu/" >/dev/null && break; sleep 0.1; done
 node e2e/e2e.mjs "http://127.0.0.1:$PORT"

@@ -1,6 +1,7 @@
-//! The page's entry point: panic hook, then mount the app.
+//! The page's entry point: panic safety net, then mount the app.
 
 fn main() {
-    console_error_panic_hook::set_once();
+    gpu_planner::web::panic::install();
+    gpu_planner::web::panic::self_test();
     leptos::mount::mount_to_body(gpu_planner::ui::App);
 }

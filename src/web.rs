@@ -2,5 +2,6 @@
 
 pub mod canvas;
 pub mod files;
+pub mod panic;
 pub mod storage;
 pub mod url;

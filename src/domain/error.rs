@@ -28,4 +28,8 @@ pub enum DecodeError {
     Encoding(String),
     #[error("the link is damaged (not a valid scenario): {0}")]
     Json(String),
+    #[error("the scenario cannot be planned: {0}")]
+    Invalid(String),
+    #[error("saved by a newer version of the page (schema {0}); this page reads up to {max}", max = crate::domain::scenario::VERSION)]
+    NewerSchema(u32),
 }

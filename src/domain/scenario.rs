@@ -501,6 +501,23 @@ impl Default for Scenario {
     }
 }
 
+/// Reads a stored scenario (local storage, an imported file), migrating older schemas.
+/// Schema 1 is the first; fields added since carry `#[serde(default)]`, so an older or partial
+/// object loads with defaults. A newer schema is refused rather than half-read.
+///
+/// # Errors
+/// [`DecodeError`](super::error::DecodeError) for invalid JSON, a newer schema, or wrong types.
+pub fn from_stored(value: serde_json::Value) -> Result<Scenario, super::error::DecodeError> {
+    use super::error::DecodeError;
+    let version = value.get("version").and_then(serde_json::Value::as_u64).unwrap_or(u64::from(VERSION));
+    if version > u64::from(VERSION) {
+        return Err(DecodeError::NewerSchema(u32::try_from(version).unwrap_or(u32::MAX)));
+    }
+    let mut s: Scenario = serde_json::from_value(value).map_err(|e| DecodeError::Json(e.to_string()))?;
+    s.version = VERSION;
+    Ok(s)
+}
+
 fn check(field: &'static str, value: f64, min: f64, max: f64) -> Result<(), PlanError> {
     if value.is_finite() && (min..=max).contains(&value) {
         Ok(())

@@ -92,5 +92,16 @@ pub fn decode(text: &str) -> Result<Scenario, DecodeError> {
     }
     let mut full = serde_json::to_value(Scenario::default()).unwrap_or(Value::Null);
     merge(&mut full, patch);
-    serde_json::from_value(full).map_err(|e| DecodeError::Json(e.to_string()))
+    super::scenario::from_stored(full)
+}
+
+/// Decodes a link and checks the scenario can be planned (absurd numbers are refused here,
+/// so a hostile link never replaces a working scenario).
+///
+/// # Errors
+/// As [`decode`], plus [`DecodeError::Invalid`] with the first out-of-range field.
+pub fn decode_valid(text: &str) -> Result<Scenario, DecodeError> {
+    let s = decode(text)?;
+    s.validate().map_err(|e| DecodeError::Invalid(e.to_string()))?;
+    Ok(s)
 }

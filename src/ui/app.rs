@@ -12,13 +12,17 @@ use crate::domain::{plan, Catalog, Report, Scenario};
 use crate::web;
 use leptos::prelude::*;
 
-/// The first scenario: the share link, else the saved one, else the demo; plus what went wrong.
-fn initial() -> (Scenario, Option<String>) {
-    let saved = || web::storage::load().ok().flatten().unwrap_or_default();
+/// The first scenario: the share link, else the saved one, else the demo; plus what went wrong
+/// with the link and with storage.
+fn initial() -> (Scenario, Option<String>, Option<String>) {
+    let (saved, storage_msg) = match web::storage::load() {
+        Ok(s) => (s.unwrap_or_default(), None),
+        Err(e) => (Scenario::default(), Some(e)),
+    };
     match web::url::load() {
-        Some(Ok(s)) => (s, None),
-        Some(Err(e)) => (saved(), Some(e.to_string())),
-        None => (saved(), None),
+        Some(Ok(s)) => (s, None, storage_msg),
+        Some(Err(e)) => (saved, Some(e.to_string()), storage_msg),
+        None => (saved, None, storage_msg),
     }
 }
 
@@ -39,7 +43,8 @@ fn query_flag(name: &str) -> bool {
 /// The whole page.
 #[component]
 pub fn App() -> impl IntoView {
-    let (first, link_error) = initial();
+    let (first, link_error, storage_error) = initial();
+    let storage_msg = RwSignal::new(storage_error);
     let scenario = RwSignal::new(first);
     let lang = RwSignal::new(initial_lang());
     provide_context(scenario);
@@ -55,7 +60,11 @@ pub fn App() -> impl IntoView {
     let selected = RwSignal::new(None::<String>);
     Effect::new(move |_| {
         scenario.with(|s| {
-            let _ = web::storage::save(s);
+            if let Err(e) = web::storage::save(s) {
+                if storage_msg.get_untracked().as_deref() != Some(e.as_str()) {
+                    storage_msg.set(Some(e));
+                }
+            }
             web::url::replace(s);
         })
     });
@@ -78,6 +87,7 @@ pub fn App() -> impl IntoView {
                     </button>
                 </header>
             </Show>
+            {move || storage_msg.get().map(|e| view! { <p class="muted" role="status" data-testid="storage-status">{t(Key::StorageProblem)} ": " {e}</p> })}
             {link_error.map(|e| view! { <p class="error" role="alert" data-testid="link-error">{move || t(Key::LinkDamaged)} " (" {e.clone()} ")"</p> })}
             <div class="layout">
                 <aside class="inputs" aria-label="inputs">

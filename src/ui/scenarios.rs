@@ -131,11 +131,24 @@ fn saved_row(
 /// # Errors
 /// The serde message when the file is neither.
 pub fn import_text(text: &str) -> Result<Vec<Saved>, String> {
-    if let Ok(list) = serde_json::from_str::<Vec<Saved>>(text) {
-        return Ok(list);
+    use crate::domain::scenario::from_stored;
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let one = |v: serde_json::Value, name: Option<String>| -> Result<Saved, String> {
+        let s = from_stored(v).map_err(|e| e.to_string())?;
+        s.validate().map_err(|e| e.to_string())?;
+        Ok(Saved { id: now_id(), name: name.unwrap_or_else(|| s.name.clone()), scenario: s })
+    };
+    match value {
+        serde_json::Value::Array(items) => items
+            .into_iter()
+            .map(|mut it| {
+                let name = it.get("name").and_then(|n| n.as_str()).map(str::to_string);
+                let sc = it.get_mut("scenario").map(serde_json::Value::take).ok_or("an entry has no scenario")?;
+                one(sc, name)
+            })
+            .collect(),
+        v => one(v, None).map(|s| vec![s]),
     }
-    let s: Scenario = serde_json::from_str(text).map_err(|e| e.to_string())?;
-    Ok(vec![Saved { id: now_id(), name: s.name.clone(), scenario: s }])
 }
 
 /// Two or three saved scenarios side by side: best card, count, time, cost, memory.

@@ -40,10 +40,11 @@ fn write(key: &str, text: &str) -> Result<(), String> {
 /// # Errors
 /// A message when storage is unavailable or the saved text is not a scenario.
 pub fn load() -> Result<Option<Scenario>, String> {
-    match read(CURRENT_KEY)? {
-        None => Ok(None),
-        Some(text) => serde_json::from_str(&text).map(Some).map_err(|e| format!("saved scenario is damaged: {e}")),
-    }
+    let Some(text) = read(CURRENT_KEY)? else { return Ok(None) };
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| format!("saved scenario is damaged: {e}"))?;
+    let s = crate::domain::scenario::from_stored(value).map_err(|e| e.to_string())?;
+    s.validate().map_err(|e| format!("saved scenario is not usable: {e}"))?;
+    Ok(Some(s))
 }
 
 /// Saves the current scenario.
@@ -64,17 +65,35 @@ pub fn load_saved() -> Result<(Vec<Saved>, usize), String> {
     let raw: Vec<serde_json::Value> =
         serde_json::from_str(&text).map_err(|e| format!("saved scenarios are damaged: {e}"))?;
     let total = raw.len();
-    let ok: Vec<Saved> = raw.into_iter().filter_map(|v| serde_json::from_value(v).ok()).collect();
+    let ok: Vec<Saved> = raw.into_iter().filter_map(parse_saved).collect();
     let skipped = total - ok.len();
     Ok((ok, skipped))
 }
 
-/// Writes the saved scenarios list.
+fn parse_saved(v: serde_json::Value) -> Option<Saved> {
+    let id = v.get("id")?.as_u64()?;
+    let name = v.get("name")?.as_str()?.to_string();
+    let scenario = crate::domain::scenario::from_stored(v.get("scenario")?.clone()).ok()?;
+    Some(Saved { id, name, scenario })
+}
+
+/// Writes the saved scenarios list. Entries that could not be read are kept as they were, so
+/// a damaged or newer entry is never lost by saving.
 ///
 /// # Errors
 /// A message when storage is unavailable or full.
 pub fn store_saved(list: &[Saved]) -> Result<(), String> {
-    write(SAVED_KEY, &serde_json::to_string(list).map_err(|e| e.to_string())?)
+    let unreadable: Vec<serde_json::Value> = read(SAVED_KEY)
+        .ok()
+        .flatten()
+        .and_then(|t| serde_json::from_str::<Vec<serde_json::Value>>(&t).ok())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|v| parse_saved(v.clone()).is_none())
+        .collect();
+    let mut all: Vec<serde_json::Value> = list.iter().filter_map(|s| serde_json::to_value(s).ok()).collect();
+    all.extend(unreadable);
+    write(SAVED_KEY, &serde_json::to_string(&all).map_err(|e| e.to_string())?)
 }
 
 /// The remembered UI language tag, if any.

@@ -9,7 +9,7 @@ pub fn load() -> Option<Result<Scenario, crate::domain::error::DecodeError>> {
     if !search.contains("s=") {
         return None;
     }
-    Some(share::decode(&search))
+    Some(share::decode_valid(&search))
 }
 
 /// Writes the scenario into the URL without reloading (relative URL keeps any sub-path).

@@ -1,6 +1,8 @@
 //! Helpers shared by the host tests.
 #![allow(dead_code)]
 
+pub mod fuzz;
+
 use gpu_planner::domain::{plan, Catalog, Report, Scenario};
 
 #[track_caller]
