@@ -129,16 +129,11 @@ pub fn MoneyForm() -> impl IntoView {
     let lang = expect_context::<RwSignal<Lang>>();
     let currencies =
         Signal::derive(|| vec![("CNY".to_string(), "CNY ¥".to_string()), ("USD".to_string(), "USD $".to_string())]);
-    let cards = Signal::derive(move || {
-        sc.with(|s| {
-            Catalog::embedded()
-                .gpus
-                .iter()
-                .chain(s.custom_gpus.iter())
-                .map(|g| (g.id.clone(), g.name.clone()))
-                .collect::<Vec<_>>()
-        })
-    });
+    // A memo: the list only changes when custom cards do, not on every keystroke.
+    let cards: Signal<Vec<(String, String)>> = Memo::new(move |_| {
+        sc.with(|s| Catalog::embedded().gpus.iter().chain(s.custom_gpus.iter()).map(|g| (g.id.clone(), g.name.clone())).collect::<Vec<_>>())
+    })
+    .into();
     let pick = RwSignal::new("h100-sxm".to_string());
     let price = RwSignal::new(None::<f64>);
     view! {

@@ -97,9 +97,10 @@ pub fn SelectField(
             <span>{move || label.text(lang.get())}</span>
             <select id=id data-testid=testid disabled=move || disabled.get()
                 on:change=move |ev| on_change.run(event_target_value(&ev))>
+                // Options are rebuilt only when the list changes; selection updates in place.
                 {move || options.get().into_iter().map(|(v, l)| {
-                    let selected = v == value.get();
-                    view! { <option value=v selected=selected>{l}</option> }
+                    let key = v.clone();
+                    view! { <option value=v selected=move || value.with(|cur| *cur == key)>{l}</option> }
                 }).collect_view()}
             </select>
         </label>

@@ -33,13 +33,14 @@ fn opt(
 pub fn OwnershipForm(report: Signal<Option<Report>>) -> impl IntoView {
     let sc = expect_context::<RwSignal<Scenario>>();
     let lang = expect_context::<RwSignal<Lang>>();
-    let cards = Signal::derive(move || {
+    let cards: Signal<Vec<(String, String)>> = Memo::new(move |_| {
         let mut v = vec![(String::new(), Key::BestFitting.text(lang.get()).to_string())];
         v.extend(
             report.get().map(|r| r.cards).unwrap_or_default().into_iter().filter(|c| c.fits).map(|c| (c.gpu, c.name)),
         );
         v
-    });
+    })
+    .into();
     let sites = Signal::derive(move || {
         let l = lang.get();
         let mut v: Vec<(String, String)> = SITES

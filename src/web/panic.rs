@@ -40,7 +40,8 @@ pub fn install() {
 
 /// `?selftest=panic` panics on purpose so the end-to-end test can check the error screen.
 pub fn self_test() {
-    let asked = web_sys::window().and_then(|w| w.location().search().ok()).is_some_and(|q| q.contains("selftest=panic"));
+    let asked =
+        web_sys::window().and_then(|w| w.location().search().ok()).is_some_and(|q| q.contains("selftest=panic"));
     if asked {
         panic!("self-test of the error screen (?selftest=panic)");
     }

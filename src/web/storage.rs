@@ -41,7 +41,8 @@ fn write(key: &str, text: &str) -> Result<(), String> {
 /// A message when storage is unavailable or the saved text is not a scenario.
 pub fn load() -> Result<Option<Scenario>, String> {
     let Some(text) = read(CURRENT_KEY)? else { return Ok(None) };
-    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| format!("saved scenario is damaged: {e}"))?;
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("saved scenario is damaged: {e}"))?;
     let s = crate::domain::scenario::from_stored(value).map_err(|e| e.to_string())?;
     s.validate().map_err(|e| format!("saved scenario is not usable: {e}"))?;
     Ok(Some(s))

@@ -25,14 +25,52 @@ impl Rng {
 
 const B64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 const PATHS: &[&str] = &[
-    "training.seq_len", "training.micro_batch", "training.global_batch", "training.tokens", "lora.rank",
-    "inference.context", "inference.concurrent", "inference.output_tokens", "parallel.gpus", "parallel.tp",
-    "parallel.pp", "parallel.zero", "money.cny_per_usd", "efficiency.mfu", "efficiency.decode_bandwidth",
-    "ownership.pue", "ownership.utilisation", "ownership.card_price", "ownership.depreciation_years",
-    "infra.storage_gb_s", "infra.fabric_gbit_per_gpu", "custom_model.layers", "custom_model.hidden",
-    "custom_model.heads", "custom_model.kv_heads", "cards.min_memory_gb", "ownership.months",
+    "training.seq_len",
+    "training.micro_batch",
+    "training.global_batch",
+    "training.tokens",
+    "lora.rank",
+    "inference.context",
+    "inference.concurrent",
+    "inference.output_tokens",
+    "parallel.gpus",
+    "parallel.tp",
+    "parallel.pp",
+    "parallel.zero",
+    "money.cny_per_usd",
+    "efficiency.mfu",
+    "efficiency.decode_bandwidth",
+    "ownership.pue",
+    "ownership.utilisation",
+    "ownership.card_price",
+    "ownership.depreciation_years",
+    "infra.storage_gb_s",
+    "infra.fabric_gbit_per_gpu",
+    "custom_model.layers",
+    "custom_model.hidden",
+    "custom_model.heads",
+    "custom_model.kv_heads",
+    "cards.min_memory_gb",
+    "ownership.months",
 ];
-const ABSURD: &[&str] = &["0", "-1", "1e308", "-1e308", "4294967296", "1e-320", "\"NaN\"", "null", "true", "[]", "{}", "\"<script>\"", "0.5", "3", "65536", "2097153"];
+const ABSURD: &[&str] = &[
+    "0",
+    "-1",
+    "1e308",
+    "-1e308",
+    "4294967296",
+    "1e-320",
+    "\"NaN\"",
+    "null",
+    "true",
+    "[]",
+    "{}",
+    "\"<script>\"",
+    "0.5",
+    "3",
+    "65536",
+    "2097153",
+];
 
 fn random_scenario(r: &mut Rng) -> Scenario {
     let models = presets();
@@ -85,7 +123,11 @@ fn absurd_link(r: &mut Rng) -> String {
 fn random_text(r: &mut Rng) -> String {
     let len = r.below(300) as usize;
     let body: String = (0..len).map(|_| char::from(32 + r.below(95) as u8)).collect();
-    if r.below(2) == 0 { format!("v1.{body}") } else { body }
+    if r.below(2) == 0 {
+        format!("v1.{body}")
+    } else {
+        body
+    }
 }
 
 /// Counts of one fuzzing run.
@@ -119,7 +161,9 @@ pub fn run(cases: u64, seed: u64) -> Stats {
                 assert!(!e.to_string().is_empty());
                 Ok(None)
             }
-            Ok(s) => Ok(Some(plan(&s, cat).map(|rep| numbers(&rep).into_iter().find(|(_, v)| !(v.is_finite() && *v >= 0.0))))),
+            Ok(s) => Ok(Some(
+                plan(&s, cat).map(|rep| numbers(&rep).into_iter().find(|(_, v)| !(v.is_finite() && *v >= 0.0))),
+            )),
         }));
         match outcome {
             Err(_) => st.failures.push(format!("panic on {input:?}")),

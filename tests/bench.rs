@@ -1,0 +1,117 @@
+//! Speed in headless Chromium: plan() over the whole catalog, input-to-screen latency, chart
+//! redraws. Run by scripts/bench.sh with `--release`; prints the figures (and asserts nothing
+//! about time, so a slow CI machine cannot fail the suite: budgets are checked by the script).
+#![cfg(target_arch = "wasm32")]
+
+use gpu_planner::domain::{plan, Catalog, Scenario};
+use gpu_planner::ui::App;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn now() -> f64 {
+    window().performance().map_or(0.0, |p| p.now())
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+#[wasm_bindgen_test]
+async fn bench_in_chromium() {
+    let cat = Catalog::embedded();
+    let s = Scenario::default();
+    let _ = plan(&s, cat);
+    let plan_ms = median(
+        (0..60)
+            .map(|_| {
+                let t = now();
+                let _ = plan(&s, cat);
+                now() - t
+            })
+            .collect(),
+    );
+    console_log!("BENCH plan_ms {plan_ms:.3}");
+
+    if let Ok(Some(st)) = window().local_storage() {
+        let _ = st.clear();
+    }
+    let container = document().create_element("div").unwrap_or_else(|_| panic!("div"));
+    let _ = document().body().map(|b| b.append_child(&container));
+    let _h = leptos::mount::mount_to(container.unchecked_into(), App);
+    leptos::task::tick().await;
+    let input: web_sys::HtmlInputElement = document()
+        .query_selector("[data-testid='seq']")
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| panic!("seq"))
+        .unchecked_into();
+    let total: web_sys::Element =
+        document().query_selector("[data-testid='memory-total']").ok().flatten().unwrap_or_else(|| panic!("total"));
+    let mut lat = Vec::new();
+    let mut sync = Vec::new();
+    for i in 0..20 {
+        let before = total.text_content().unwrap_or_default();
+        input.set_value(&(4096 + 512 * (i + 1)).to_string());
+        let init = web_sys::EventInit::new();
+        init.set_bubbles(true);
+        let ev = web_sys::Event::new_with_event_init_dict("input", &init).unwrap_or_else(|_| panic!("ev"));
+        let t = now();
+        let _ = input.dispatch_event(&ev);
+        sync.push(now() - t);
+        leptos::task::tick().await;
+        lat.push(now() - t);
+        assert_ne!(before, total.text_content().unwrap_or_default());
+    }
+    console_log!("BENCH input_to_screen_ms {:.3}", median(lat));
+    console_log!("BENCH input_sync_part_ms {:.3}", median(sync));
+    let t = now();
+    leptos::task::tick().await;
+    console_log!("BENCH empty_tick_ms {:.3}", now() - t);
+
+    let r = plan(&s, cat).unwrap_or_else(|e| panic!("{e}"));
+    let canvas: web_sys::HtmlCanvasElement =
+        document().create_element("canvas").unwrap_or_else(|_| panic!("c")).unchecked_into();
+    canvas.set_width(900);
+    canvas.set_height(220);
+    let labels = ["w", "g", "o", "m", "a", "l", "k", "x", "cap"];
+    let v = &r.cards[0];
+    let mem = median(
+        (0..30)
+            .map(|_| {
+                let t = now();
+                let _ = gpu_planner::web::canvas::draw_memory(canvas.clone(), &v.memory, v.capacity, &labels);
+                now() - t
+            })
+            .collect(),
+    );
+    console_log!("BENCH chart_memory_ms {mem:.3}");
+    let mut s2 = s.clone();
+    s2.ownership.rent_hourly = Some(12.0);
+    let rvb = plan(&s2, cat).ok().and_then(|r| r.rent_vs_buy).unwrap_or_else(|| panic!("rvb"));
+    canvas.set_height(360);
+    let l = gpu_planner::chart::RentLabels {
+        title: "t",
+        x: "x",
+        y: "y",
+        own: "o",
+        own_net: "n",
+        on_demand: "d",
+        monthly: "m",
+        yearly: "y",
+        breakeven: "b",
+    };
+    let cum = median(
+        (0..30)
+            .map(|_| {
+                let t = now();
+                let _ = gpu_planner::web::canvas::draw_rent(canvas.clone(), &rvb, &l, false);
+                now() - t
+            })
+            .collect(),
+    );
+    console_log!("BENCH chart_cumulative_ms {cum:.3}");
+}
