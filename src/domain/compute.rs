@@ -82,6 +82,17 @@ pub fn pipeline_factor(pp: u32, microbatches: f64) -> f64 {
     (m + f64::from(pp.max(1)) - 1.0) / m
 }
 
+/// Slow-down of CPU offload: optimizer steps on the CPU and PCIe transfers. ZeRO-Offload
+/// (Ren et al. 2021) hides much of it at large batch; we assume 1.5× (editable by MFU override).
+#[must_use]
+pub fn offload_factor(o: super::scenario::Offload) -> f64 {
+    if o == super::scenario::Offload::None {
+        1.0
+    } else {
+        1.5
+    }
+}
+
 /// Wall-clock hours of a training run, or `None` when the card's peak is unknown.
 #[must_use]
 pub fn training_hours(m: &ModelSpec, s: &Scenario, g: &Gpu, layout: &Layout) -> Option<f64> {
@@ -89,7 +100,8 @@ pub fn training_hours(m: &ModelSpec, s: &Scenario, g: &Gpu, layout: &Layout) -> 
     let t = &s.training;
     let flops = training_flops(m, s.task, t.seq_len, t.tokens) * recompute_factor(layout.recompute, s.task);
     let micro = f64::from(t.global_batch) / (f64::from(layout.dp.max(1)) * f64::from(t.micro_batch.max(1)));
-    let secs = flops * pipeline_factor(layout.pp, micro) / (f64::from(layout.gpus()) * peak * mfu(s, g));
+    let secs = flops * pipeline_factor(layout.pp, micro) * offload_factor(layout.offload)
+        / (f64::from(layout.gpus()) * peak * mfu(s, g));
     Some(secs / 3600.0)
 }
 

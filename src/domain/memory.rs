@@ -180,6 +180,40 @@ pub fn weight_bytes(p: &ParamCounts, quant: WeightQuant, precision: Precision) -
 /// Per-GPU memory of a training task under `layout`.
 #[must_use]
 pub fn training(m: &ModelSpec, s: &Scenario, layout: &Layout) -> MemoryBreakdown {
+    let mut b = training_states(m, s, layout);
+    let t = &s.training;
+    let shape = ActivationShape::of(m, t.seq_len, t.micro_batch, activation_value_bytes(s));
+    let microbatches = f64::from(t.global_batch) / (f64::from(layout.dp.max(1)) * f64::from(t.micro_batch.max(1)));
+    b.activations = activation_bytes(&shape, m.layers, layout, t.flash_attention, microbatches);
+    b.logits = logits_bytes(m, t.seq_len, t.micro_batch, layout.tp);
+    finish(b, s)
+}
+
+/// Bytes per stored activation: 4 for fp32/tf32 training, else 2.
+#[must_use]
+pub fn activation_value_bytes(s: &Scenario) -> f64 {
+    if s.precision.bytes() > 2.0 {
+        4.0
+    } else {
+        2.0
+    }
+}
+
+/// Logits s·b·V in fp32 for the loss (vocab-parallel over tp); conservatively on the worst stage.
+#[must_use]
+pub fn logits_bytes(m: &ModelSpec, seq: u32, micro_batch: u32, tp: u32) -> f64 {
+    f64::from(seq) * f64::from(micro_batch) * f64::from(m.vocab) * 4.0 / f64::from(tp.max(1))
+}
+
+/// Total with runtime overhead, from the sum of the other items (as `finish` does).
+#[must_use]
+pub fn total_with_overhead(sum: f64, s: &Scenario) -> f64 {
+    sum * (1.0 + s.efficiency.fragmentation) + s.efficiency.runtime_gib * GIB
+}
+
+/// Model states only (weights, gradients, optimizer, master weights) of a training task.
+#[must_use]
+pub fn training_states(m: &ModelSpec, s: &Scenario, layout: &Layout) -> MemoryBreakdown {
     let p = m.params();
     let t = &s.training;
     let model_shards = f64::from(layout.tp.max(1)) * f64::from(layout.pp.max(1));
@@ -213,12 +247,7 @@ pub fn training(m: &ModelSpec, s: &Scenario, layout: &Layout) -> MemoryBreakdown
             }
         }
     }
-    let shape = ActivationShape::of(m, t.seq_len, t.micro_batch, if s.precision.bytes() > 2.0 { 4.0 } else { 2.0 });
-    let microbatches = f64::from(t.global_batch) / (dp * f64::from(t.micro_batch.max(1)));
-    b.activations = activation_bytes(&shape, m.layers, layout, t.flash_attention, microbatches);
-    // Logits s·b·V in fp32 for the loss (vocab-parallel over tp); conservatively on the worst stage.
-    b.logits = f64::from(t.seq_len) * f64::from(t.micro_batch) * f64::from(m.vocab) * 4.0 / f64::from(layout.tp.max(1));
-    finish(b, s)
+    b
 }
 
 /// Per-GPU memory of serving: weights, KV cache for every concurrent sequence, a prefill

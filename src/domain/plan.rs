@@ -149,7 +149,9 @@ fn rank(a: &CardVerdict, b: &CardVerdict) -> std::cmp::Ordering {
         .then(a.gpu.cmp(&b.gpu))
 }
 
-fn selected(s: &Scenario, g: &Gpu) -> bool {
+/// Whether the scenario's card filter keeps `g`.
+#[must_use]
+pub fn selected(s: &Scenario, g: &Gpu) -> bool {
     let f = &s.cards;
     (f.only.is_empty() || f.only.contains(&g.id))
         && (f.segments.is_empty() || f.segments.contains(&g.segment))
@@ -282,7 +284,8 @@ fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64) -> (bool, Layout) {
     let n = if want > 0 { want } else { 8 };
     let fallback = cands
         .iter()
-        .map(|c| Layout { dp: (n / (c.tp * c.pp)).max(1), ..*c })
+        .filter(|c| n.is_multiple_of(c.tp * c.pp))
+        .map(|c| Layout { dp: n / (c.tp * c.pp), ..*c })
         .min_by(|a, b| memory_for(m, s, a).total.total_cmp(&memory_for(m, s, b).total))
         .unwrap_or_else(Layout::single);
     (false, fallback)

@@ -451,6 +451,24 @@ impl Default for Infra {
     }
 }
 
+/// Auto-plan: search every card and layout for the cheapest or fastest way to run the workload.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Search {
+    /// Finish the training within this many days; `None` = no deadline.
+    pub deadline_days: Option<f64>,
+    /// Spend at most this much (scenario currency) renting; `None` = no limit.
+    pub budget: Option<f64>,
+    /// Largest card count to consider.
+    pub max_gpus: u32,
+}
+
+impl Default for Search {
+    fn default() -> Self {
+        Self { deadline_days: None, budget: None, max_gpus: 1024 }
+    }
+}
+
 /// Every input of one plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -472,6 +490,7 @@ pub struct Scenario {
     pub efficiency: Efficiency,
     pub ownership: Ownership,
     pub infra: Infra,
+    pub search: Search,
     /// Cards the user added in the page (same shape as catalog cards).
     pub custom_gpus: Vec<Gpu>,
 }
@@ -496,6 +515,7 @@ impl Default for Scenario {
             efficiency: Efficiency::default(),
             ownership: Ownership::default(),
             infra: Infra::default(),
+            search: Search::default(),
             custom_gpus: Vec::new(),
         }
     }
@@ -619,6 +639,13 @@ impl Scenario {
             ("infra.rack_kw_limit", i.rack_kw_limit, 0.5, 500.0),
         ] {
             check(field, v, lo, hi)?;
+        }
+        check("search.max_gpus", f64::from(self.search.max_gpus), 1.0, 100_000.0)?;
+        if let Some(d) = self.search.deadline_days {
+            check("search.deadline_days", d, 0.001, 100_000.0)?;
+        }
+        if let Some(b) = self.search.budget {
+            check("search.budget", b, 0.0, 1e12)?;
         }
         if o.demand.len() > 120 {
             return Err(PlanError::OutOfRange {

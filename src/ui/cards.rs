@@ -131,7 +131,14 @@ pub fn MoneyForm() -> impl IntoView {
         Signal::derive(|| vec![("CNY".to_string(), "CNY ¥".to_string()), ("USD".to_string(), "USD $".to_string())]);
     // A memo: the list only changes when custom cards do, not on every keystroke.
     let cards: Signal<Vec<(String, String)>> = Memo::new(move |_| {
-        sc.with(|s| Catalog::embedded().gpus.iter().chain(s.custom_gpus.iter()).map(|g| (g.id.clone(), g.name.clone())).collect::<Vec<_>>())
+        sc.with(|s| {
+            Catalog::embedded()
+                .gpus
+                .iter()
+                .chain(s.custom_gpus.iter())
+                .map(|g| (g.id.clone(), g.name.clone()))
+                .collect::<Vec<_>>()
+        })
     })
     .into();
     let pick = RwSignal::new("h100-sxm".to_string());

@@ -1,0 +1,256 @@
+//! Auto-plan: an exhaustive search over card × card count × data/tensor/pipeline degree × ZeRO
+//! stage × recompute × micro-batch × offload for training. Memory is the engine's own accounting
+//! (memory.rs), evaluated in closed form per configuration so the whole space fits in a frame.
+
+use super::catalog::{Catalog, Gpu};
+use super::compute;
+use super::cost;
+use super::error::PlanError;
+use super::memory::{self, ActivationShape, Layout};
+use super::model::ModelSpec;
+use super::pricing;
+use super::scenario::{Offload, Recompute, Scenario};
+use super::units::GIB;
+use serde::{Deserialize, Serialize};
+
+/// One configuration that fits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Candidate {
+    pub gpu: String,
+    pub name: String,
+    pub layout: Layout,
+    pub micro_batch: u32,
+    pub hours: f64,
+    /// Renting the cards for the run, scenario currency.
+    pub rent_cost: Option<f64>,
+    /// Running it on owned cards at the ownership utilisation.
+    pub own_cost: Option<f64>,
+    /// Per-card memory, bytes, and the card's capacity.
+    pub memory: f64,
+    pub capacity: f64,
+}
+
+impl Candidate {
+    /// Cost used for ranking: rent when known, else own.
+    #[must_use]
+    pub fn cost(&self) -> Option<f64> {
+        self.rent_cost.or(self.own_cost)
+    }
+}
+
+/// What the search found.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct SearchReport {
+    /// Configurations evaluated.
+    pub searched: u64,
+    /// Of those, the ones that fit in memory.
+    pub fitting: u64,
+    /// Of those, the ones that meet the deadline and the budget.
+    pub feasible: u64,
+    pub by_cost: Vec<Candidate>,
+    pub by_time: Vec<Candidate>,
+    /// Time-vs-cost Pareto front (no other plan is both faster and cheaper), by time.
+    pub pareto: Vec<Candidate>,
+    /// Each card's cheapest feasible plan (fastest when no price is known).
+    pub per_card: Vec<Candidate>,
+}
+
+const TOP: usize = 15;
+
+fn keep_top(v: &mut Vec<Candidate>, c: &Candidate, key: impl Fn(&Candidate) -> f64) {
+    if v.len() < TOP || key(c) < v.last().map_or(f64::INFINITY, &key) {
+        let at = v.partition_point(|x| key(x) <= key(c));
+        v.insert(at, c.clone());
+        v.truncate(TOP);
+    }
+}
+
+fn add_pareto(front: &mut Vec<Candidate>, c: &Candidate) {
+    let Some(cc) = c.cost() else { return };
+    if front.iter().any(|f| f.hours <= c.hours && f.cost().is_some_and(|fc| fc <= cc)) {
+        return;
+    }
+    front.retain(|f| !(c.hours <= f.hours && f.cost().is_some_and(|fc| cc <= fc)));
+    let at = front.partition_point(|f| f.hours < c.hours);
+    front.insert(at, c.clone());
+}
+
+/// a + b/dp from the states at dp = 1 and dp = 2 (every state term is constant or ∝ 1/dp).
+fn states_coeffs(m: &ModelSpec, s: &Scenario, l: Layout) -> (f64, f64) {
+    let sum = |dp: u32| {
+        let b = memory::training_states(m, s, &Layout { dp, ..l });
+        b.weights + b.gradients + b.optimizer + b.master_weights
+    };
+    let (s1, s2) = (sum(1), sum(2));
+    let b = 2.0 * (s1 - s2);
+    (s1 - b, b)
+}
+
+/// Activations = K · in-flight micro-batches + W (in-flight = min(pp, micro-batches per step)).
+fn act_coeffs(m: &ModelSpec, s: &Scenario, l: Layout, mb: u32) -> (f64, f64) {
+    let x = ActivationShape::of(m, s.training.seq_len, mb, memory::activation_value_bytes(s));
+    let a1 = memory::activation_bytes(&x, m.layers, &l, s.training.flash_attention, 1.0);
+    if l.pp <= 1 {
+        return (0.0, a1);
+    }
+    let a2 = memory::activation_bytes(&x, m.layers, &l, s.training.flash_attention, 2.0);
+    (a2 - a1, 2.0 * a1 - a2)
+}
+
+/// Memory of one configuration by the closed form the search uses (equal to
+/// `memory::training(..).total` for the same layout and micro-batch; tests/search.rs checks it).
+#[must_use]
+pub fn fast_total(m: &ModelSpec, s: &Scenario, l: Layout, mb: u32) -> f64 {
+    let (a, b) = states_coeffs(m, s, l);
+    let (k, w) = act_coeffs(m, s, l, mb);
+    let micro = f64::from(s.training.global_batch) / (f64::from(l.dp) * f64::from(mb));
+    let in_flight = f64::from(l.pp).min(micro.max(1.0));
+    let sum = a + b / f64::from(l.dp) + k * in_flight + w + memory::logits_bytes(m, s.training.seq_len, mb, l.tp);
+    memory::total_with_overhead(sum, s)
+}
+
+struct CardCtx<'a> {
+    g: &'a Gpu,
+    cap: f64,
+    peak: f64,
+    mfu: f64,
+    hourly: Option<f64>,
+    price: Option<f64>,
+}
+
+/// Searches every configuration for training the scenario's model.
+///
+/// # Errors
+/// [`PlanError`] when the scenario is invalid or the task is inference (nothing to schedule).
+pub fn search(s: &Scenario, catalog: &Catalog) -> Result<SearchReport, PlanError> {
+    s.validate()?;
+    let m = s.model_spec()?;
+    if !s.task.is_training() {
+        return Ok(SearchReport::default());
+    }
+    let t = &s.training;
+    let flops = compute::training_flops(m, s.task, t.seq_len, t.tokens);
+    let deadline_h = s.search.deadline_days.map(|d| d * 24.0);
+    let budget = s.search.budget;
+    let mut rep = SearchReport::default();
+    let cards: Vec<&Gpu> =
+        catalog.gpus.iter().chain(s.custom_gpus.iter()).filter(|g| super::plan::selected(s, g)).collect();
+    let mut per_card: Vec<Candidate> = Vec::new();
+    for g in cards {
+        let (Some(mem), Some(peak)) = (g.memory_gb, compute::peak_tflops(g, s.precision)) else { continue };
+        let ctx = CardCtx {
+            g,
+            cap: mem * GIB,
+            peak: peak * 1e12,
+            mfu: compute::mfu(s, g),
+            hourly: pricing::rent_hourly(s, catalog, &g.id),
+            price: cost::card_price(s, catalog, &g.id, s.ownership.gpu == g.id),
+        };
+        let mut best: Option<Candidate> = None;
+        search_card(m, s, &ctx, flops, deadline_h, budget, &mut rep, &mut best);
+        per_card.extend(best);
+    }
+    per_card.sort_by(|a, b| {
+        a.cost()
+            .unwrap_or(f64::INFINITY)
+            .total_cmp(&b.cost().unwrap_or(f64::INFINITY))
+            .then(a.hours.total_cmp(&b.hours))
+    });
+    rep.per_card = per_card;
+    Ok(rep)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn search_card(
+    m: &ModelSpec,
+    s: &Scenario,
+    c: &CardCtx,
+    flops: f64,
+    deadline_h: Option<f64>,
+    budget: Option<f64>,
+    rep: &mut SearchReport,
+    best: &mut Option<Candidate>,
+) {
+    let t = &s.training;
+    let gb = t.global_batch;
+    let max_tp = c.g.nvlink_domain().min(8);
+    let tps = [1u32, 2, 4, 8].into_iter().filter(|&x| x <= max_tp && m.heads.is_multiple_of(x));
+    let mut own_rate: Vec<(u32, Option<f64>)> = Vec::new();
+    for tp in tps {
+        for pp in [1u32, 2, 4, 8, 16, 32].into_iter().filter(|&p| p == 1 || p * 2 <= m.layers) {
+            for zero in 0u8..=3 {
+                for offload in [Offload::None, Offload::Optimizer] {
+                    let base = Layout { tp, pp, dp: 1, zero, recompute: Recompute::None, offload };
+                    let (sa, sb) = states_coeffs(m, s, base);
+                    for mb in [1u32, 2, 4, 8].into_iter().filter(|&b| b <= gb) {
+                        let logits = memory::logits_bytes(m, t.seq_len, mb, tp);
+                        for recompute in [Recompute::None, Recompute::Selective, Recompute::Full] {
+                            let l = Layout { recompute, ..base };
+                            let (k, w) = act_coeffs(m, s, l, mb);
+                            let mut dp = 1u32;
+                            while tp * pp * dp <= s.search.max_gpus && dp * mb <= gb {
+                                rep.searched += 1;
+                                let micro = f64::from(gb) / (f64::from(dp) * f64::from(mb));
+                                let in_flight = f64::from(pp).min(micro.max(1.0));
+                                let total = memory::total_with_overhead(
+                                    sa + sb / f64::from(dp) + k * in_flight + w + logits,
+                                    s,
+                                );
+                                if total <= c.cap {
+                                    rep.fitting += 1;
+                                    let n = tp * pp * dp;
+                                    let hours = flops
+                                        * compute::recompute_factor(recompute, s.task)
+                                        * compute::pipeline_factor(pp, micro)
+                                        * compute::offload_factor(offload)
+                                        / (f64::from(n) * c.peak * c.mfu)
+                                        / 3600.0;
+                                    let own = own_per_hour(s, c, n, &mut own_rate);
+                                    let cand = Candidate {
+                                        gpu: c.g.id.clone(),
+                                        name: c.g.name.clone(),
+                                        layout: Layout { dp, ..l },
+                                        micro_batch: mb,
+                                        hours,
+                                        rent_cost: c.hourly.map(|r| r * hours * f64::from(n)),
+                                        own_cost: own.map(|r| r * hours * f64::from(n)),
+                                        memory: total,
+                                        capacity: c.cap,
+                                    };
+                                    let in_time = deadline_h.is_none_or(|d| hours <= d);
+                                    let in_budget = budget.is_none_or(|b| cand.cost().is_some_and(|x| x <= b));
+                                    if in_time && in_budget {
+                                        rep.feasible += 1;
+                                        keep_top(&mut rep.by_cost, &cand, |x| x.cost().unwrap_or(f64::INFINITY));
+                                        keep_top(&mut rep.by_time, &cand, |x| x.hours);
+                                        add_pareto(&mut rep.pareto, &cand);
+                                        let better = best.as_ref().is_none_or(|b| {
+                                            let (cb, cc) = (
+                                                b.cost().unwrap_or(f64::INFINITY),
+                                                cand.cost().unwrap_or(f64::INFINITY),
+                                            );
+                                            cc < cb || (cc == cb && cand.hours < b.hours)
+                                        });
+                                        if better {
+                                            *best = Some(cand);
+                                        }
+                                    }
+                                }
+                                dp *= 2;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn own_per_hour(s: &Scenario, c: &CardCtx, n: u32, cache: &mut Vec<(u32, Option<f64>)>) -> Option<f64> {
+    if let Some((_, v)) = cache.iter().find(|(k, _)| *k == n) {
+        return *v;
+    }
+    let v = c.price.map(|p| cost::own_costs(s, c.g, n, p).per_gpu_hour(s.ownership.utilisation));
+    cache.push((n, v));
+    v
+}

@@ -1,0 +1,78 @@
+//! "Cheapest fix": every suggestion really fixes the plan it claims to, cheapest first.
+#![cfg(not(target_arch = "wasm32"))] // host only
+
+mod common;
+use common::report;
+use gpu_planner::domain::fix::{fixes, works};
+use gpu_planner::domain::scenario::{CardFilter, Parallel, Search, Task};
+use gpu_planner::domain::{Catalog, Scenario};
+
+fn check_all(s: &Scenario) -> usize {
+    let fs = fixes(s, Catalog::embedded());
+    for f in &fs {
+        let r = report(&f.scenario);
+        let v = r.cards.iter().find(|c| c.gpu == f.gpu).unwrap_or_else(|| panic!("{} not planned", f.gpu));
+        assert!(works(&f.scenario, v), "fix `{}` does not work: {v:?}", f.en);
+        assert_eq!(v.gpus, f.gpus, "{}", f.en);
+        assert_eq!(v.cost, f.cost, "{}", f.en);
+    }
+    for w in fs.windows(2) {
+        assert!(w[0].cost.unwrap_or(f64::INFINITY) <= w[1].cost.unwrap_or(f64::INFINITY), "cheapest first");
+    }
+    fs.len()
+}
+
+#[test]
+fn a_70b_full_fine_tune_on_two_4090s_gets_working_fixes() {
+    let s = Scenario {
+        task: Task::FullFinetune,
+        model: "llama-3.1-70b".into(),
+        parallel: Parallel { gpus: 2, ..Parallel::default() },
+        cards: CardFilter { only: vec!["rtx-4090".into()], ..CardFilter::default() },
+        search: Search { max_gpus: 256, ..Search::default() },
+        ..Scenario::default()
+    };
+    assert!(!report(&s).cards[0].fits);
+    let fs = fixes(&s, Catalog::embedded());
+    let names: Vec<&str> = fs.iter().map(|f| f.en.as_str()).collect();
+    assert!(names.iter().any(|n| n.starts_with("use ")), "{names:?}");
+    assert!(names.iter().any(|n| n.ends_with("instead")), "another card: {names:?}");
+    assert!(check_all(&s) >= 2);
+}
+
+#[test]
+fn a_missed_deadline_gets_more_cards_or_a_faster_card() {
+    let s = Scenario {
+        task: Task::Pretrain,
+        model: "llama-3.1-8b".into(),
+        training: gpu_planner::domain::scenario::Training { tokens: 2e10, ..Default::default() },
+        parallel: Parallel { gpus: 8, ..Parallel::default() },
+        cards: CardFilter { only: vec!["a100-80gb-sxm4".into()], ..CardFilter::default() },
+        search: Search { deadline_days: Some(3.0), budget: None, max_gpus: 512 },
+        ..Scenario::default()
+    };
+    let v = &report(&s).cards[0];
+    assert!(v.fits && v.hours.unwrap_or(0.0) > 72.0, "the plan misses the deadline: {:?}", v.hours);
+    let fs = fixes(&s, Catalog::embedded());
+    assert!(fs.iter().any(|f| f.en.starts_with("use ")), "{:?}", fs.iter().map(|f| &f.en).collect::<Vec<_>>());
+    check_all(&s);
+}
+
+#[test]
+fn a_working_plan_needs_no_fix() {
+    assert!(fixes(&Scenario::default(), Catalog::embedded()).is_empty());
+}
+
+#[test]
+fn inference_that_does_not_fit_suggests_quantization() {
+    let s = Scenario {
+        task: Task::Inference,
+        model: "llama-3.1-70b".into(),
+        parallel: Parallel { gpus: 2, ..Parallel::default() },
+        cards: CardFilter { only: vec!["l40s".into()], ..CardFilter::default() },
+        ..Scenario::default()
+    };
+    let fs = fixes(&s, Catalog::embedded());
+    assert!(fs.iter().any(|f| f.en.contains("INT4")), "{:?}", fs.iter().map(|f| &f.en).collect::<Vec<_>>());
+    check_all(&s);
+}

@@ -1,0 +1,134 @@
+//! Auto-plan search: agrees with a brute-force enumeration through the engine, every plan it
+//! returns fits by the engine's own accounting, and it covers more than 100,000 configurations.
+#![cfg(not(target_arch = "wasm32"))] // host only
+
+mod common;
+use common::assert_close;
+use gpu_planner::domain::compute::training_hours;
+use gpu_planner::domain::memory::{self, Layout};
+use gpu_planner::domain::scenario::{CardFilter, Offload, Recompute, Search, Task, Training};
+use gpu_planner::domain::search::{fast_total, search};
+use gpu_planner::domain::{Catalog, Scenario};
+use proptest::prelude::*;
+
+fn at_mb(s: &Scenario, mb: u32) -> Scenario {
+    Scenario { training: Training { micro_batch: mb, ..s.training.clone() }, ..s.clone() }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+    #[test]
+    fn closed_form_memory_equals_the_engine(
+        tp in prop::sample::select(vec![1u32, 2, 4, 8]), pp in prop::sample::select(vec![1u32, 2, 4, 8]),
+        dp in prop::sample::select(vec![1u32, 2, 4, 16, 64]), zero in 0u8..4, mb in 1u32..8,
+        rec in prop::sample::select(vec![Recompute::None, Recompute::Selective, Recompute::Full]),
+        off in prop::sample::select(vec![Offload::None, Offload::Optimizer]),
+        task in prop::sample::select(vec![Task::Pretrain, Task::FullFinetune, Task::Lora, Task::Qlora]),
+        model in prop::sample::select(vec!["llama-3.1-8b", "qwen2.5-72b", "mixtral-8x7b", "deepseek-v3"]),
+    ) {
+        let s = Scenario { task, model: model.into(), ..Scenario::default() };
+        let m = s.model_spec().map_err(|e| TestCaseError::fail(e.to_string()))?.clone();
+        let l = Layout { tp, pp, dp, zero, recompute: rec, offload: off };
+        let engine = memory::training(&m, &at_mb(&s, mb), &l).total;
+        let fast = fast_total(&m, &s, l, mb);
+        prop_assert!((engine - fast).abs() <= 1e-9 * engine, "{engine} vs {fast}");
+    }
+}
+
+fn small() -> Scenario {
+    Scenario {
+        task: Task::FullFinetune,
+        model: "qwen2.5-7b".into(),
+        training: Training { global_batch: 32, tokens: 2e9, ..Training::default() },
+        cards: CardFilter { only: vec!["a100-80gb-sxm4".into(), "rtx-4090".into()], ..CardFilter::default() },
+        search: Search { deadline_days: Some(3.0), budget: None, max_gpus: 16 },
+        ..Scenario::default()
+    }
+}
+
+/// The same space enumerated plainly through memory::training and compute::training_hours.
+fn brute_force(s: &Scenario) -> (u64, Vec<(String, Layout, u32, f64)>) {
+    let cat = Catalog::embedded();
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let mut searched = 0;
+    let mut feasible = Vec::new();
+    for id in &s.cards.only {
+        let g = cat.gpu(id).unwrap_or_else(|| panic!("{id}"));
+        let cap = g.memory_gb.unwrap_or(0.0) * gpu_planner::domain::units::GIB;
+        for tp in [1u32, 2, 4, 8].into_iter().filter(|&t| t <= g.nvlink_domain().min(8) && m.heads % t == 0) {
+            for pp in [1u32, 2, 4, 8, 16, 32].into_iter().filter(|&p| p == 1 || p * 2 <= m.layers) {
+                for zero in 0u8..=3 {
+                    for offload in [Offload::None, Offload::Optimizer] {
+                        for mb in [1u32, 2, 4, 8].into_iter().filter(|&b| b <= s.training.global_batch) {
+                            for recompute in [Recompute::None, Recompute::Selective, Recompute::Full] {
+                                let mut dp = 1;
+                                while tp * pp * dp <= s.search.max_gpus && dp * mb <= s.training.global_batch {
+                                    searched += 1;
+                                    let l = Layout { tp, pp, dp, zero, recompute, offload };
+                                    let sm = at_mb(s, mb);
+                                    if memory::training(&m, &sm, &l).total <= cap {
+                                        let h = training_hours(&m, &sm, g, &l).unwrap_or(f64::INFINITY);
+                                        if h <= s.search.deadline_days.unwrap_or(f64::INFINITY) * 24.0 {
+                                            feasible.push((id.clone(), l, mb, h));
+                                        }
+                                    }
+                                    dp *= 2;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    (searched, feasible)
+}
+
+#[test]
+fn search_agrees_with_brute_force_on_a_small_case() {
+    let s = small();
+    let r = search(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    let (searched, feasible) = brute_force(&s);
+    assert_eq!(r.searched, searched);
+    assert_eq!(r.feasible, feasible.len() as u64);
+    let fastest = feasible.iter().map(|f| f.3).fold(f64::INFINITY, f64::min);
+    assert_close(r.by_time[0].hours, fastest, 1e-9);
+}
+
+#[test]
+fn every_returned_plan_fits_and_meets_the_deadline_by_the_engine() {
+    let s = small();
+    let cat = Catalog::embedded();
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let r = search(&s, cat).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!r.by_cost.is_empty() && !r.pareto.is_empty());
+    for c in r.by_cost.iter().chain(&r.by_time).chain(&r.pareto).chain(&r.per_card) {
+        let g = cat.gpu(&c.gpu).unwrap_or_else(|| panic!("{}", c.gpu));
+        let sm = at_mb(&s, c.micro_batch);
+        let total = memory::training(&m, &sm, &c.layout).total;
+        assert!(total <= c.capacity, "{c:?}");
+        let h = training_hours(&m, &sm, g, &c.layout).unwrap_or(f64::INFINITY);
+        assert_close(c.hours, h, 1e-9);
+        assert!(h <= 3.0 * 24.0);
+    }
+    // The Pareto front is strictly faster-and-dearer along its length.
+    for w in r.pareto.windows(2) {
+        assert!(w[0].hours <= w[1].hours && w[0].cost() >= w[1].cost());
+    }
+}
+
+#[test]
+fn the_whole_catalog_search_covers_over_100k_configurations() {
+    let s = Scenario { search: Search { deadline_days: Some(14.0), ..Search::default() }, ..Scenario::default() };
+    let t = std::time::Instant::now();
+    let r = search(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    println!(
+        "searched {} ({} fit, {} feasible) in {:.1} ms native (debug build)",
+        r.searched,
+        r.fitting,
+        r.feasible,
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    assert!(r.searched >= 100_000, "{}", r.searched);
+    assert!(r.per_card.len() > 10);
+}
