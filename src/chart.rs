@@ -206,3 +206,59 @@ pub fn draw_annual<DB: DrawingBackend>(
         .draw()?;
     area.present()
 }
+
+/// Texts of the Pareto chart.
+pub struct ParetoLabels<'a> {
+    pub title: &'a str,
+    pub x: &'a str,
+    pub y: &'a str,
+    pub plans: &'a str,
+    pub front: &'a str,
+}
+
+/// Time (days) against cost of the best plans, with the Pareto front as a line.
+///
+/// # Errors
+/// The backend's drawing error.
+pub fn draw_pareto<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    r: &crate::domain::search::SearchReport,
+    l: &ParetoLabels,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    area.fill(&WHITE)?;
+    let pts: Vec<(f64, f64)> = r
+        .by_cost
+        .iter()
+        .chain(&r.by_time)
+        .chain(&r.per_card)
+        .filter_map(|c| c.cost().map(|k| (c.hours / 24.0, k)))
+        .collect();
+    let front: Vec<(f64, f64)> = r.pareto.iter().filter_map(|c| c.cost().map(|k| (c.hours / 24.0, k))).collect();
+    let xmax = y_max(pts.iter().chain(&front).map(|p| p.0));
+    let ymax = y_max(pts.iter().chain(&front).map(|p| p.1));
+    let mut chart = ChartBuilder::on(area)
+        .caption(l.title, ("sans-serif", 18))
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(64)
+        .build_cartesian_2d(0f64..xmax, 0f64..ymax)?;
+    chart.configure_mesh().x_desc(l.x).y_desc(l.y).y_label_formatter(&|v| short_money(*v)).draw()?;
+    let dot = RGBColor(120, 144, 156);
+    chart
+        .draw_series(pts.iter().map(|p| Circle::new(*p, 3, dot.filled())))?
+        .label(l.plans)
+        .legend(move |(x, y)| Circle::new((x + 8, y), 3, dot.filled()));
+    let red = RGBColor(214, 39, 40);
+    chart
+        .draw_series(LineSeries::new(front.clone(), red.stroke_width(2)))?
+        .label(l.front)
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], red.stroke_width(2)));
+    chart.draw_series(front.iter().map(|p| Circle::new(*p, 4, red.filled())))?;
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::UpperRight)
+        .draw()?;
+    area.present()
+}

@@ -1,6 +1,7 @@
 //! Leptos components: a thin reactive layer over `domain::plan`. No estimation arithmetic here.
 
 pub mod app;
+pub mod autoplan;
 pub mod bind;
 pub mod cards;
 pub mod fields;

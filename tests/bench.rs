@@ -72,6 +72,20 @@ async fn bench_in_chromium() {
     leptos::task::tick().await;
     console_log!("BENCH empty_tick_ms {:.3}", now() - t);
 
+    let mut sd = s.clone();
+    sd.search.deadline_days = Some(14.0);
+    let mut searched = 0;
+    let search_ms = median(
+        (0..7)
+            .map(|_| {
+                let t = now();
+                searched = gpu_planner::domain::search::search(&sd, cat).map(|r| r.searched).unwrap_or(0);
+                now() - t
+            })
+            .collect(),
+    );
+    console_log!("BENCH search_ms {search_ms:.3} configs {searched}");
+
     let r = plan(&s, cat).unwrap_or_else(|e| panic!("{e}"));
     let canvas: web_sys::HtmlCanvasElement =
         document().create_element("canvas").unwrap_or_else(|_| panic!("c")).unchecked_into();

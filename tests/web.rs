@@ -188,10 +188,12 @@ fn non_white_pixels(testid: &str) -> usize {
 #[wasm_bindgen_test]
 async fn rent_vs_buy_charts_draw_and_electricity_moves_the_breakeven() {
     clear_storage();
-    let mut s = Scenario::default();
-    s.ownership = gpu_planner::domain::scenario::Ownership {
-        rent_hourly: Some(12.0),
-        ..gpu_planner::domain::scenario::Ownership::seed_a100_server()
+    let s = Scenario {
+        ownership: gpu_planner::domain::scenario::Ownership {
+            rent_hourly: Some(12.0),
+            ..gpu_planner::domain::scenario::Ownership::seed_a100_server()
+        },
+        ..Scenario::default()
     };
     set_query(&format!("?s={}", share::encode(&s)));
     let _h = mount().await;
@@ -238,4 +240,37 @@ async fn infra_and_checklist_follow_the_plan() {
     let shown = by_testid("infra").query_selector_all("p.warn").map(|l| l.length()).unwrap_or(0) as usize;
     assert!(expected >= 1, "an office room with a ~3 kW server is flagged");
     assert_eq!(shown, expected);
+}
+
+async fn sleep(ms: i32) {
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+}
+
+#[wasm_bindgen_test]
+async fn auto_plan_searches_draws_the_front_and_applies_a_fix() {
+    clear_storage();
+    // 70B full fine-tune forced onto 2 × RTX 4090: does not fit, so fixes are offered.
+    let s = Scenario {
+        model: "llama-3.1-70b".into(),
+        parallel: gpu_planner::domain::scenario::Parallel { gpus: 2, ..Default::default() },
+        cards: gpu_planner::domain::scenario::CardFilter { only: vec!["rtx-4090".into()], ..Default::default() },
+        search: gpu_planner::domain::scenario::Search { max_gpus: 256, ..Default::default() },
+        ..Scenario::default()
+    };
+    set_query(&format!("?s={}", share::encode(&s)));
+    let _h = mount().await;
+    sleep(400).await;
+    settle().await;
+    assert!(text("search-summary").contains("configurations searched"), "{}", text("search-summary"));
+    assert!(non_white_pixels("chart-pareto") > 1000);
+    let fix_button: web_sys::HtmlElement =
+        by_testid("fixes").query_selector("button").ok().flatten().unwrap_or_else(|| panic!("a fix")).unchecked_into();
+    fix_button.click();
+    settle().await;
+    sleep(400).await;
+    settle().await;
+    assert!(find("fixes").is_none(), "after applying the cheapest fix the plan works");
 }

@@ -229,7 +229,7 @@ fn search_card(
                                                 b.cost().unwrap_or(f64::INFINITY),
                                                 cand.cost().unwrap_or(f64::INFINITY),
                                             );
-                                            cc < cb || (cc == cb && cand.hours < b.hours)
+                                            cc.total_cmp(&cb).then(cand.hours.total_cmp(&b.hours)).is_lt()
                                         });
                                         if better {
                                             *best = Some(cand);

@@ -1,6 +1,7 @@
 //! The page: one scenario signal → one report memo → results. Effects only sync the outside
 //! world (local storage, the URL, the document language).
 
+use super::autoplan::{AutoPlanForm, AutoPlanView};
 use super::cards::{CardsForm, MoneyForm};
 use super::forms::{ParallelForm, WorkloadForm};
 use super::i18n::{Key, Lang};
@@ -93,6 +94,7 @@ pub fn App() -> impl IntoView {
                 <aside class="inputs" aria-label="inputs">
                     <WorkloadForm/>
                     <ParallelForm/>
+                    <AutoPlanForm/>
                     <CardsForm/>
                     <MoneyForm/>
                     <OwnershipForm report/>
@@ -108,6 +110,7 @@ pub fn App() -> impl IntoView {
                     <Summary report/>
                     <Ranking report selected/>
                     <CardDetail report selected/>
+                    <AutoPlanView/>
                     <RentVsBuyView report/>
                     <InfraView report/>
                     <Checklist report/>

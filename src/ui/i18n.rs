@@ -236,6 +236,25 @@ strings! {
     ToBuy => "to buy", "购买";
     PerMonthRented => "per month rented", "每月租用";
     Print => "Print", "打印";
+    AutoPlan => "Auto-plan: every card and layout", "自动规划：遍历所有显卡与并行方式";
+    Deadline => "Deadline (days, empty = none)", "截止时间（天，留空 = 不限）";
+    SearchBudget => "Budget for the run (empty = none)", "本次训练预算（留空 = 不限）";
+    MaxGpus => "Most cards to consider", "最多考虑卡数";
+    Searched => "configurations searched", "种配置已搜索";
+    FitCount => "fit", "放得下";
+    Feasible => "meet deadline and budget", "满足截止时间与预算";
+    SearchMs => "ms", "毫秒";
+    Cheapest => "Cheapest plans", "最省钱方案";
+    Fastest => "Fastest plans", "最快方案";
+    PerCardBest => "Best plan per card", "每种卡的最佳方案";
+    ParetoTitle => "Time vs cost (Pareto front)", "时间与成本（帕累托前沿）";
+    DaysAxis => "days", "天";
+    Plans => "plans", "方案";
+    Front => "Pareto front", "帕累托前沿";
+    Apply => "Apply", "采用";
+    Fixes => "Cheapest fixes for your plan", "让方案可行的最省钱改法";
+    NoFeasible => "No configuration meets the deadline and budget.", "没有配置能满足截止时间与预算。";
+    TrainingOnly => "Auto-plan schedules training runs; choose a training task.", "自动规划用于训练任务；请选择训练任务。";
     Footer => "Formulas: ZeRO (Rajbhandari 2019), Korthikanti 2022, Kaplan 2020, PaLM 2022, QLoRA 2023. Specs: vendor datasheets, dense figures. GiB = 2³⁰ bytes.", "公式：ZeRO（Rajbhandari 2019）、Korthikanti 2022、Kaplan 2020、PaLM 2022、QLoRA 2023。规格：厂商数据手册，稠密算力。GiB = 2³⁰ 字节。";
 }
 

@@ -35,3 +35,16 @@ pub fn draw_rent(
     let drawn = if annual { chart::draw_annual(&area, r, labels) } else { chart::draw_cumulative(&area, r, labels) };
     drawn.map_err(|e| e.to_string())
 }
+
+/// Draws the auto-plan Pareto chart.
+///
+/// # Errors
+/// A message when the canvas has no 2D context or drawing fails.
+pub fn draw_pareto(
+    canvas: web_sys::HtmlCanvasElement,
+    r: &crate::domain::search::SearchReport,
+    labels: &chart::ParetoLabels,
+) -> Result<(), String> {
+    let backend = CanvasBackend::with_canvas_object(canvas).ok_or("no 2d context")?;
+    chart::draw_pareto(&backend.into_drawing_area(), r, labels).map_err(|e| e.to_string())
+}

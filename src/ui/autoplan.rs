@@ -1,0 +1,141 @@
+//! Auto-plan: deadline/budget inputs, the search results (debounced so typing never waits for
+//! it), the Pareto chart and the cheapest fixes with an "apply" button.
+
+use super::bind::{get, num, set};
+use super::fields::NumField;
+use super::i18n::{Key, Lang};
+use crate::chart::ParetoLabels;
+use crate::domain::fix::{fixes, Fix};
+use crate::domain::search::{search, Candidate, SearchReport};
+use crate::domain::{format, Catalog, Scenario};
+use leptos::{html::Canvas, prelude::*};
+use std::time::Duration;
+
+/// Deadline, budget and the largest card count.
+#[component]
+pub fn AutoPlanForm() -> impl IntoView {
+    let sc = expect_context::<RwSignal<Scenario>>();
+    let lang = expect_context::<RwSignal<Lang>>();
+    view! {
+        <fieldset class="group">
+            <legend>{move || Key::AutoPlan.text(lang.get())}</legend>
+            <NumField label=Key::Deadline testid="deadline" min=0.001 max=100_000.0 value=get(sc, |s| s.search.deadline_days)
+                on_change=set(sc, |s, v| s.search.deadline_days = Some(v)) on_empty=Callback::new(move |()| sc.update(|s| s.search.deadline_days = None))/>
+            <NumField label=Key::SearchBudget testid="search-budget" min=0.0 max=1e12 value=get(sc, |s| s.search.budget)
+                on_change=set(sc, |s, v| s.search.budget = Some(v)) on_empty=Callback::new(move |()| sc.update(|s| s.search.budget = None))/>
+            <NumField label=Key::MaxGpus testid="max-gpus" min=1.0 max=100_000.0 integer=true value=num(sc, |s| f64::from(s.search.max_gpus))
+                on_change=set(sc, |s, v: f64| s.search.max_gpus = v as u32)/>
+        </fieldset>
+    }
+}
+
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+fn layout_text(c: &Candidate) -> String {
+    let l = &c.layout;
+    format!(
+        "{} × {} · TP{} PP{} DP{} ZeRO-{} {:?} mb{}{}",
+        c.name,
+        l.gpus(),
+        l.tp,
+        l.pp,
+        l.dp,
+        l.zero,
+        l.recompute,
+        c.micro_batch,
+        if l.offload == crate::domain::scenario::Offload::None { "" } else { " offload" }
+    )
+}
+
+fn rows(list: &[Candidate], n: usize, l: Lang, cur: crate::domain::scenario::Currency) -> impl IntoView {
+    list.iter().take(n).map(|c| view! {
+        <tr><td>{layout_text(c)}</td><td>{format::hours(c.hours, l)}</td>
+            <td>{c.rent_cost.map_or("—".into(), |v| format::money(v, cur))}</td><td>{c.own_cost.map_or("—".into(), |v| format::money(v, cur))}</td></tr>
+    }).collect_view()
+}
+
+/// The search results and fixes, recomputed 200 ms after the last edit.
+#[component]
+pub fn AutoPlanView() -> impl IntoView {
+    let sc = expect_context::<RwSignal<Scenario>>();
+    let lang = expect_context::<RwSignal<Lang>>();
+    let result = RwSignal::new(None::<(SearchReport, Vec<Fix>, f64)>);
+    let generation = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        let s = sc.get();
+        generation.update_value(|g| *g += 1);
+        let mine = generation.get_value();
+        set_timeout(
+            move || {
+                if generation.get_value() != mine {
+                    return; // a newer edit is pending
+                }
+                let t = now_ms();
+                let Ok(r) = search(&s, Catalog::embedded()) else { return };
+                let ms = now_ms() - t;
+                result.set(Some((r, fixes(&s, Catalog::embedded()), ms)));
+            },
+            Duration::from_millis(200),
+        );
+    });
+    let canvas = NodeRef::<Canvas>::new();
+    Effect::new(move |_| {
+        let l = lang.get();
+        result.with(|r| {
+            let (Some((rep, _, _)), Some(el)) = (r.as_ref(), canvas.get()) else { return };
+            let cur = if sc.with_untracked(|s| s.money.currency) == crate::domain::scenario::Currency::USD {
+                "USD $"
+            } else {
+                "CNY ¥"
+            };
+            let labels = ParetoLabels {
+                title: Key::ParetoTitle.text(l),
+                x: Key::DaysAxis.text(l),
+                y: cur,
+                plans: Key::Plans.text(l),
+                front: Key::Front.text(l),
+            };
+            if let Err(e) = crate::web::canvas::draw_pareto(el, rep, &labels) {
+                leptos::logging::warn!("pareto chart: {e}");
+            }
+        });
+    });
+    let body = move || {
+        let l = lang.get();
+        let cur = sc.with(|s| s.money.currency);
+        if !sc.with(|s| s.task.is_training()) {
+            return view! { <p class="muted">{Key::TrainingOnly.text(l)}</p> }.into_any();
+        }
+        result.with(|r| match r {
+            None => view! { <p class="muted">"…"</p> }.into_any(),
+            Some((rep, fx, ms)) => view! {
+                <p data-testid="search-summary">{format::grouped(rep.searched as f64, 0)} " " {Key::Searched.text(l)} ", "
+                    {format::grouped(rep.fitting as f64, 0)} " " {Key::FitCount.text(l)} ", " {format::grouped(rep.feasible as f64, 0)} " "
+                    {Key::Feasible.text(l)} " (" {format!("{ms:.1}")} " " {Key::SearchMs.text(l)} ")"</p>
+                {(rep.feasible == 0).then(|| view! { <p class="warn">{Key::NoFeasible.text(l)}</p> })}
+                {(!fx.is_empty()).then(|| view! {
+                    <h3>{Key::Fixes.text(l)}</h3>
+                    <ul class="fixes" data-testid="fixes">{fx.iter().map(|f| { let next = f.scenario.clone(); view! {
+                        <li>{if l == Lang::Zh { f.zh.clone() } else { f.en.clone() }} ": " {f.gpus} " × " {f.gpu.clone()} ", "
+                            {f.hours.map(|h| format::hours(h, l)).unwrap_or_default()} ", " {f.cost.map_or("—".into(), |c| format::money(c, cur))} " "
+                            <button type="button" on:click=move |_| sc.set(next.clone())>{Key::Apply.text(l)}</button></li>
+                    }}).collect_view()}</ul>
+                })}
+                <div class="table-wrap"><table class="ranking" data-testid="per-card"><caption>{Key::PerCardBest.text(l)}</caption>
+                    <thead><tr><th>{Key::Layout.text(l)}</th><th>{Key::Time.text(l)}</th><th>{Key::Cost.text(l)}</th><th>{Key::OwnCostRun.text(l)}</th></tr></thead>
+                    <tbody>{rows(&rep.per_card, 50, l, cur)}</tbody></table></div>
+                <div class="table-wrap"><table class="ranking"><caption>{Key::Cheapest.text(l)}</caption><tbody>{rows(&rep.by_cost, 5, l, cur)}</tbody></table></div>
+                <div class="table-wrap"><table class="ranking"><caption>{Key::Fastest.text(l)}</caption><tbody>{rows(&rep.by_time, 5, l, cur)}</tbody></table></div>
+            }.into_any(),
+        })
+    };
+    view! {
+        <section class="autoplan" data-testid="autoplan">
+            <h2>{move || Key::AutoPlan.text(lang.get())}</h2>
+            {body}
+            <canvas node_ref=canvas data-testid="chart-pareto" width="900" height="360" role="img" aria-label=move || Key::ParetoTitle.text(lang.get())></canvas>
+        </section>
+    }
+}
