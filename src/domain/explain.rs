@@ -238,3 +238,33 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
     }
     out
 }
+
+/// How each rent-vs-buy figure is computed, with the scenario's inputs filled in, in the order
+/// the page shows them: card, hardware, fixed per year, power per hour, owned per card-hour,
+/// rent per card-hour, breakeven hours, breakeven month.
+#[must_use]
+pub fn rent_vs_buy_formulas(s: &Scenario, r: &super::cost::RentVsBuy) -> [String; 8] {
+    let o = &s.ownership;
+    let n = r.own.cards;
+    let cur = s.money.currency;
+    let m = |v: f64| format::money(v, cur);
+    let capital = super::cost::annualised_capital(r.own.hardware, o.residual, o.depreciation_years, o.discount_rate);
+    [
+        format!("{n} cards in {} server(s) of {}", r.own.servers, s.parallel.gpus_per_server),
+        format!("{n} × {} + {} × (server + network) + storage", m(r.own.card_price), r.own.servers),
+        format!(
+            "capital {} ({} y, resale {:.0}%, r {:.0}%) + rack + {:.0}% engineer + {:.0}% maintenance",
+            m(capital),
+            o.depreciation_years,
+            o.residual * 100.0,
+            o.discount_rate * 100.0,
+            o.ops_share * 100.0,
+            o.maintenance_per_year * 100.0
+        ),
+        format!("({n} × TDP + {} × {} W) × PUE {} × {}/kWh", r.own.servers, o.host_watts, o.pue, o.electricity_per_kwh),
+        format!("(fixed + power × {:.0} h) / ({n} × {:.0} h)", 8760.0 * r.utilisation, 8760.0 * r.utilisation),
+        "your quote, else the newest dated catalog price".to_string(),
+        "(fixed − rented storage/yr) / (rent × cards − power per hour)".to_string(),
+        "hardware / (monthly rent − monthly running cost), at the utilisation".to_string(),
+    ]
+}

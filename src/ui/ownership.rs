@@ -180,15 +180,22 @@ pub fn RentVsBuyView(report: Signal<Option<Report>>) -> impl IntoView {
                 r.breakeven_month.map_or(Key::Never.text(l).into(), |x| format!("{x:.1} {}", Key::MonthN.text(l))),
             ),
         ];
-        let hybrid = r
-            .hybrid
-            .as_ref()
-            .map(|h| (Key::HybridBest, format!("{} ({} {})", h.best_cards, m(h.best_annual), Key::PerYear.text(l))));
+        let hybrid = r.hybrid.as_ref().map(|h| {
+            (
+                Key::HybridBest,
+                format!("{} ({} {})", h.best_cards, m(h.best_annual), Key::PerYear.text(l)),
+                "argmin over N of fixed(N) + power × owned hours + rent × rented hours".to_string(),
+            )
+        });
+        let how = sc.with(|s| crate::domain::explain::rent_vs_buy_formulas(s, &r));
         view! {
             <table class="figures" data-testid="rvb-figures"><tbody>
-                {rows.into_iter().chain(hybrid).map(|(k, v)| view! { <tr><th>{k.text(l)}</th><td>{v}</td></tr> }).collect_view()}
+                {rows.into_iter().zip(how).map(|((k, v), f)| (k, v, f)).chain(hybrid).map(|(k, v, f)| view! {
+                    <tr><th>{k.text(l)}</th><td>{v}</td><td class="muted mono how">{f}</td></tr>
+                }).collect_view()}
             </tbody></table>
-        }.into_any()
+        }
+        .into_any()
     };
     let budget = move || {
         let l = lang.get();

@@ -47,9 +47,9 @@ pub fn Summary(report: Signal<Option<Report>>) -> impl IntoView {
                 <section class="summary" aria-live="polite">
                     <p>{Key::Params.text(l)} ": " <b data-testid="params">{format!("{:.2} B", r.params / 1e9)}</b>
                         {(r.active_params < r.params).then(|| format!(" ({:.1} B active)", r.active_params / 1e9))}</p>
-                    <p>{Key::MemorySingle.text(l)} ": " <b data-testid="memory-total">{format::gib(r.memory_single.total)}</b></p>
+                    <p title="weights + gradients + optimizer + master + activations + logits + KV + overhead; itemised per card below">{Key::MemorySingle.text(l)} ": " <b data-testid="memory-total">{format::gib(r.memory_single.total)}</b></p>
                     <p>{Key::QuickRule.text(l)} ": " {format!("{} – {} ({} B × {}–{})", format::gib(q.low), format::gib(q.high), q.bytes_per_param, q.factor_low, q.factor_high)}</p>
-                    {r.training_flops.map(|f| view! { <p>{Key::Flops.text(l)} ": " {format::flops(f)}</p> })}
+                    {r.training_flops.map(|f| view! { <p title="(6·N + 12·L·h·s) × D — Kaplan 2020, PaLM App. B">{Key::Flops.text(l)} ": " {format::flops(f)}</p> })}
                     {r.warnings.iter().map(|w| view! { <p class="warn">{format::warning(w, l)}</p> }).collect_view()}
                     {(!r.unknown_specs.is_empty()).then(|| view! { <p class="muted">{Key::UnknownSpecs.text(l)} ": " {r.unknown_specs.join(", ")}</p> })}
                 </section>
