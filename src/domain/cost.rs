@@ -67,24 +67,17 @@ pub fn card_price(s: &Scenario, catalog: &Catalog, gpu: &str, focus: bool) -> Op
     let o = &s.ownership;
     if focus {
         if let Some(p) = o.card_price {
-            return Some(pricing::convert(s, p, currency_code(o.currency)));
+            return Some(pricing::convert(s, p, o.currency.code()));
         }
     }
     pricing::latest(s, catalog, gpu, "purchase").map(|p| pricing::convert(s, p.amount, &p.currency))
-}
-
-fn currency_code(c: super::scenario::Currency) -> &'static str {
-    match c {
-        super::scenario::Currency::CNY => "CNY",
-        super::scenario::Currency::USD => "USD",
-    }
 }
 
 /// Costs of owning `cards` of `g` at the scenario's ownership assumptions.
 #[must_use]
 pub fn own_costs(s: &Scenario, g: &Gpu, cards: u32, card_price: f64) -> OwnCosts {
     let o = &s.ownership;
-    let cur = currency_code(o.currency);
+    let cur = o.currency.code();
     let conv = |v: f64| pricing::convert(s, v, cur);
     let servers = cards.div_ceil(s.parallel.gpus_per_server.max(1)).max(1);
     let n = f64::from(cards);
@@ -120,7 +113,7 @@ pub struct Rent {
 
 fn rent(s: &Scenario, catalog: &Catalog, gpu: &str) -> Rent {
     let o = &s.ownership;
-    let cur = currency_code(o.currency);
+    let cur = o.currency.code();
     let conv = |v: Option<f64>| v.map(|x| pricing::convert(s, x, cur));
     let monthly = conv(o.rent_monthly).or_else(|| {
         pricing::latest(s, catalog, gpu, "rent_monthly").map(|p| pricing::convert(s, p.amount, &p.currency))
@@ -313,7 +306,7 @@ pub fn own_cost_of_run(s: &Scenario, catalog: &Catalog, g: &Gpu, v: &CardVerdict
 /// For a budget: which fitting cards can be bought, or rented for long enough to finish the run.
 #[must_use]
 pub fn budget_options(s: &Scenario, catalog: &Catalog, cards: &[CardVerdict]) -> Vec<BudgetOption> {
-    let Some(budget) = s.ownership.budget.map(|b| pricing::convert(s, b, currency_code(s.ownership.currency))) else {
+    let Some(budget) = s.ownership.budget.map(|b| pricing::convert(s, b, s.ownership.currency.code())) else {
         return Vec::new();
     };
     cards

@@ -190,7 +190,7 @@ pub fn storage_bytes(m: &ModelSpec, s: &Scenario) -> f64 {
 /// Storage cost in the scenario currency: (owned, up front; rented, per month).
 #[must_use]
 pub fn storage_costs(m: &ModelSpec, s: &Scenario) -> (f64, f64) {
-    let cur = if s.ownership.currency == super::scenario::Currency::USD { "USD" } else { "CNY" };
+    let cur = s.ownership.currency.code();
     let tb = storage_bytes(m, s) / 1e12;
     (
         super::pricing::convert(s, tb * s.infra.storage_price_per_tb, cur),

@@ -253,6 +253,25 @@ pub enum Currency {
     USD,
 }
 
+impl Currency {
+    /// ISO code, as catalog prices carry it.
+    #[must_use]
+    pub fn code(self) -> &'static str {
+        match self {
+            Currency::CNY => "CNY",
+            Currency::USD => "USD",
+        }
+    }
+    /// Code and symbol for axis labels.
+    #[must_use]
+    pub fn label(self) -> &'static str {
+        match self {
+            Currency::CNY => "CNY ¥",
+            Currency::USD => "USD $",
+        }
+    }
+}
+
 /// A user's own hourly rental quote for a card.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(default)]

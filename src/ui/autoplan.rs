@@ -85,11 +85,7 @@ pub fn AutoPlanView() -> impl IntoView {
         let l = lang.get();
         result.with(|r| {
             let (Some((rep, _, _)), Some(el)) = (r.as_ref(), canvas.get()) else { return };
-            let cur = if sc.with_untracked(|s| s.money.currency) == crate::domain::scenario::Currency::USD {
-                "USD $"
-            } else {
-                "CNY ¥"
-            };
+            let cur = sc.with_untracked(|s| s.money.currency.label());
             let labels = ParetoLabels {
                 title: Key::ParetoTitle.text(l),
                 x: Key::DaysAxis.text(l),

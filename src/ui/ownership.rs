@@ -5,7 +5,6 @@ use super::bind::{enum_get, enum_set, get, num, set};
 use super::fields::{NumField, SelectField};
 use super::i18n::{Key, Lang};
 use crate::chart::RentLabels;
-use crate::domain::scenario::Currency;
 use crate::domain::sites::{site, SITES};
 use crate::domain::{format, pricing, Report, Scenario};
 use leptos::{html::Canvas, prelude::*};
@@ -56,7 +55,7 @@ pub fn OwnershipForm(report: Signal<Option<Report>>) -> impl IntoView {
                 // The preset's price is in its own currency; the form's amounts are in ownership.currency.
                 let mut as_owner = s.clone();
                 as_owner.money.currency = s.ownership.currency;
-                let from = if p.currency == Currency::USD { "USD" } else { "CNY" };
+                let from = p.currency.code();
                 s.ownership.electricity_per_kwh =
                     (pricing::convert(&as_owner, p.electricity.value, from) * 10_000.0).round() / 10_000.0;
                 s.ownership.pue = p.pue.value;
@@ -134,7 +133,7 @@ pub fn RentVsBuyView(report: Signal<Option<Report>>) -> impl IntoView {
     Effect::new(move |_| {
         let l = lang.get();
         let Some(r) = rvb.get() else { return };
-        let cur = sc.with(|s| if s.money.currency == Currency::USD { "USD $" } else { "CNY ¥" });
+        let cur = sc.with(|s| s.money.currency.label());
         for (node, annual, title, x) in
             [(cum, false, Key::CumulativeTitle, Key::MonthsAxis), (ann, true, Key::AnnualTitle, Key::HoursAxis)]
         {
