@@ -5,6 +5,7 @@
 //! gpu-planner report --default       report of the default scenario
 //! gpu-planner matrix                 one line per preset × task (fits / best card)
 //! gpu-planner encode FILE            share-link payload of a scenario file
+//! gpu-planner scenario               the default scenario as JSON (a template to edit)
 //! ```
 
 use gpu_planner::domain::{model, plan, scenario::Task, share, Catalog, Scenario};
@@ -33,6 +34,7 @@ fn run(args: &[String]) -> Result<String, String> {
             let r = plan(&s, catalog).map_err(|e| e.to_string())?;
             serde_json::to_string_pretty(&r).map_err(|e| e.to_string())
         }
+        Some("scenario") => serde_json::to_string_pretty(&Scenario::default()).map_err(|e| e.to_string()),
         Some("encode") => {
             let arg = args.get(1).ok_or("usage: gpu-planner encode FILE")?;
             Ok(format!("?s={}", share::encode(&read_scenario(arg)?)))
@@ -56,7 +58,7 @@ fn run(args: &[String]) -> Result<String, String> {
             }
             Ok(out)
         }
-        _ => Err("usage: gpu-planner report FILE_OR_URL | report --default | matrix | encode FILE".into()),
+        _ => Err("usage: gpu-planner report FILE_OR_URL | report --default | matrix | encode FILE | scenario".into()),
     }
 }
 
