@@ -94,6 +94,11 @@ async fn typing_changes_the_result_and_bad_input_keeps_it() {
     type_into("seq", "abc");
     settle().await;
     assert_eq!(text("memory-total"), longer);
+    // A half-typed decimal is not rewritten under the caret.
+    type_into("tokens", "1.");
+    settle().await;
+    let tokens: web_sys::HtmlInputElement = by_testid("tokens").unchecked_into();
+    assert_eq!(tokens.value(), "1.");
 }
 
 #[wasm_bindgen_test]

@@ -98,10 +98,14 @@ pub fn AutoPlanView() -> impl IntoView {
             }
         });
     });
+    // Memos: the tables below re-render when the search result, currency or task change,
+    // not on every keystroke.
+    let currency = Memo::new(move |_| sc.with(|s| s.money.currency));
+    let training = Memo::new(move |_| sc.with(|s| s.task.is_training()));
     let body = move || {
         let l = lang.get();
-        let cur = sc.with(|s| s.money.currency);
-        if !sc.with(|s| s.task.is_training()) {
+        let cur = currency.get();
+        if !training.get() {
             return view! { <p class="muted">{Key::TrainingOnly.text(l)}</p> }.into_any();
         }
         result.with(|r| match r {

@@ -53,6 +53,17 @@ pub fn NumField(
     let error = RwSignal::new(false);
     let id = format!("f-{testid}");
     let label_for = id.clone();
+    let input = NodeRef::<leptos::html::Input>::new();
+    // Write the value into the box only when it differs from what the box already says, so
+    // typing "1." or "1,000" is never rewritten under the user's caret.
+    Effect::new(move |_| {
+        let want = value.get();
+        let Some(el) = input.get() else { return };
+        let shown = parse_number(&el.value(), f64::MIN, f64::MAX, false).and_then(Result::ok);
+        if shown != want {
+            el.set_value(&want.map(show).unwrap_or_default());
+        }
+    });
     let message = move || {
         let k = if integer { Key::InvalidInteger } else { Key::InvalidNumber };
         k.text(lang.get()).replace("{min}", &format::grouped(min, 0)).replace("{max}", &format::grouped(max, 0))
@@ -60,10 +71,9 @@ pub fn NumField(
     view! {
         <label class="field" for=label_for>
             <span>{move || label.text(lang.get())}</span>
-            <input id=id type="text" inputmode="decimal" data-testid=testid
+            <input id=id type="text" inputmode="decimal" data-testid=testid node_ref=input
                 aria-invalid=move || error.get().to_string()
                 disabled=move || disabled.get()
-                prop:value=move || value.get().map(show).unwrap_or_default()
                 on:input=move |ev| {
                     match parse_number(&event_target_value(&ev), min, max, integer) {
                         Some(Ok(v)) => { error.set(false); on_change.run(v) }

@@ -108,13 +108,16 @@ pub fn InfraView(report: Signal<Option<Report>>) -> impl IntoView {
 pub fn Checklist(report: Signal<Option<Report>>) -> impl IntoView {
     let lang = expect_context::<RwSignal<Lang>>();
     let sc = expect_context::<RwSignal<Scenario>>();
+    // Rebuilt only when the focus card changes, not on every keystroke.
+    let card = Memo::new(move |_| {
+        let id = report.with(|r| r.as_ref().and_then(|r| r.infra.as_ref().map(|i| i.gpu.clone())))?;
+        sc.with(|s| {
+            Catalog::embedded().gpu(&id).cloned().or_else(|| s.custom_gpus.iter().find(|g| g.id == id).cloned())
+        })
+    });
     move || {
         let l = lang.get();
-        let r = report.get()?;
-        let id = r.infra.as_ref().map(|i| i.gpu.clone())?;
-        let g = sc.with(|s| {
-            Catalog::embedded().gpu(&id).cloned().or_else(|| s.custom_gpus.iter().find(|g| g.id == id).cloned())
-        })?;
+        let g = card.get()?;
         let items = checklist(&g);
         Some(view! {
             <section class="checklist" data-testid="checklist">

@@ -62,7 +62,6 @@ pub fn Summary(report: Signal<Option<Report>>) -> impl IntoView {
 #[component]
 pub fn Ranking(report: Signal<Option<Report>>, selected: RwSignal<Option<String>>) -> impl IntoView {
     let lang = expect_context::<RwSignal<Lang>>();
-    let sc = expect_context::<RwSignal<Scenario>>();
     let sort = RwSignal::new((Col::Rank, true));
     let header = move |col: Col, key: Key| {
         let arrow = move || match sort.get() {
@@ -79,13 +78,16 @@ pub fn Ranking(report: Signal<Option<Report>>, selected: RwSignal<Option<String>
         on:click=move |_| sort.update(|(c, asc)| { if *c == col { *asc = !*asc } else { *c = col; *asc = true } })>
         {move || key.text(lang.get())}{arrow}</button></th> }
     };
-    let rows = move || {
-        let l = lang.get();
-        let cur = sc.with(|s| s.money.currency);
-        let mut cards = report.get().map(|r| r.cards).unwrap_or_default();
+    // Keyed rows: a row's DOM is built once per card and its cells update in place, so typing
+    // does not rebuild the table; only the order changes when the ranking does.
+    let order = move || {
+        let mut cards = report.with(|r| r.as_ref().map(|r| r.cards.clone()).unwrap_or_default());
         let (col, asc) = sort.get();
         cards.sort_by(|a, b| if asc { cmp(col, a, b) } else { cmp(col, b, a) });
-        cards.into_iter().map(|c| row(c, l, cur, selected)).collect_view()
+        cards.into_iter().map(|c| c.gpu).collect::<Vec<_>>()
+    };
+    let rows = move || {
+        view! { <For each=order key=|id| id.clone() children=move |id| view! { <Row id report selected/> }/> }
     };
     view! {
         <div class="table-wrap">
@@ -101,7 +103,21 @@ pub fn Ranking(report: Signal<Option<Report>>, selected: RwSignal<Option<String>
     }
 }
 
-fn row(c: CardVerdict, l: Lang, cur: Currency, selected: RwSignal<Option<String>>) -> impl IntoView {
+/// A ranking row's texts, in the page language.
+#[derive(Debug, Clone, PartialEq)]
+struct RowText {
+    name: String,
+    fits: bool,
+    cards: String,
+    layout: String,
+    pct: f64,
+    memory: String,
+    time: String,
+    cost: String,
+    warnings: String,
+}
+
+fn row_text(c: &CardVerdict, l: Lang, cur: Currency) -> RowText {
     let time = match (c.hours, c.throughput) {
         (Some(h), _) => format::hours(h, l),
         (None, Some(t)) => format!("{} tok/s", format::grouped(t.decode_tokens_s, 0)),
@@ -114,26 +130,48 @@ fn row(c: CardVerdict, l: Lang, cur: Currency, selected: RwSignal<Option<String>
             format::money(v, cur)
         }
     });
-    let layout = format!(
-        "TP{}·PP{}·DP{} ZeRO-{} {:?}",
-        c.layout.tp, c.layout.pp, c.layout.dp, c.layout.zero, c.layout.recompute
-    );
-    let pct = (c.memory_use() * 100.0).min(100.0);
-    let warnings: Vec<String> = c.warnings.iter().map(|w| format::warning(w, l)).collect();
-    let id = c.gpu.clone();
-    let id2 = c.gpu.clone();
-    let is_sel = move || selected.with(|s| s.as_deref() == Some(id2.as_str()));
+    let servers = if c.servers > 1 { format!(" ({} {})", c.servers, Key::Servers.text(l)) } else { String::new() };
+    RowText {
+        name: c.name.clone(),
+        fits: c.fits,
+        cards: format!("{}{servers}", c.gpus),
+        layout: format!(
+            "TP{}·PP{}·DP{} ZeRO-{} {:?}",
+            c.layout.tp, c.layout.pp, c.layout.dp, c.layout.zero, c.layout.recompute
+        ),
+        pct: (c.memory_use() * 100.0).min(100.0),
+        memory: format!("{} / {}", format::gib(c.memory.total), format::gib(c.capacity)),
+        time,
+        cost,
+        warnings: c.warnings.iter().map(|w| format::warning(w, l)).collect::<Vec<_>>().join("\n"),
+    }
+}
+
+/// One ranking row; its cells follow the report for this card.
+#[component]
+fn Row(id: String, report: Signal<Option<Report>>, selected: RwSignal<Option<String>>) -> impl IntoView {
+    let lang = expect_context::<RwSignal<Lang>>();
+    let sc = expect_context::<RwSignal<Scenario>>();
+    let key = id.clone();
+    let text = Memo::new(move |_| {
+        let (l, cur) = (lang.get(), sc.with(|s| s.money.currency));
+        report.with(|r| r.as_ref().and_then(|r| r.cards.iter().find(|c| c.gpu == key)).map(|c| row_text(c, l, cur)))
+    });
+    let t = move |f: fn(&RowText) -> String| move || text.with(|x| x.as_ref().map(f).unwrap_or_default());
+    let fits = move || text.with(|x| x.as_ref().is_some_and(|x| x.fits));
+    let (sel_id, click_id) = (id.clone(), id.clone());
     view! {
-        <tr data-testid=format!("card-{}", c.gpu) class=if c.fits { "fits" } else { "nofit" } class:selected=is_sel>
-            <td><button type="button" class="link" on:click=move |_| selected.set(Some(id.clone()))>{c.name.clone()}</button></td>
-            <td>{if c.fits { Key::Yes.text(l) } else { Key::No.text(l) }}</td>
-            <td>{c.gpus} {(c.servers > 1).then(|| format!(" ({} {})", c.servers, Key::Servers.text(l)))}</td>
-            <td class="mono">{layout}</td>
-            <td><div class="bar" title=format!("{:.0}%", c.memory_use() * 100.0)><div class="fill" class:over=!c.fits style=format!("width:{pct:.1}%")></div></div>
-                <small>{format::gib(c.memory.total)} " / " {format::gib(c.capacity)}</small></td>
-            <td>{time}</td>
-            <td>{cost}</td>
-            <td class="warn">{warnings.into_iter().map(|w| view! { <div>{w}</div> }).collect_view()}</td>
+        <tr data-testid=format!("card-{id}") class:fits=fits class:nofit=move || !fits() class:selected=move || selected.with(|s| s.as_deref() == Some(sel_id.as_str()))>
+            <td><button type="button" class="link" on:click=move |_| selected.set(Some(click_id.clone()))>{t(|x| x.name.clone())}</button></td>
+            <td>{move || if fits() { Key::Yes.text(lang.get()) } else { Key::No.text(lang.get()) }}</td>
+            <td>{t(|x| x.cards.clone())}</td>
+            <td class="mono">{t(|x| x.layout.clone())}</td>
+            <td><div class="bar" title=move || text.with(|x| x.as_ref().map(|x| format!("{:.0}%", x.pct)).unwrap_or_default())>
+                    <div class="fill" class:over=move || !fits() style=move || text.with(|x| format!("width:{:.1}%", x.as_ref().map_or(0.0, |x| x.pct)))></div></div>
+                <small>{t(|x| x.memory.clone())}</small></td>
+            <td>{t(|x| x.time.clone())}</td>
+            <td>{t(|x| x.cost.clone())}</td>
+            <td class="warn">{t(|x| x.warnings.clone())}</td>
         </tr>
     }
 }
