@@ -102,6 +102,30 @@ pub fn short_money(v: f64) -> String {
     }
 }
 
+/// A 2-D chart over f64 × f64 (days or months or hours against money).
+type MoneyChart<'a, DB> =
+    ChartContext<'a, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>>;
+
+/// A chart with a money y axis: caption, axis descriptions, "1.2M"-style y labels, mesh drawn.
+fn money_chart<'a, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+    title: &str,
+    x_desc: &str,
+    y_desc: &str,
+    xmax: f64,
+    ymax: f64,
+) -> Result<MoneyChart<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
+    area.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, ("sans-serif", 18))
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(64)
+        .build_cartesian_2d(0f64..xmax, 0f64..ymax)?;
+    chart.configure_mesh().x_desc(x_desc).y_desc(y_desc).y_label_formatter(&|v| short_money(*v)).draw()?;
+    Ok(chart)
+}
+
 /// Picks one option's value from a point of the cumulative series.
 type MonthValue = fn(&crate::domain::cost::MonthPoint) -> Option<f64>;
 
@@ -115,17 +139,10 @@ pub fn draw_cumulative<DB: DrawingBackend>(
     r: &crate::domain::cost::RentVsBuy,
     l: &RentLabels,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    area.fill(&WHITE)?;
     let pts = &r.cumulative;
     let xmax = pts.last().map_or(1.0, |p| p.month).max(1.0);
     let ymax = y_max(pts.iter().flat_map(|p| [Some(p.own), p.on_demand, p.monthly, p.yearly]).flatten());
-    let mut chart = ChartBuilder::on(area)
-        .caption(l.title, ("sans-serif", 18))
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(64)
-        .build_cartesian_2d(0f64..xmax, 0f64..ymax)?;
-    chart.configure_mesh().x_desc(l.x).y_desc(l.y).y_label_formatter(&|v| short_money(*v)).draw()?;
+    let mut chart = money_chart(area, l.title, l.x, l.y, xmax, ymax)?;
     let series: [(&str, RGBColor, MonthValue); 5] = [
         (l.own, RGBColor(34, 102, 204), |p| Some(p.own)),
         (l.own_net, RGBColor(120, 160, 230), |p| Some(p.own_net)),
@@ -166,16 +183,9 @@ pub fn draw_annual<DB: DrawingBackend>(
     r: &crate::domain::cost::RentVsBuy,
     l: &RentLabels,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    area.fill(&WHITE)?;
     let pts = &r.by_hours;
     let ymax = y_max(pts.iter().flat_map(|p| [Some(p.own), p.rent]).flatten());
-    let mut chart = ChartBuilder::on(area)
-        .caption(l.title, ("sans-serif", 18))
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(64)
-        .build_cartesian_2d(0f64..crate::domain::cost::YEAR_H, 0f64..ymax)?;
-    chart.configure_mesh().x_desc(l.x).y_desc(l.y).y_label_formatter(&|v| short_money(*v)).draw()?;
+    let mut chart = money_chart(area, l.title, l.x, l.y, crate::domain::cost::YEAR_H, ymax)?;
     let own_c = RGBColor(34, 102, 204);
     let rent_c = RGBColor(214, 39, 40);
     chart
@@ -225,7 +235,6 @@ pub fn draw_pareto<DB: DrawingBackend>(
     r: &crate::domain::search::SearchReport,
     l: &ParetoLabels,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    area.fill(&WHITE)?;
     let pts: Vec<(f64, f64)> = r
         .by_cost
         .iter()
@@ -236,13 +245,7 @@ pub fn draw_pareto<DB: DrawingBackend>(
     let front: Vec<(f64, f64)> = r.pareto.iter().filter_map(|c| c.cost().map(|k| (c.hours / 24.0, k))).collect();
     let xmax = y_max(pts.iter().chain(&front).map(|p| p.0));
     let ymax = y_max(pts.iter().chain(&front).map(|p| p.1));
-    let mut chart = ChartBuilder::on(area)
-        .caption(l.title, ("sans-serif", 18))
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(64)
-        .build_cartesian_2d(0f64..xmax, 0f64..ymax)?;
-    chart.configure_mesh().x_desc(l.x).y_desc(l.y).y_label_formatter(&|v| short_money(*v)).draw()?;
+    let mut chart = money_chart(area, l.title, l.x, l.y, xmax, ymax)?;
     let dot = RGBColor(120, 144, 156);
     chart
         .draw_series(pts.iter().map(|p| Circle::new(*p, 3, dot.filled())))?
