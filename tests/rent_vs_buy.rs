@@ -206,3 +206,13 @@ fn storage_feeds_both_sides_of_the_comparison() {
     assert_close(with.own.hardware - without.own.hardware, tb * 1_500.0, 1e-9);
     assert_close(with.rent.storage_month, tb * 120.0, 1e-9);
 }
+
+#[test]
+fn a_usd_site_preset_is_converted_into_the_ownership_currency() {
+    let us = gpu_planner::domain::sites::site("us").unwrap_or_else(|| panic!("us site"));
+    let mut o = Ownership::default(); // amounts in CNY
+    o.apply_site(us, 7.1);
+    assert_close(o.electricity_per_kwh, 0.5723, 1e-9); // 0.0806 USD × 7.1, rounded to 4 places
+    assert_close(o.pue, 1.58, 1e-12);
+    assert_eq!(o.site, "us");
+}

@@ -225,9 +225,3 @@ pub fn infra(m: &ModelSpec, s: &Scenario, g: &Gpu, v: &CardVerdict) -> InfraRepo
         warnings,
     }
 }
-
-/// Training hours spent writing checkpoints over the run.
-#[must_use]
-pub fn checkpoint_hours(r: &InfraReport, run_hours: f64) -> f64 {
-    run_hours * r.checkpoint_overhead
-}

@@ -7,7 +7,7 @@ use super::error::PlanError;
 use super::memory::{self, Layout, MemoryBreakdown, QuickRule};
 use super::model::ModelSpec;
 use super::pricing;
-use super::scenario::{Offload, Recompute, Scenario, Task};
+use super::scenario::{Recompute, Scenario, Task};
 use super::units::GIB;
 use serde::{Deserialize, Serialize};
 
@@ -176,6 +176,12 @@ pub fn memory_for(m: &ModelSpec, s: &Scenario, layout: &Layout) -> MemoryBreakdo
 
 /// Largest tensor-parallel degree a card allows: its NVLink domain for training; up to 8 over
 /// PCIe for serving (common with vLLM, flagged as a warning).
+/// Tensor-parallel degrees a card allows for a model: 1, 2, 4, 8 within `max_tp`, dividing the heads.
+#[must_use]
+pub fn tensor_degrees(m: &ModelSpec, g: &Gpu, task: Task) -> Vec<u32> {
+    [1, 2, 4, 8].into_iter().filter(|&t| t <= max_tp(g, task) && m.heads.is_multiple_of(t)).collect()
+}
+
 fn max_tp(g: &Gpu, task: Task) -> u32 {
     if task.is_training() {
         g.nvlink_domain().min(8)
@@ -189,8 +195,7 @@ fn candidates(m: &ModelSpec, s: &Scenario, g: &Gpu) -> Vec<Layout> {
     if !p.auto {
         return vec![Layout { tp: p.tp, pp: p.pp, dp: 1, zero: p.zero, recompute: p.recompute, offload: p.offload }];
     }
-    let tps: Vec<u32> =
-        [1, 2, 4, 8].into_iter().filter(|&t| t <= max_tp(g, s.task) && m.heads.is_multiple_of(t)).collect();
+    let tps = tensor_degrees(m, g, s.task);
     let pps: Vec<u32> = [1, 2, 4, 8, 16, 32, 64].into_iter().filter(|&q| q <= m.layers).collect();
     let (zeros, recomputes): (&[u8], &[Recompute]) = if s.task.is_training() {
         (&[0, 1, 2, 3], &[Recompute::None, Recompute::Selective, Recompute::Full])
@@ -245,8 +250,10 @@ fn speed_cost(s: &Scenario, l: &Layout) -> f64 {
     let micro =
         f64::from(s.training.global_batch) / (f64::from(l.dp.max(1)) * f64::from(s.training.micro_batch.max(1)));
     let comm = 1.0 + 0.02 * f64::from(l.tp - 1) + 0.01 * f64::from(l.zero);
-    let offload = if l.offload == Offload::None { 1.0 } else { 1.5 };
-    compute::recompute_factor(l.recompute, s.task) * compute::pipeline_factor(l.pp, micro) * comm * offload
+    compute::recompute_factor(l.recompute, s.task)
+        * compute::pipeline_factor(l.pp, micro)
+        * comm
+        * compute::offload_factor(l.offload)
 }
 
 fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64) -> (bool, Layout) {

@@ -406,6 +406,18 @@ impl Default for Ownership {
 }
 
 impl Ownership {
+    /// Takes the electricity price (converted into this section's currency) and PUE of a site preset.
+    pub fn apply_site(&mut self, site: &super::sites::Site, cny_per_usd: f64) {
+        let price = match (site.currency, self.currency) {
+            (Currency::USD, Currency::CNY) => site.electricity.value * cny_per_usd,
+            (Currency::CNY, Currency::USD) => site.electricity.value / cny_per_usd,
+            _ => site.electricity.value,
+        };
+        self.electricity_per_kwh = (price * 10_000.0).round() / 10_000.0;
+        self.pue = site.pue.value;
+        self.site = site.id.to_string();
+    }
+
     /// The seeds' figures as a preset: "an A100 80G card at ¥70–100k, a 4-card A100 server at
     /// ¥250–300k". The server figure only adds up as a complete server (4 × ¥70k alone is ¥280k),
     /// so the preset buys that bundle at its midpoint: 4 cards at ¥275,000 / 4 = ¥68,750 each with

@@ -173,8 +173,7 @@ fn search_card(
 ) {
     let t = &s.training;
     let gb = t.global_batch;
-    let max_tp = c.g.nvlink_domain().min(8);
-    let tps = [1u32, 2, 4, 8].into_iter().filter(|&x| x <= max_tp && m.heads.is_multiple_of(x));
+    let tps = super::plan::tensor_degrees(m, c.g, s.task);
     let mut own_rate: Vec<(u32, Option<f64>)> = Vec::new();
     for tp in tps {
         for pp in [1u32, 2, 4, 8, 16, 32].into_iter().filter(|&p| p == 1 || p * 2 <= m.layers) {

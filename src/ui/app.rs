@@ -77,13 +77,14 @@ pub fn App() -> impl IntoView {
         }
     });
     let t = move |k: Key| k.text(lang.get());
+    let toggle_lang = move |_| lang.update(|l| *l = if *l == Lang::En { Lang::Zh } else { Lang::En });
     view! {
         <div class="app" class:embed=embed>
             <Show when=move || !embed>
                 <header>
                     <h1>{move || t(Key::Title)}</h1>
                     <p>{move || t(Key::Tagline)}</p>
-                    <button type="button" data-testid="lang" on:click=move |_| lang.update(|l| *l = if *l == Lang::En { Lang::Zh } else { Lang::En })>
+                    <button type="button" data-testid="lang" on:click=toggle_lang>
                         {move || t(Key::Language)}
                     </button>
                 </header>
@@ -102,7 +103,7 @@ pub fn App() -> impl IntoView {
                 </aside>
                 <main class="results">
                     <Show when=move || embed>
-                        <button type="button" class="embed-lang" data-testid="lang" on:click=move |_| lang.update(|l| *l = if *l == Lang::En { Lang::Zh } else { Lang::En })>
+                        <button type="button" class="embed-lang" data-testid="lang" on:click=toggle_lang>
                             {move || t(Key::Language)}
                         </button>
                     </Show>

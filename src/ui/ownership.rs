@@ -6,7 +6,7 @@ use super::fields::{NumField, SelectField};
 use super::i18n::{Key, Lang};
 use crate::chart::RentLabels;
 use crate::domain::sites::{site, SITES};
-use crate::domain::{format, pricing, Report, Scenario};
+use crate::domain::{format, Report, Scenario};
 use leptos::{html::Canvas, prelude::*};
 
 /// A percent field over a 0–1 share.
@@ -50,17 +50,12 @@ pub fn OwnershipForm(report: Signal<Option<Report>>) -> impl IntoView {
         v
     });
     let on_site = Callback::new(move |id: String| {
-        sc.update(|s| {
-            if let Some(p) = site(&id) {
-                // The preset's price is in its own currency; the form's amounts are in ownership.currency.
-                let mut as_owner = s.clone();
-                as_owner.money.currency = s.ownership.currency;
-                let from = p.currency.code();
-                s.ownership.electricity_per_kwh =
-                    (pricing::convert(&as_owner, p.electricity.value, from) * 10_000.0).round() / 10_000.0;
-                s.ownership.pue = p.pue.value;
+        sc.update(|s| match site(&id) {
+            Some(p) => {
+                let rate = s.money.cny_per_usd;
+                s.ownership.apply_site(p, rate);
             }
-            s.ownership.site = id;
+            None => s.ownership.site = id,
         })
     });
     let currencies =
