@@ -9,6 +9,7 @@ pub mod explain;
 pub mod fix;
 pub mod format;
 pub mod infra;
+pub mod json;
 pub mod memory;
 pub mod model;
 pub mod plan;

@@ -66,6 +66,17 @@ fn finite_nonneg(v: f64) -> bool {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
+    /// The size-saving index sort orders exactly like the standard library's stable sort.
+    #[test]
+    fn sort_stable_by_matches_std_stable_sort(keys in proptest::collection::vec(0u8..8, 0..60)) {
+        let items: Vec<(u8, usize)> = keys.into_iter().enumerate().map(|(i, k)| (k, i)).collect();
+        let mut ours = items.clone();
+        gpu_planner::domain::units::sort_stable_by(&mut ours, |a, b| a.0.cmp(&b.0));
+        let mut std_sorted = items;
+        std_sorted.sort_by_key(|a| a.0);
+        prop_assert_eq!(ours, std_sorted);
+    }
+
     #[test]
     fn reports_hold_no_nan_infinity_or_negative(s in scenario()) {
         let r = report(&s);

@@ -111,7 +111,7 @@ pub const EMBEDDED_JSON: &str = include_str!("../../catalog.json");
 static EMBEDDED: LazyLock<Catalog> = LazyLock::new(|| {
     // tests/catalog.rs parses this file and asserts validate() is empty, so the fallback
     // (an empty catalog, which plan() reports as "no cards") is never reached by a user.
-    serde_json::from_str(EMBEDDED_JSON).unwrap_or_default()
+    super::json::parse(EMBEDDED_JSON).unwrap_or_default()
 });
 
 impl Catalog {
@@ -126,7 +126,7 @@ impl Catalog {
     /// # Errors
     /// Returns the serde message when the text is not a catalog.
     pub fn from_json(text: &str) -> Result<Catalog, String> {
-        serde_json::from_str(text).map_err(|e| e.to_string())
+        super::json::parse(text).map_err(|e| e.to_string())
     }
 
     #[must_use]

@@ -166,7 +166,7 @@ pub fn fixes(s: &Scenario, catalog: &Catalog) -> Vec<Fix> {
             ));
         }
     }
-    out.sort_by(|a, b| {
+    super::units::sort_stable_by(&mut out, |a, b| {
         a.cost
             .unwrap_or(f64::INFINITY)
             .total_cmp(&b.cost.unwrap_or(f64::INFINITY))

@@ -228,7 +228,7 @@ impl ModelSpec {
 
 static PRESETS: LazyLock<Vec<ModelSpec>> = LazyLock::new(|| {
     // tests/models.rs parses this file and checks every preset, so the fallback is never used.
-    serde_json::from_str(include_str!("models.json")).unwrap_or_default()
+    super::json::parse(include_str!("models.json")).unwrap_or_default()
 });
 
 /// Model presets from published configs (`src/domain/models.json`).

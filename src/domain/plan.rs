@@ -98,7 +98,7 @@ pub fn plan(s: &Scenario, catalog: &Catalog) -> Result<Report, PlanError> {
         return Err(PlanError::NoCards);
     }
     let mut verdicts: Vec<CardVerdict> = cards.iter().filter_map(|g| verdict(m, s, g, catalog)).collect();
-    verdicts.sort_by(rank);
+    super::units::sort_stable_by(&mut verdicts, rank);
     let p = m.params();
     let rent_vs_buy = super::cost::rent_vs_buy(s, catalog, &verdicts);
     let budget = super::cost::budget_options(s, catalog, &verdicts);

@@ -150,7 +150,7 @@ pub fn search(s: &Scenario, catalog: &Catalog) -> Result<SearchReport, PlanError
         search_card(m, s, &ctx, flops, deadline_h, budget, &mut rep, &mut best);
         per_card.extend(best);
     }
-    per_card.sort_by(|a, b| {
+    super::units::sort_stable_by(&mut per_card, |a, b| {
         a.cost()
             .unwrap_or(f64::INFINITY)
             .total_cmp(&b.cost().unwrap_or(f64::INFINITY))

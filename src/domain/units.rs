@@ -39,3 +39,17 @@ impl std::ops::Add for Bytes {
 
 /// Seconds in an hour.
 pub const HOUR_S: f64 = 3600.0;
+
+/// Stable sort through one non-generic index sort: the five sorts of the page share a single
+/// copy of the standard library's sort code instead of one per element type (~16 KB of wasm).
+pub fn sort_stable_by<T>(v: &mut Vec<T>, cmp: impl Fn(&T, &T) -> std::cmp::Ordering) {
+    let order = sorted_indices(v.len(), &|a, b| cmp(&v[a], &v[b]));
+    let mut slots: Vec<Option<T>> = std::mem::take(v).into_iter().map(Some).collect();
+    v.extend(order.into_iter().filter_map(|i| slots.get_mut(i).and_then(Option::take)));
+}
+
+fn sorted_indices(n: usize, cmp: &dyn Fn(usize, usize) -> std::cmp::Ordering) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..n).collect();
+    idx.sort_by(|&a, &b| cmp(a, b));
+    idx
+}

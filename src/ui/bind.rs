@@ -24,12 +24,15 @@ pub fn num(sc: RwSignal<Scenario>, f: impl Fn(&Scenario) -> f64 + Send + Sync + 
 
 /// The serde name of a unit enum variant (`Task::FullFinetune` → `full_finetune`).
 pub fn enum_name<T: Serialize>(t: &T) -> String {
-    serde_json::to_string(t).unwrap_or_default().trim_matches('"').to_string()
+    match serde_json::to_value(t) {
+        Ok(serde_json::Value::String(s)) => s,
+        _ => String::new(),
+    }
 }
 
 /// Parses a serde variant name back into the enum.
 pub fn enum_parse<T: DeserializeOwned>(name: &str) -> Option<T> {
-    serde_json::from_str(&format!("\"{name}\"")).ok()
+    serde_json::from_value(serde_json::Value::String(name.to_string())).ok()
 }
 
 /// A select bound to an enum field: value = serde name.

@@ -22,7 +22,7 @@ pub fn CardsForm() -> impl IntoView {
     let lang = expect_context::<RwSignal<Lang>>();
     let mut vendors: Vec<String> = Catalog::embedded().gpus.iter().map(|g| g.vendor.clone()).collect();
     vendors.dedup();
-    vendors.sort();
+    crate::domain::units::sort_stable_by(&mut vendors, Ord::cmp);
     vendors.dedup();
     let segments = [("datacenter", Key::Datacenter), ("workstation", Key::Workstation), ("consumer", Key::Consumer)];
     let links = Signal::derive(move || {

@@ -83,7 +83,7 @@ pub fn Ranking(report: Signal<Option<Report>>, selected: RwSignal<Option<String>
     let order = move || {
         let mut cards = report.with(|r| r.as_ref().map(|r| r.cards.clone()).unwrap_or_default());
         let (col, asc) = sort.get();
-        cards.sort_by(|a, b| if asc { cmp(col, a, b) } else { cmp(col, b, a) });
+        crate::domain::units::sort_stable_by(&mut cards, |a, b| if asc { cmp(col, a, b) } else { cmp(col, b, a) });
         cards.into_iter().map(|c| c.gpu).collect::<Vec<_>>()
     };
     let rows = move || {

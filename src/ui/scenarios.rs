@@ -56,7 +56,7 @@ pub fn Scenarios() -> impl IntoView {
         copied.set(Some(if files::copy(&url) { Ok(()) } else { Err(url) }));
     };
     let export = move |_| {
-        let text = store.list.with(|l| serde_json::to_string_pretty(l).unwrap_or_default());
+        let text = store.list.with(|l| crate::domain::json::write(l, true).unwrap_or_default());
         if let Err(e) = files::download("gpu-planner-scenarios.json", &text) {
             store.problem.set(Some(e));
         }

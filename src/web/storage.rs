@@ -2,7 +2,7 @@
 //! Storage can be missing (sandboxed iframe, private mode), full, or hold corrupted text:
 //! every call returns a Result and never panics; a damaged entry never erases the others.
 
-use crate::domain::Scenario;
+use crate::domain::{json, Scenario};
 use serde::{Deserialize, Serialize};
 
 /// Key of the current (unsaved) scenario.
@@ -53,7 +53,7 @@ pub fn load() -> Result<Option<Scenario>, String> {
 /// # Errors
 /// A message when storage is unavailable or full.
 pub fn save(s: &Scenario) -> Result<(), String> {
-    write(CURRENT_KEY, &serde_json::to_string(s).map_err(|e| e.to_string())?)
+    write(CURRENT_KEY, &json::write(s, false).map_err(|e| e.to_string())?)
 }
 
 /// The saved scenarios. Entries that no longer parse are skipped (and reported), not lost:
@@ -94,7 +94,7 @@ pub fn store_saved(list: &[Saved]) -> Result<(), String> {
         .collect();
     let mut all: Vec<serde_json::Value> = list.iter().filter_map(|s| serde_json::to_value(s).ok()).collect();
     all.extend(unreadable);
-    write(SAVED_KEY, &serde_json::to_string(&all).map_err(|e| e.to_string())?)
+    write(SAVED_KEY, &json::write(&all, false).map_err(|e| e.to_string())?)
 }
 
 /// The remembered UI language tag, if any.
