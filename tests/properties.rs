@@ -66,6 +66,23 @@ fn finite_nonneg(v: f64) -> bool {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
+    /// The page's number parser agrees bit for bit with `str::parse::<f64>` on decimal text
+    /// (sign, leading zeros, bare ".5" / "5.", exponents, long digit strings).
+    #[test]
+    fn parse_decimal_matches_std(
+        sign in prop::sample::select(vec!["", "-", "+"]),
+        int in "[0-9]{0,25}",
+        dot in any::<bool>(),
+        frac in "[0-9]{0,25}",
+        exp in prop::option::of((prop::sample::select(vec!["e", "E"]), prop::sample::select(vec!["", "-", "+"]), 0u32..400)),
+    ) {
+        let mut t = format!("{sign}{int}{}{frac}", if dot { "." } else { "" });
+        if let Some((e, es, ev)) = exp { t.push_str(&format!("{e}{es}{ev}")); }
+        let std = t.parse::<f64>().ok().filter(|v| v.is_finite());
+        let ours = gpu_planner::domain::units::parse_decimal(&t).filter(|v| v.is_finite());
+        prop_assert_eq!(ours.map(f64::to_bits), std.map(f64::to_bits), "text {:?}", t);
+    }
+
     /// The size-saving index sort orders exactly like the standard library's stable sort.
     #[test]
     fn sort_stable_by_matches_std_stable_sort(keys in proptest::collection::vec(0u8..8, 0..60)) {
@@ -187,4 +204,19 @@ fn a_fixed_card_count_that_cannot_hold_the_model_is_reported_not_fitting() {
     let r = report(&s);
     assert!(!r.cards[0].fits);
     assert!(r.cards[0].warnings.iter().any(|w| matches!(w, gpu_planner::domain::warnings::Warning::DoesNotFit { .. })));
+}
+
+#[test]
+fn parse_decimal_reads_what_people_type_and_rejects_the_rest() {
+    use gpu_planner::domain::units::parse_decimal;
+    let cases =
+        [("1.", Some(1.0)), (".5", Some(0.5)), ("+2e3", Some(2000.0)), ("007", Some(7.0)), ("-0.25", Some(-0.25))];
+    for (text, want) in cases {
+        assert_eq!(parse_decimal(text), want, "{text}");
+    }
+    // 0.1 + 0.2 territory: the nearest double, same as the standard library.
+    assert_eq!(parse_decimal("0.30000000000000004").map(f64::to_bits), Some(0.300_000_000_000_000_04_f64.to_bits()));
+    for bad in ["", ".", "-", "e5", "1e", "1e+", "1..2", "1.2.3", "inf", "NaN", "1,5", "0x10", " 1", "1 "] {
+        assert_eq!(parse_decimal(bad), None, "{bad:?}");
+    }
 }

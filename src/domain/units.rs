@@ -53,3 +53,44 @@ fn sorted_indices(n: usize, cmp: &dyn Fn(usize, usize) -> std::cmp::Ordering) ->
     idx.sort_by(|&a, &b| cmp(a, b));
     idx
 }
+
+/// Parses a plain decimal number (`-12.5`, `.5`, `5.`, `+1e3`, `007`) exactly as `str::parse::<f64>`
+/// does, but through serde_json's correctly rounded parser, which the page needs anyway: the
+/// standard library's parser would add its own ~10 KB of power-of-five tables to the wasm.
+/// `inf` and `NaN` are not numbers here (`None`).
+#[must_use]
+pub fn parse_decimal(text: &str) -> Option<f64> {
+    let (neg, rest) = match text.as_bytes().first()? {
+        b'-' => (true, &text[1..]),
+        b'+' => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let (mantissa, exp) = match rest.find(['e', 'E']) {
+        Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+        None => (rest, None),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if int.is_empty() && frac.is_empty() || !digits(int) || !digits(frac) {
+        return None;
+    }
+    let int = int.trim_start_matches('0');
+    let mut json = format!(
+        "{}{}.{}",
+        if neg { "-" } else { "" },
+        if int.is_empty() { "0" } else { int },
+        if frac.is_empty() { "0" } else { frac }
+    );
+    if let Some(e) = exp {
+        let (esign, edigits) = match e.as_bytes().first()? {
+            b'-' => ("-", &e[1..]),
+            b'+' => ("", &e[1..]),
+            _ => ("", e),
+        };
+        if edigits.is_empty() || !digits(edigits) {
+            return None;
+        }
+        json.push_str(&format!("e{esign}{edigits}"));
+    }
+    serde_json::from_str::<f64>(&json).ok()
+}

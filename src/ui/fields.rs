@@ -12,7 +12,7 @@ pub fn parse_number(text: &str, min: f64, max: f64, integer: bool) -> Option<Res
     if t.is_empty() {
         return None;
     }
-    Some(match t.parse::<f64>() {
+    Some(match crate::domain::units::parse_decimal(&t).ok_or(()) {
         Ok(v) if v.is_finite() && (min..=max).contains(&v) && (!integer || v.fract() == 0.0) => Ok(v),
         _ => Err(()),
     })

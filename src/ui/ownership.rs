@@ -105,7 +105,7 @@ pub fn OwnershipForm(report: Signal<Option<Report>>) -> impl IntoView {
                     prop:value=move || sc.with(|s| s.ownership.demand.iter().map(|v| format!("{v}")).collect::<Vec<_>>().join(", "))
                     on:input=move |ev| {
                         let parsed: Result<Vec<f64>, ()> = event_target_value(&ev).split([',', '，', ' ']).filter(|t| !t.trim().is_empty())
-                            .map(|t| t.trim().parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0 && *v <= 1e9).ok_or(())).collect();
+                            .map(|t| crate::domain::units::parse_decimal(t.trim()).filter(|v| v.is_finite() && *v >= 0.0 && *v <= 1e9).ok_or(())).collect();
                         match parsed {
                             Ok(v) if v.len() <= 120 => { demand_err.set(false); sc.update(|s| s.ownership.demand = v) }
                             _ => demand_err.set(true),
