@@ -1,24 +1,24 @@
 //! Small helpers that bind form fields to one field of the scenario signal.
+//!
+//! Accessors are plain `fn` pointers, not generic closures: the ~90 fields then share one
+//! compiled copy of each helper instead of one per field, which keeps the wasm smaller.
 
 use crate::domain::Scenario;
 use leptos::prelude::*;
 use serde::{de::DeserializeOwned, Serialize};
 
 /// A read-only view of part of the scenario.
-pub fn get<T: Clone + Send + Sync + 'static>(
-    sc: RwSignal<Scenario>,
-    f: impl Fn(&Scenario) -> T + Send + Sync + 'static,
-) -> Signal<T> {
+pub fn get<T: Clone + Send + Sync + 'static>(sc: RwSignal<Scenario>, f: fn(&Scenario) -> T) -> Signal<T> {
     Signal::derive(move || sc.with(|s| f(s)))
 }
 
 /// A callback that writes a parsed value into the scenario.
-pub fn set<V: 'static>(sc: RwSignal<Scenario>, f: impl Fn(&mut Scenario, V) + Send + Sync + 'static) -> Callback<V> {
+pub fn set<V: 'static>(sc: RwSignal<Scenario>, f: fn(&mut Scenario, V)) -> Callback<V> {
     Callback::new(move |v: V| sc.update(|s| f(s, v)))
 }
 
 /// Numeric view (`Some(value)`) of a scenario number.
-pub fn num(sc: RwSignal<Scenario>, f: impl Fn(&Scenario) -> f64 + Send + Sync + 'static) -> Signal<Option<f64>> {
+pub fn num(sc: RwSignal<Scenario>, f: fn(&Scenario) -> f64) -> Signal<Option<f64>> {
     Signal::derive(move || sc.with(|s| Some(f(s))))
 }
 
@@ -36,18 +36,12 @@ pub fn enum_parse<T: DeserializeOwned>(name: &str) -> Option<T> {
 }
 
 /// A select bound to an enum field: value = serde name.
-pub fn enum_get<T: Serialize>(
-    sc: RwSignal<Scenario>,
-    f: impl Fn(&Scenario) -> T + Send + Sync + 'static,
-) -> Signal<String> {
+pub fn enum_get<T: Serialize + 'static>(sc: RwSignal<Scenario>, f: fn(&Scenario) -> T) -> Signal<String> {
     Signal::derive(move || sc.with(|s| enum_name(&f(s))))
 }
 
 /// Writes a selected enum variant into the scenario (ignores unknown names).
-pub fn enum_set<T: DeserializeOwned + 'static>(
-    sc: RwSignal<Scenario>,
-    f: impl Fn(&mut Scenario, T) + Send + Sync + 'static,
-) -> Callback<String> {
+pub fn enum_set<T: DeserializeOwned + 'static>(sc: RwSignal<Scenario>, f: fn(&mut Scenario, T)) -> Callback<String> {
     Callback::new(move |name: String| {
         if let Some(v) = enum_parse::<T>(&name) {
             sc.update(|s| f(s, v));

@@ -15,7 +15,10 @@ fn pct(
     get_: fn(&Scenario) -> f64,
     set_: fn(&mut Scenario, f64),
 ) -> (Signal<Option<f64>>, Callback<f64>) {
-    (num(sc, move |s| (get_(s) * 1000.0).round() / 10.0), set(sc, move |s, v: f64| set_(s, v / 100.0)))
+    (
+        Signal::derive(move || sc.with(|s| Some((get_(s) * 1000.0).round() / 10.0))),
+        Callback::new(move |v: f64| sc.update(|s| set_(s, v / 100.0))),
+    )
 }
 
 /// An optional amount: empty clears it.
@@ -24,7 +27,11 @@ fn opt(
     get_: fn(&Scenario) -> Option<f64>,
     set_: fn(&mut Scenario, Option<f64>),
 ) -> (Signal<Option<f64>>, Callback<f64>, Callback<()>) {
-    (get(sc, get_), set(sc, move |s, v: f64| set_(s, Some(v))), Callback::new(move |()| sc.update(|s| set_(s, None))))
+    (
+        get(sc, get_),
+        Callback::new(move |v: f64| sc.update(|s| set_(s, Some(v)))),
+        Callback::new(move |()| sc.update(|s| set_(s, None))),
+    )
 }
 
 /// The ownership assumptions.
