@@ -9,7 +9,7 @@ use serde::{de::DeserializeOwned, Serialize};
 
 /// A read-only view of part of the scenario.
 pub fn get<T: Clone + Send + Sync + 'static>(sc: RwSignal<Scenario>, f: fn(&Scenario) -> T) -> Signal<T> {
-    Signal::derive(move || sc.with(|s| f(s)))
+    Signal::derive(move || sc.with(f))
 }
 
 /// A callback that writes a parsed value into the scenario.
