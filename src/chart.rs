@@ -60,7 +60,7 @@ pub fn draw_memory<DB: DrawingBackend>(
         x0 += v;
     }
     chart.draw_series(std::iter::once(PathElement::new(vec![(cap, 0.05), (cap, 0.95)], BLACK.stroke_width(3))))?;
-    let font = ("sans-serif", 13).into_font();
+    let font = (FontFamily::SansSerif, 13).into_font();
     let mut y = 12;
     for (label, gib, style) in &shown {
         legend.draw(&Rectangle::new([(6, y), (18, y + 12)], *style))?;
@@ -117,7 +117,7 @@ fn money_chart<'a, DB: DrawingBackend>(
 ) -> Result<MoneyChart<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
     area.fill(&WHITE)?;
     let mut chart = ChartBuilder::on(area)
-        .caption(title, ("sans-serif", 18))
+        .caption(title, (FontFamily::SansSerif, 18))
         .margin(10)
         .x_label_area_size(40)
         .y_label_area_size(64)
@@ -163,7 +163,11 @@ pub fn draw_cumulative<DB: DrawingBackend>(
     if let Some(m) = r.breakeven_month {
         let y = pts.iter().find(|p| p.month >= m).map_or(0.0, |p| p.own);
         chart.draw_series(std::iter::once(Circle::new((m, y), 6, BLACK.filled())))?;
-        chart.draw_series(std::iter::once(Text::new(format!("{} {m:.1}", l.breakeven), (m, y), ("sans-serif", 14))))?;
+        chart.draw_series(std::iter::once(Text::new(
+            format!("{} {m:.1}", l.breakeven),
+            (m, y),
+            (FontFamily::SansSerif, 14),
+        )))?;
     }
     chart
         .configure_series_labels()
@@ -205,7 +209,7 @@ pub fn draw_annual<DB: DrawingBackend>(
         chart.draw_series(std::iter::once(Text::new(
             format!("{} {h:.0} h", l.breakeven),
             (h, y),
-            ("sans-serif", 14),
+            (FontFamily::SansSerif, 14),
         )))?;
     }
     chart

@@ -85,7 +85,7 @@ pub fn card_warnings(s: &Scenario, g: &Gpu, v: &CardVerdict) -> Vec<Warning> {
         _ => true,
     };
     if !native {
-        w.push(Warning::NoNativePrecision { precision: format!("{:?}", s.precision).to_lowercase() });
+        w.push(Warning::NoNativePrecision { precision: format!("{:?}", s.precision).to_ascii_lowercase() });
     }
     if super::compute::peak_tflops(g, s.precision).is_none() {
         w.push(Warning::UnknownCompute);
