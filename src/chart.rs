@@ -126,6 +126,35 @@ fn money_chart<'a, DB: DrawingBackend>(
     Ok(chart)
 }
 
+/// A named 2 px line with its legend entry.
+fn line<'a, DB: DrawingBackend + 'a>(
+    chart: &mut MoneyChart<'a, DB>,
+    pts: Vec<(f64, f64)>,
+    name: &str,
+    color: RGBColor,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    chart
+        .draw_series(LineSeries::new(pts, color.stroke_width(2)))?
+        .label(name)
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2)));
+    Ok(())
+}
+
+/// Marks the breakeven point (if any) with a dot and its label, draws the legend box, presents.
+fn finish<'a, DB: DrawingBackend + 'a>(
+    area: &DrawingArea<DB, Shift>,
+    mut chart: MoneyChart<'a, DB>,
+    breakeven: Option<((f64, f64), String)>,
+    legend: SeriesLabelPosition,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    if let Some((at, text)) = breakeven {
+        chart.draw_series(std::iter::once(Circle::new(at, 6, BLACK.filled())))?;
+        chart.draw_series(std::iter::once(Text::new(text, at, (FontFamily::SansSerif, 14))))?;
+    }
+    chart.configure_series_labels().background_style(WHITE.mix(0.85)).border_style(BLACK).position(legend).draw()?;
+    area.present()
+}
+
 /// Picks one option's value from a point of the cumulative series.
 type MonthValue = fn(&crate::domain::cost::MonthPoint) -> Option<f64>;
 
@@ -151,31 +180,16 @@ pub fn draw_cumulative<DB: DrawingBackend>(
         (l.yearly, RGBColor(44, 160, 44), |p| p.yearly),
     ];
     for (name, color, f) in series {
-        let line: Vec<(f64, f64)> = pts.iter().filter_map(|p| f(p).map(|y| (p.month, y))).collect();
-        if line.is_empty() {
-            continue;
+        let values: Vec<(f64, f64)> = pts.iter().filter_map(|p| f(p).map(|y| (p.month, y))).collect();
+        if !values.is_empty() {
+            line(&mut chart, values, name, color)?;
         }
-        chart
-            .draw_series(LineSeries::new(line, color.stroke_width(2)))?
-            .label(name)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2)));
     }
-    if let Some(m) = r.breakeven_month {
+    let breakeven = r.breakeven_month.map(|m| {
         let y = pts.iter().find(|p| p.month >= m).map_or(0.0, |p| p.own);
-        chart.draw_series(std::iter::once(Circle::new((m, y), 6, BLACK.filled())))?;
-        chart.draw_series(std::iter::once(Text::new(
-            format!("{} {m:.1}", l.breakeven),
-            (m, y),
-            (FontFamily::SansSerif, 14),
-        )))?;
-    }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw()?;
-    area.present()
+        ((m, y), format!("{} {m:.1}", l.breakeven))
+    });
+    finish(area, chart, breakeven, SeriesLabelPosition::UpperLeft)
 }
 
 /// Annual cost against busy hours per year, owning vs on-demand, with the breakeven marked.
@@ -190,35 +204,13 @@ pub fn draw_annual<DB: DrawingBackend>(
     let pts = &r.by_hours;
     let ymax = y_max(pts.iter().flat_map(|p| [Some(p.own), p.rent]).flatten());
     let mut chart = money_chart(area, l.title, l.x, l.y, crate::domain::cost::YEAR_H, ymax)?;
-    let own_c = RGBColor(34, 102, 204);
-    let rent_c = RGBColor(214, 39, 40);
-    chart
-        .draw_series(LineSeries::new(pts.iter().map(|p| (p.hours, p.own)), own_c.stroke_width(2)))?
-        .label(l.own)
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], own_c.stroke_width(2)));
+    line(&mut chart, pts.iter().map(|p| (p.hours, p.own)).collect(), l.own, RGBColor(34, 102, 204))?;
     let rent: Vec<(f64, f64)> = pts.iter().filter_map(|p| p.rent.map(|v| (p.hours, v))).collect();
     if !rent.is_empty() {
-        chart
-            .draw_series(LineSeries::new(rent, rent_c.stroke_width(2)))?
-            .label(l.on_demand)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], rent_c.stroke_width(2)));
+        line(&mut chart, rent, l.on_demand, RGBColor(214, 39, 40))?;
     }
-    if let Some(h) = r.breakeven_hours {
-        let y = r.own.annual(h);
-        chart.draw_series(std::iter::once(Circle::new((h, y), 6, BLACK.filled())))?;
-        chart.draw_series(std::iter::once(Text::new(
-            format!("{} {h:.0} h", l.breakeven),
-            (h, y),
-            (FontFamily::SansSerif, 14),
-        )))?;
-    }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw()?;
-    area.present()
+    let breakeven = r.breakeven_hours.map(|h| ((h, r.own.annual(h)), format!("{} {h:.0} h", l.breakeven)));
+    finish(area, chart, breakeven, SeriesLabelPosition::UpperLeft)
 }
 
 /// Texts of the Pareto chart.
@@ -256,16 +248,7 @@ pub fn draw_pareto<DB: DrawingBackend>(
         .label(l.plans)
         .legend(move |(x, y)| Circle::new((x + 8, y), 3, dot.filled()));
     let red = RGBColor(214, 39, 40);
-    chart
-        .draw_series(LineSeries::new(front.clone(), red.stroke_width(2)))?
-        .label(l.front)
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], red.stroke_width(2)));
+    line(&mut chart, front.clone(), l.front, red)?;
     chart.draw_series(front.iter().map(|p| Circle::new(*p, 4, red.filled())))?;
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperRight)
-        .draw()?;
-    area.present()
+    finish(area, chart, None, SeriesLabelPosition::UpperRight)
 }
