@@ -2,12 +2,14 @@
 
 pub mod catalog;
 pub mod checklist;
+pub mod comms;
 pub mod compute;
 pub mod cost;
 pub mod error;
 pub mod explain;
 pub mod fix;
 pub mod format;
+pub mod framework;
 pub mod infra;
 pub mod json;
 pub mod memory;

@@ -1,23 +1,34 @@
 //! FLOPs, utilisation defaults, training time and inference throughput.
 
 use super::catalog::Gpu;
+use super::comms::{self, StepComm, StepTraffic};
+use super::framework::GradDtype;
 use super::memory::{self, Layout};
 use super::model::ModelSpec;
 use super::scenario::{Precision, Recompute, Scenario, Task};
 use serde::{Deserialize, Serialize};
 
-/// Training FLOPs for `tokens`: 6·N per token for forward + backward (Kaplan et al. 2020,
-/// Hoffmann et al. 2022) plus the attention term 12·L·(heads·d)·s (PaLM, Chowdhery et al. 2022,
-/// App. B — the MFU convention). LoRA/QLoRA skip the frozen weights' gradients: 4·N and 8·L·h·s.
+/// Model FLOPs for training on `tokens`: 6·N per token for forward + backward (Kaplan et al.
+/// 2020, Hoffmann et al. 2022) plus, when `attention` counts, the attention-score term
+/// 12·L·(heads·d)·s (PaLM, Chowdhery et al. 2022, App. B — the MFU convention). LoRA/QLoRA skip
+/// the frozen weights' gradients: 4·N and 8·L·h·s.
 #[must_use]
-pub fn training_flops(m: &ModelSpec, task: Task, seq: u32, tokens: f64) -> f64 {
+pub fn training_flops(m: &ModelSpec, task: Task, seq: u32, tokens: f64, attention: bool) -> f64 {
     let n = m.params().active;
     let attn = f64::from(m.layers) * f64::from(m.heads) * f64::from(m.head_dim()) * f64::from(seq);
     let (dense, att) = match task {
         Task::Lora | Task::Qlora => (4.0, 8.0),
         _ => (6.0, 12.0),
     };
+    let att = if attention { att } else { 0.0 };
     (dense * n + att * attn) * tokens
+}
+
+/// The scenario's model FLOPs (its attention convention, its token count).
+#[must_use]
+pub fn model_flops(m: &ModelSpec, s: &Scenario) -> f64 {
+    let t = &s.training;
+    training_flops(m, s.task, t.seq_len, t.tokens, t.conventions.attention_flops)
 }
 
 /// Extra hardware work from recomputation: full recompute repeats the forward pass (+2N of 6N
@@ -45,33 +56,21 @@ pub fn peak_tflops(g: &Gpu, p: Precision) -> Option<f64> {
     }
 }
 
-/// Default model-FLOPs utilisation by card class. Sources: Llama 3 (Dubey et al. 2024, Table 4)
-/// reports 38–43% BF16 MFU on H100 SXM; Llama 2's 184,320 A100-80GB hours for 2T tokens imply
-/// ~45% (tests/reference.rs). PCIe, consumer and non-CUDA stacks get lower, stated assumptions;
-/// FP8 GEMMs reach a lower share of their doubled peak (assumption: ×0.75). Users override with
-/// their own benchmark (`efficiency.mfu`).
+/// Share of dense peak the GEMM-dominated step reaches with no bubble, recompute, exposed
+/// communication or offload. CUDA cards: 0.50. Published end-to-end MFUs that *include* those
+/// losses sit at or below it: Llama 2's 184,320 A100-hours for 2T tokens imply 45%
+/// (tests/reference.rs); Megatron-LM with selective recompute reports 51–56% MFU for 175B–1T on
+/// A100 (Korthikanti et al. 2022, Table 5); Llama 3 reports 38–43% on H100 (Dubey et al. 2024,
+/// Table 4). Other stacks (ROCm, CANN, …): 0.35, a stated assumption for less mature kernels.
+/// FP8 GEMMs reach a lower share of their doubled peak (assumption: ×0.75).
 #[must_use]
-pub fn default_mfu(g: &Gpu, p: Precision) -> f64 {
-    let base = if g.software != "cuda" {
-        0.30
-    } else if g.segment == "datacenter" && g.interconnect.is_fast() && g.nvlink_domain() >= 8 {
-        0.40
-    } else if g.segment == "datacenter" {
-        0.35
-    } else {
-        0.30
-    };
+pub fn kernel_efficiency(g: &Gpu, p: Precision) -> f64 {
+    let base = if g.software == "cuda" { 0.50 } else { 0.35 };
     if p == Precision::Fp8 {
         base * 0.75
     } else {
         base
     }
-}
-
-/// The utilisation used for a card: the user's override, else the default.
-#[must_use]
-pub fn mfu(s: &Scenario, g: &Gpu) -> f64 {
-    s.efficiency.mfu.unwrap_or_else(|| default_mfu(g, s.precision))
 }
 
 /// Pipeline bubble of 1F1B with p stages and m micro-batches: time × (m + p − 1) / m
@@ -83,7 +82,7 @@ pub fn pipeline_factor(pp: u32, microbatches: f64) -> f64 {
 }
 
 /// Slow-down of CPU offload: optimizer steps on the CPU and PCIe transfers. ZeRO-Offload
-/// (Ren et al. 2021) hides much of it at large batch; we assume 1.5× (editable by MFU override).
+/// (Ren et al. 2021) hides much of it at large batch; we assume 1.5×.
 #[must_use]
 pub fn offload_factor(o: super::scenario::Offload) -> f64 {
     if o == super::scenario::Offload::None {
@@ -93,16 +92,94 @@ pub fn offload_factor(o: super::scenario::Offload) -> f64 {
     }
 }
 
+/// The predicted model-FLOPs utilisation as a product of named factors (DESIGN.md §3), or the
+/// user's measured MFU, which replaces the whole prediction.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Mfu {
+    pub kernel: f64,
+    /// 1 / pipeline bubble factor.
+    pub pipeline: f64,
+    /// 1 / recompute factor.
+    pub recompute: f64,
+    /// compute / (compute + exposed communication).
+    pub communication: f64,
+    /// 1 / offload factor.
+    pub offload: f64,
+    /// kernel × pipeline × recompute × communication × offload (× 6N/(6N + attention) when the
+    /// attention term is not counted as model FLOPs).
+    pub predicted: f64,
+    /// The user's measured MFU, when given.
+    pub measured: Option<f64>,
+    pub comm: StepComm,
+}
+
+impl Mfu {
+    /// The utilisation the time uses: measured if given, else predicted.
+    #[must_use]
+    pub fn used(&self) -> f64 {
+        self.measured.unwrap_or(self.predicted)
+    }
+}
+
+/// Predicted MFU of `layout` on card `g` at `micro_batch` sequences per micro-batch.
+#[must_use]
+pub fn mfu_at(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u32) -> Option<Mfu> {
+    let peak = peak_tflops(g, s.precision)? * 1e12;
+    let t = &s.training;
+    let mb = micro_batch.max(1);
+    let microbatches = f64::from(t.global_batch) / (f64::from(l.dp.max(1)) * f64::from(mb));
+    let kernel = kernel_efficiency(g, s.precision);
+    let rf = recompute_factor(l.recompute, s.task);
+    // Compute seconds of one step on one GPU at kernel efficiency (hardware FLOPs, recompute in).
+    let tokens_step = f64::from(t.global_batch) * f64::from(t.seq_len);
+    let flops_step = training_flops(m, s.task, t.seq_len, tokens_step, true) * rf / f64::from(l.gpus().max(1));
+    let compute_s = flops_step / (peak * kernel);
+    let trainable = match s.task {
+        Task::Lora | Task::Qlora => memory::lora_params(m, s.lora.rank, s.lora.targets),
+        _ => m.params().total,
+    };
+    let c = &t.conventions;
+    let grad_b = if c.grad == GradDtype::Fp32 { 4.0 } else { s.precision.bytes() };
+    let traffic = StepTraffic {
+        grad_bytes: trainable / f64::from(l.tp.max(1) * l.pp.max(1)) * grad_b,
+        act_bytes: f64::from(t.seq_len) * f64::from(mb) * f64::from(m.hidden) * 2.0,
+        stage_layers: (f64::from(m.layers) / f64::from(l.pp.max(1))).ceil(),
+        microbatches,
+        tp_collectives: if l.recompute == Recompute::Full { 6.0 } else { 4.0 },
+        overlap_window: if l.zero >= 3 { 1.0 } else { 2.0 / 3.0 },
+    };
+    let comm = comms::step_comm(s, g, l, &traffic, compute_s);
+    let (pipeline, recompute, offload) =
+        (1.0 / pipeline_factor(l.pp, microbatches), 1.0 / rf, 1.0 / offload_factor(l.offload));
+    let communication = comm.efficiency();
+    // The hardware does the attention work either way: when the convention leaves it out of the
+    // model FLOPs, the same time is a lower MFU.
+    let convention = if c.attention_flops {
+        1.0
+    } else {
+        training_flops(m, s.task, t.seq_len, 1.0, false) / training_flops(m, s.task, t.seq_len, 1.0, true)
+    };
+    let predicted = kernel * pipeline * recompute * communication * offload * convention;
+    Some(Mfu { kernel, pipeline, recompute, communication, offload, predicted, measured: s.efficiency.mfu, comm })
+}
+
+/// The utilisation for the scenario's own micro-batch.
+#[must_use]
+pub fn mfu(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout) -> Option<Mfu> {
+    mfu_at(m, s, g, l, s.training.micro_batch)
+}
+
+/// Hours for `flops` model FLOPs on `gpus` cards at `mfu`: time = FLOPs / (N · peak · MFU).
+#[must_use]
+pub fn hours_for(flops: f64, gpus: u32, peak_tflops: f64, mfu: f64) -> f64 {
+    flops / (f64::from(gpus.max(1)) * peak_tflops * 1e12 * mfu) / 3600.0
+}
+
 /// Wall-clock hours of a training run, or `None` when the card's peak is unknown.
 #[must_use]
 pub fn training_hours(m: &ModelSpec, s: &Scenario, g: &Gpu, layout: &Layout) -> Option<f64> {
-    let peak = peak_tflops(g, s.precision)? * 1e12;
-    let t = &s.training;
-    let flops = training_flops(m, s.task, t.seq_len, t.tokens) * recompute_factor(layout.recompute, s.task);
-    let micro = f64::from(t.global_batch) / (f64::from(layout.dp.max(1)) * f64::from(t.micro_batch.max(1)));
-    let secs = flops * pipeline_factor(layout.pp, micro) * offload_factor(layout.offload)
-        / (f64::from(layout.gpus()) * peak * mfu(s, g));
-    Some(secs / 3600.0)
+    let u = mfu(m, s, g, layout)?;
+    Some(hours_for(model_flops(m, s), layout.gpus(), peak_tflops(g, s.precision)?, u.used()))
 }
 
 /// Serving speed of one model replica (tp × pp cards).
@@ -141,7 +218,7 @@ pub fn inference_throughput(m: &ModelSpec, s: &Scenario, g: &Gpu, layout: &Layou
     let prefill_tokens_s = cards * peak * s.efficiency.prefill_mfu / prefill_flops_per_token;
     let batch = f64::from(inf.concurrent);
     // Bytes read per step on one card: its weight shard (MoE: the experts touched) + its KV share.
-    let weights = memory::weight_bytes(&p, s.weight_quant, s.precision);
+    let weights = memory::weight_bytes(&p, s.weight_quant, s.precision, &s.training.conventions);
     let routed = m.routed_expert_fraction();
     let expert_share = (1.0 - routed) + routed * experts_touched(m, batch);
     let avg_len = ctx + f64::from(inf.output_tokens) / 2.0;

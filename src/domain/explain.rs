@@ -90,7 +90,7 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
                 "优化器状态",
                 format!(
                     "{} B × Ψ / ({shards}){} ({:?})",
-                    memory::optimizer_bytes(s.training.optimizer, m),
+                    memory::optimizer_bytes(s.training.optimizer, m, s.training.conventions.optimizer_state),
                     z(1),
                     s.training.optimizer
                 ),
@@ -191,34 +191,57 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
         "PyTorch CUDA semantics (context, caching allocator); editable",
     ));
     if let (Some(g), true) = (gpu, training) {
-        let flops = compute::training_flops(m, s.task, s.training.seq_len, s.training.tokens);
+        let flops = compute::model_flops(m, s);
         let peak = compute::peak_tflops(g, s.precision);
+        let lora = matches!(s.task, Task::Lora | Task::Qlora);
+        let attention = if s.training.conventions.attention_flops {
+            format!(" + {}·L·h·s", if lora { 8 } else { 12 })
+        } else {
+            String::new()
+        };
         out.push(line(
             "flops",
             "training FLOPs",
             "训练计算量",
-            format!(
-                "({}·Ψ_active + {}·L·h·s) × D tokens {:.3e}",
-                if matches!(s.task, Task::Lora | Task::Qlora) { 4 } else { 6 },
-                if matches!(s.task, Task::Lora | Task::Qlora) { 8 } else { 12 },
-                s.training.tokens
-            ),
+            format!("({}·Ψ_active{attention}) × D tokens {:.3e}", if lora { 4 } else { 6 }, s.training.tokens),
             format::flops(flops),
             "Kaplan et al. 2020; PaLM (Chowdhery et al. 2022) App. B",
         ));
+        if let Some(u) = &v.utilisation {
+            let formula = match u.measured {
+                Some(x) => format!("your measured MFU {:.1}% replaces the prediction", x * 100.0),
+                None => format!(
+                    "kernel {:.2} × pipeline {:.2} × recompute {:.2} × communication {:.2} × offload {:.2} (compute {:.3} s/step; exposed comm {:.3} s: DP {:.3} s over {}, TP {:.3} s, PP {:.3} s)",
+                    u.kernel,
+                    u.pipeline,
+                    u.recompute,
+                    u.communication,
+                    u.offload,
+                    u.comm.compute_s,
+                    u.comm.exposed_s,
+                    u.comm.dp_s,
+                    u.comm.dp_link,
+                    u.comm.tp_s,
+                    u.comm.pp_s
+                ),
+            };
+            out.push(line(
+                "mfu",
+                "MFU (model FLOPs utilisation)",
+                "MFU（模型算力利用率）",
+                formula,
+                format!("{:.1}%", u.used() * 100.0),
+                "DESIGN.md §3; Narayanan et al. 2021 (1F1B bubble); Rajbhandari et al. 2019 (ZeRO traffic); NCCL bus bandwidth",
+            ));
+        }
         if let (Some(h), Some(pk)) = (v.hours, peak) {
             out.push(line(
                 "time",
                 "training time",
                 "训练时间",
-                format!(
-                    "FLOPs × recompute {:.2} × bubble / ({} cards × {pk} TFLOPS × MFU {:.0}%)",
-                    compute::recompute_factor(l.recompute, s.task),
-                    v.gpus,
-                    v.mfu * 100.0
-                ),
+                format!("FLOPs / ({} cards × {pk} TFLOPS × MFU {:.1}%)", v.gpus, v.mfu * 100.0),
                 format::hours(h, lang),
-                "Llama 3 (Dubey et al. 2024): 38–43% MFU on H100; Narayanan et al. 2021 (1F1B bubble)",
+                "time = model FLOPs / (cards · dense peak · MFU)",
             ));
         }
     }

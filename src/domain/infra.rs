@@ -22,13 +22,16 @@ pub fn checkpoint_bytes(m: &ModelSpec, s: &Scenario) -> (f64, f64) {
     match s.task {
         Task::Lora | Task::Qlora => {
             let a = memory::lora_params(m, s.lora.rank, s.lora.targets);
-            (4.0 * a, (4.0 + memory::optimizer_bytes(s.training.optimizer, m)) * a)
+            (
+                4.0 * a,
+                (4.0 + memory::optimizer_bytes(s.training.optimizer, m, s.training.conventions.optimizer_state)) * a,
+            )
         }
         _ => {
             let wb = s.precision.bytes();
             let mixed = !matches!(s.precision, Precision::Fp32 | Precision::Tf32) && s.training.master_weights;
             let master = if mixed { 4.0 } else { 0.0 };
-            let opt = memory::optimizer_bytes(s.training.optimizer, m);
+            let opt = memory::optimizer_bytes(s.training.optimizer, m, s.training.conventions.optimizer_state);
             (wb * p.total, (wb + master + opt) * p.total)
         }
     }

@@ -1,6 +1,7 @@
 //! Per-GPU memory, itemised: model states (ZeRO), activations (Korthikanti), logits, KV cache,
 //! runtime overhead. Pure arithmetic on bytes.
 
+use super::framework::{Conventions, GradDtype, StateDtype};
 use super::model::{ModelSpec, ParamCounts};
 use super::scenario::{LoraTargets, Offload, Optimizer, Precision, Recompute, Scenario, Task, WeightQuant};
 use super::units::GIB;
@@ -38,6 +39,8 @@ pub struct MemoryBreakdown {
     pub activations: f64,
     pub logits: f64,
     pub kv_cache: f64,
+    /// Framework buffers: gradient buckets, gathered ZeRO-3/FSDP parameters.
+    pub buffers: f64,
     pub overhead: f64,
     pub total: f64,
 }
@@ -52,16 +55,18 @@ pub fn zero_model_states(psi: f64, k: f64, dp: u32, stage: u8) -> f64 {
     2.0 * psi / shard(stage >= 3) + 2.0 * psi / shard(stage >= 2) + k * psi / shard(stage >= 1)
 }
 
-/// Optimizer-state bytes per trained parameter (master weights counted separately).
-/// AdamW: fp32 m and v (8). 8-bit AdamW (Dettmers et al. 2021): 2. SGD+momentum: 4.
+/// Optimizer-state bytes per trained parameter (master weights counted separately), with each
+/// moment at `state` width. AdamW: two moments (fp32: 8 B). SGD with momentum: one. Plain SGD:
+/// none. 8-bit AdamW (Dettmers et al. 2021): 1 B per moment + an fp32 absmax per 2048-value block.
 /// Adafactor without momentum (Shazeer & Stern 2018): factored second moment, 4·(rows+cols) per
 /// matrix, i.e. 4·(1/h + 1/ffn) per parameter.
 #[must_use]
-pub fn optimizer_bytes(opt: Optimizer, m: &ModelSpec) -> f64 {
+pub fn optimizer_bytes(opt: Optimizer, m: &ModelSpec, state: StateDtype) -> f64 {
     match opt {
-        Optimizer::AdamW => 8.0,
-        Optimizer::AdamW8bit => 2.0,
-        Optimizer::SgdMomentum => 4.0,
+        Optimizer::AdamW => 2.0 * state.bytes(),
+        Optimizer::AdamW8bit => 2.0 * (1.0 + 4.0 / 2048.0),
+        Optimizer::SgdMomentum => state.bytes(),
+        Optimizer::Sgd => 0.0,
         Optimizer::Adafactor => 4.0 * (1.0 / f64::from(m.hidden.max(1)) + 1.0 / f64::from(m.intermediate.max(1))),
     }
 }
@@ -82,6 +87,8 @@ pub struct ActivationShape {
     pub gated: bool,
     /// Dropout masks stored (GPT-3 style); modern LLMs train without dropout.
     pub dropout: bool,
+    /// With tensor parallelism, layer norms and dropouts are split too (sequence parallelism).
+    pub sequence_parallel: bool,
     /// Bytes per activation value (2 for 16-bit).
     pub bytes: f64,
 }
@@ -104,8 +111,17 @@ impl ActivationShape {
             ffn,
             gated: m.gated_mlp,
             dropout: false,
+            sequence_parallel: true,
             bytes: act_bytes,
         }
+    }
+
+    /// With the framework's dropout and sequence-parallel switches.
+    #[must_use]
+    pub fn with(mut self, c: &Conventions) -> Self {
+        self.dropout = c.dropout;
+        self.sequence_parallel = c.sequence_parallel;
+        self
     }
 }
 
@@ -113,7 +129,9 @@ impl ActivationShape {
 /// et al. 2022 (§4.1): attention 11·sbh + 5·a·s²·b, MLP 19·sbh, layer norms 4·sbh, i.e.
 /// s·b·h·(34 + 5·a·s/h) for GPT-style layers, generalised here to GQA widths, gated MLPs and no
 /// dropout. `store_scores = false` drops the a·s² term (selective recompute or flash attention).
-/// With tensor + sequence parallelism everything is divided by `tp` (their eq. 5).
+/// With tensor + sequence parallelism everything is divided by `tp` (their eq. 5); tensor
+/// parallelism alone leaves the layer-norm inputs, the attention and MLP inputs and the dropout
+/// masks whole on every rank: s·b·h·(10 + 24/t + 5·a·s/(h·t)) (their eq. 4).
 #[must_use]
 pub fn layer_activation_bytes(x: &ActivationShape, tp: u32, store_scores: bool) -> f64 {
     let sb = x.seq * x.batch;
@@ -128,16 +146,27 @@ pub fn layer_activation_bytes(x: &ActivationShape, tp: u32, store_scores: bool) 
     // Plain: input 2sbh + act in/out 4sbf (+ mask). Gated: input 2sbh + gate, up, act, product 8sbf.
     let mlp_f = if x.gated { 8.0 } else { 4.0 };
     let mlp = sb * (2.0 * x.hidden + mlp_f * x.ffn) * w + mask * sb * x.hidden;
-    (norms + attn + scores + mlp) / f64::from(tp.max(1))
+    let all = norms + attn + scores + mlp;
+    let t = f64::from(tp.max(1));
+    if x.sequence_parallel || tp <= 1 {
+        return all / t;
+    }
+    let whole = norms + sb * 4.0 * x.hidden * w + 2.0 * mask * sb * x.hidden;
+    whole + (all - whole) / t
 }
 
-/// Activations for the worst pipeline stage: L/p layers × in-flight micro-batches (1F1B keeps up
+/// Activations of the first pipeline stage: L/p layers × in-flight micro-batches (1F1B keeps up
 /// to p on the first stage). Full recompute keeps only each layer's input (2·sbh/t) plus one
 /// layer's working set (Korthikanti §4.2).
 #[must_use]
 pub fn activation_bytes(x: &ActivationShape, layers: u32, layout: &Layout, flash: bool, microbatches: f64) -> f64 {
+    stage_activation_bytes(x, layers, layout, flash, Stage::First.in_flight(layout.pp, microbatches))
+}
+
+/// Activations of one stage holding `in_flight` micro-batches.
+#[must_use]
+pub fn stage_activation_bytes(x: &ActivationShape, layers: u32, layout: &Layout, flash: bool, in_flight: f64) -> f64 {
     let layers_per_stage = (f64::from(layers) / f64::from(layout.pp.max(1))).ceil();
-    let in_flight = f64::from(layout.pp.max(1)).min(microbatches.max(1.0));
     let store_scores = !flash && layout.recompute == Recompute::None;
     let per_layer = layer_activation_bytes(x, layout.tp, store_scores);
     match layout.recompute {
@@ -156,9 +185,12 @@ pub fn lora_params(m: &ModelSpec, rank: u32, targets: LoraTargets) -> f64 {
     let d = f64::from(m.head_dim());
     let q = f64::from(m.heads) * d;
     let kv = f64::from(m.kv_heads) * d;
-    let attn = (h + q) + 2.0 * (h + kv) + (q + h);
+    let attn = match targets {
+        LoraTargets::Qv => (h + q) + (h + kv),
+        _ => (h + q) + 2.0 * (h + kv) + (q + h),
+    };
     let mlp = match targets {
-        LoraTargets::Attention => 0.0,
+        LoraTargets::Qv | LoraTargets::Attention => 0.0,
         LoraTargets::AllLinear => {
             let per = |f: f64| if m.gated_mlp { 3.0 * (h + f) } else { 2.0 * (h + f) };
             match &m.moe {
@@ -171,22 +203,78 @@ pub fn lora_params(m: &ModelSpec, rank: u32, targets: LoraTargets) -> f64 {
 }
 
 /// Bytes of the stored weights: non-embedding parameters at `quant`, embeddings at 16/32 bits
-/// (GPTQ/AWQ and QLoRA leave embeddings and the output head unquantized).
+/// unless the convention quantizes them too (GPTQ/AWQ and QLoRA leave embeddings and the output
+/// head unquantized).
 #[must_use]
-pub fn weight_bytes(p: &ParamCounts, quant: WeightQuant, precision: Precision) -> f64 {
-    (p.total - p.embedding) * quant.bytes(precision) + p.embedding * precision.bytes()
+pub fn weight_bytes(p: &ParamCounts, quant: WeightQuant, precision: Precision, c: &Conventions) -> f64 {
+    let q = quant.bytes_with(precision, c.group_scales, c.double_quant);
+    let e = if c.quantize_embeddings { q } else { precision.bytes() };
+    (p.total - p.embedding) * q + p.embedding * e
 }
 
-/// Per-GPU memory of a training task under `layout`.
+/// A pipeline stage. The first holds the input embedding and the most micro-batches in flight;
+/// the last holds the output layer and the logits (Narayanan et al. 2021; Megatron keeps a copy
+/// of tied embeddings on the last stage too).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// No pipeline: the whole model.
+    Only,
+    First,
+    Last,
+}
+
+impl Stage {
+    /// The stages to check for a layout.
+    #[must_use]
+    pub fn of(layout: &Layout) -> &'static [Stage] {
+        if layout.pp <= 1 {
+            &[Stage::Only]
+        } else {
+            &[Stage::First, Stage::Last]
+        }
+    }
+
+    /// Micro-batches whose activations the stage holds under 1F1B.
+    #[must_use]
+    pub fn in_flight(self, pp: u32, microbatches: f64) -> f64 {
+        match self {
+            Stage::Last => 1.0,
+            _ => f64::from(pp.max(1)).min(microbatches.max(1.0)),
+        }
+    }
+
+    /// Parameters on the stage: its share of the layers plus the embedding or the output layer.
+    #[must_use]
+    pub fn params(self, m: &ModelSpec, p: &ParamCounts, pp: u32) -> (f64, f64) {
+        if self == Stage::Only {
+            return (p.total, p.embedding);
+        }
+        let layers = f64::from(m.layers.max(1));
+        let per_layer = (p.total - p.embedding) / layers;
+        let emb = f64::from(m.vocab) * f64::from(m.hidden);
+        let stage_layers = (layers / f64::from(pp.max(1))).ceil();
+        (per_layer * stage_layers + emb, emb)
+    }
+}
+
+/// Per-GPU memory of a training task under `layout`: the most loaded pipeline stage.
 #[must_use]
 pub fn training(m: &ModelSpec, s: &Scenario, layout: &Layout) -> MemoryBreakdown {
-    let mut b = training_states(m, s, layout);
     let t = &s.training;
-    let shape = ActivationShape::of(m, t.seq_len, t.micro_batch, activation_value_bytes(s));
+    let shape = ActivationShape::of(m, t.seq_len, t.micro_batch, activation_value_bytes(s)).with(&t.conventions);
     let microbatches = f64::from(t.global_batch) / (f64::from(layout.dp.max(1)) * f64::from(t.micro_batch.max(1)));
-    b.activations = activation_bytes(&shape, m.layers, layout, t.flash_attention, microbatches);
-    b.logits = logits_bytes(m, t.seq_len, t.micro_batch, layout.tp);
-    finish(b, s)
+    let mut worst = MemoryBreakdown::default();
+    for &stage in Stage::of(layout) {
+        let mut b = training_states(m, s, layout, stage);
+        let in_flight = stage.in_flight(layout.pp, microbatches);
+        b.activations = stage_activation_bytes(&shape, m.layers, layout, t.flash_attention, in_flight);
+        b.logits = if stage == Stage::First { 0.0 } else { logits_bytes(m, t.seq_len, t.micro_batch, layout.tp) };
+        let b = finish(b, s);
+        if b.total > worst.total {
+            worst = b;
+        }
+    }
+    worst
 }
 
 /// Bytes per stored activation: 4 for fp32/tf32 training, else 2.
@@ -211,41 +299,83 @@ pub fn total_with_overhead(sum: f64, s: &Scenario) -> f64 {
     sum * (1.0 + s.efficiency.fragmentation) + s.efficiency.runtime_gib * GIB
 }
 
-/// Model states only (weights, gradients, optimizer, master weights) of a training task.
+/// Parameters of the largest unit a ZeRO-3/FSDP rank gathers at once: one transformer block (all
+/// its experts for MoE) or the embedding, whichever is larger.
 #[must_use]
-pub fn training_states(m: &ModelSpec, s: &Scenario, layout: &Layout) -> MemoryBreakdown {
+pub fn largest_layer_params(m: &ModelSpec) -> f64 {
+    let p = m.computed_params();
+    let block = (p.total - p.embedding) / f64::from(m.layers.max(1));
+    block.max(f64::from(m.vocab) * f64::from(m.hidden))
+}
+
+/// Model states (weights, gradients, optimizer, master weights) and framework buffers of one
+/// pipeline stage, following the scenario's framework conventions (framework.rs).
+#[must_use]
+pub fn training_states(m: &ModelSpec, s: &Scenario, layout: &Layout, stage: Stage) -> MemoryBreakdown {
     let p = m.params();
     let t = &s.training;
-    let model_shards = f64::from(layout.tp.max(1)) * f64::from(layout.pp.max(1));
+    let c = &t.conventions;
+    let tp = f64::from(layout.tp.max(1));
+    let (stage_params, stage_emb) = stage.params(m, &p, layout.pp);
     let dp = f64::from(layout.dp.max(1));
     let shard = |on: bool| if on { dp } else { 1.0 };
-    let wb = s.precision.bytes();
-    let opt = optimizer_bytes(t.optimizer, m);
-    let mixed = s.precision != Precision::Fp32 && s.precision != Precision::Tf32 && t.master_weights;
+    let half = s.precision.bytes();
+    let mixed = half < 4.0;
+    let grad_b = if c.grad == GradDtype::Fp32 { 4.0 } else { half };
+    let opt = optimizer_bytes(t.optimizer, m, c.optimizer_state);
     let offload_opt = layout.offload != Offload::None;
     let offload_params = layout.offload == Offload::OptimizerAndParams && layout.zero >= 3;
+    let zero3 = layout.zero >= 3;
+    let largest = largest_layer_params(m) / tp;
     let mut b = MemoryBreakdown::default();
-    match s.task {
+    let trainable = match s.task {
         Task::Pretrain | Task::FullFinetune | Task::Inference => {
-            let psi = p.total / model_shards;
-            b.weights = if offload_params { 0.0 } else { wb * psi / shard(layout.zero >= 3) };
+            let psi = stage_params / tp;
+            // fp32 parameters under AMP: 4 B sharded with ZeRO-3/FSDP; autocast's 16-bit copy of
+            // the whole model when not sharded (sharded runs gather 16-bit units: buffers below).
+            let (wb, cast) = if c.fp32_params { (4.0, if mixed && !zero3 { half } else { 0.0 }) } else { (half, 0.0) };
+            b.weights = if offload_params { 0.0 } else { wb * psi / shard(zero3) + cast * psi };
             if !offload_opt {
-                b.gradients = wb * psi / shard(layout.zero >= 2);
+                b.gradients = if c.optimizer_in_backward {
+                    grad_b * largest.min(psi)
+                } else {
+                    grad_b * psi / shard(layout.zero >= 2)
+                };
                 b.optimizer = opt * psi / shard(layout.zero >= 1);
-                b.master_weights = if mixed { 4.0 * psi / shard(layout.zero >= 1) } else { 0.0 };
+                let master = mixed && t.master_weights && !c.fp32_params;
+                b.master_weights = if master { 4.0 * psi / shard(layout.zero >= 1) } else { 0.0 };
             }
+            psi
         }
         Task::Lora | Task::Qlora => {
             let quant = if s.task == Task::Qlora { WeightQuant::Nf4 } else { s.weight_quant };
-            let base = weight_bytes(&p, quant, s.precision) / model_shards / shard(layout.zero >= 3);
-            // peft keeps adapters in fp32 (autocast_adapter_dtype): 4 B weights, 4 B grads.
-            let a = lora_params(m, s.lora.rank, s.lora.targets) / model_shards;
-            b.weights = base + 4.0 * a / shard(layout.zero >= 3);
+            let stage_counts = ParamCounts { total: stage_params, active: stage_params, embedding: stage_emb };
+            let base = weight_bytes(&stage_counts, quant, s.precision, c) / tp / shard(zero3);
+            let layer_share = match stage {
+                Stage::Only => 1.0,
+                _ => (f64::from(m.layers.max(1)) / f64::from(layout.pp.max(1))).ceil() / f64::from(m.layers.max(1)),
+            };
+            let a = lora_params(m, s.lora.rank, s.lora.targets) * layer_share / tp;
+            // peft keeps adapters in fp32 (autocast_adapter_dtype); torchtune in the model dtype.
+            let ab = if c.adapter_fp32 { 4.0 } else { half };
+            b.weights = base + ab * a / shard(zero3);
             if !offload_opt {
-                b.gradients = 4.0 * a / shard(layout.zero >= 2);
+                b.gradients = ab * a / shard(layout.zero >= 2);
                 b.optimizer = opt * a / shard(layout.zero >= 1);
+                let master = mixed && t.master_weights && !c.adapter_fp32;
+                b.master_weights = if master { 4.0 * a / shard(layout.zero >= 1) } else { 0.0 };
             }
+            a
         }
+    };
+    // DeepSpeed's gradient bucket (never larger than the gradients it holds).
+    if layout.zero >= 2 && !offload_opt {
+        b.buffers += c.bucket_elems.min(trainable) * grad_b;
+    }
+    // ZeRO-3/FSDP: gathered 16-bit units plus the prefetch bucket.
+    if zero3 {
+        let gathered = half * (c.gathered_layers * largest + c.prefetch_elems / tp);
+        b.buffers += gathered.min(half * stage_params / tp);
     }
     b
 }
@@ -258,8 +388,9 @@ pub fn inference(m: &ModelSpec, s: &Scenario, layout: &Layout) -> MemoryBreakdow
     let inf = &s.inference;
     let tp = f64::from(layout.tp.max(1));
     let pp = f64::from(layout.pp.max(1));
+    let c = &s.training.conventions;
     let mut b =
-        MemoryBreakdown { weights: weight_bytes(&p, s.weight_quant, s.precision) / (tp * pp), ..Default::default() };
+        MemoryBreakdown { weights: weight_bytes(&p, s.weight_quant, s.precision, c) / (tp * pp), ..Default::default() };
     let tokens = f64::from(inf.context) + f64::from(inf.output_tokens);
     b.kv_cache = kv_cache_bytes(m, tokens, inf.kv.bytes()) * f64::from(inf.concurrent) * kv_share(m, layout.tp) / pp;
     // One layer's prefill working set for one prompt (chunked prefill keeps it to one request).
@@ -296,7 +427,8 @@ pub fn kv_share(m: &ModelSpec, tp: u32) -> f64 {
 }
 
 fn finish(mut b: MemoryBreakdown, s: &Scenario) -> MemoryBreakdown {
-    let sum = b.weights + b.gradients + b.optimizer + b.master_weights + b.activations + b.logits + b.kv_cache;
+    let sum =
+        b.weights + b.gradients + b.optimizer + b.master_weights + b.activations + b.logits + b.kv_cache + b.buffers;
     // CUDA context + workspace (PyTorch: ~0.5–1 GiB per process) and caching-allocator fragmentation.
     b.overhead = s.efficiency.runtime_gib * GIB + sum * s.efficiency.fragmentation;
     b.total = sum + b.overhead;

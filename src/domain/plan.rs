@@ -31,7 +31,10 @@ pub struct CardVerdict {
     /// Training: wall-clock hours; `None` when the card's peak is unknown or it does not fit.
     pub hours: Option<f64>,
     pub gpu_hours: Option<f64>,
+    /// MFU the time uses (training): measured when given, else predicted.
     pub mfu: f64,
+    /// The predicted MFU's factors and the step's communication (training).
+    pub utilisation: Option<compute::Mfu>,
     pub throughput: Option<Throughput>,
     /// Rental price per card-hour in the scenario currency, if known.
     pub rent_hourly: Option<f64>,
@@ -114,10 +117,7 @@ pub fn plan(s: &Scenario, catalog: &Catalog) -> Result<Report, PlanError> {
         active_params: p.active,
         memory_single: memory_for(m, s, &Layout::single()),
         quick_rule: memory::quick_rule(m, s),
-        training_flops: s
-            .task
-            .is_training()
-            .then(|| compute::training_flops(m, s.task, s.training.seq_len, s.training.tokens)),
+        training_flops: s.task.is_training().then(|| compute::model_flops(m, s)),
         cards: verdicts,
         rent_vs_buy,
         infra,
@@ -245,8 +245,14 @@ fn min_dp(m: &ModelSpec, s: &Scenario, layout: Layout, cap: f64, limit: u32) -> 
     Some(hi)
 }
 
-/// Estimated time of a layout relative to others (for choosing among fitting layouts).
-fn speed_cost(s: &Scenario, l: &Layout) -> f64 {
+/// Estimated time of a layout relative to others (for choosing among fitting layouts): training
+/// by the predicted MFU (bubble, recompute, communication, offload); serving by its old proxy.
+fn speed_cost(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout) -> f64 {
+    if s.task.is_training() {
+        if let Some(u) = compute::mfu(m, s, g, l) {
+            return 1.0 / u.predicted.max(1e-12);
+        }
+    }
     let micro =
         f64::from(s.training.global_batch) / (f64::from(l.dp.max(1)) * f64::from(s.training.micro_batch.max(1)));
     let comm = 1.0 + 0.02 * f64::from(l.tp - 1) + 0.01 * f64::from(l.zero);
@@ -278,7 +284,7 @@ fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64) -> (bool, Layout) {
                 None => continue,
             }
         };
-        let key = (layout.gpus(), speed_cost(s, &layout));
+        let key = (layout.gpus(), speed_cost(m, s, g, &layout));
         let better = best.as_ref().is_none_or(|(n, t, _)| key.0 < *n || (key.0 == *n && key.1 < *t));
         if better {
             best = Some((key.0, key.1, layout));
@@ -307,7 +313,8 @@ fn verdict(m: &ModelSpec, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Option<Ca
     }
     let memory = memory_for(m, s, &layout);
     let gpus = layout.gpus();
-    let mfu = compute::mfu(s, g);
+    let utilisation = if s.task.is_training() { compute::mfu(m, s, g, &layout) } else { None };
+    let mfu = utilisation.as_ref().map_or(0.0, compute::Mfu::used);
     let rent_hourly = pricing::rent_hourly(s, catalog, &g.id);
     let (mut hours, mut throughput, mut cost) = (None, None, None);
     if s.task.is_training() {
@@ -334,6 +341,7 @@ fn verdict(m: &ModelSpec, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Option<Ca
         hours,
         gpu_hours: hours.map(|h| h * f64::from(gpus)),
         mfu,
+        utilisation,
         throughput,
         rent_hourly,
         cost,

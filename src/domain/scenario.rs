@@ -3,6 +3,7 @@
 
 use super::catalog::Gpu;
 use super::error::PlanError;
+use super::framework::{Conventions, Framework};
 use super::model::{self, ModelSpec};
 use serde::{Deserialize, Serialize};
 
@@ -66,18 +67,28 @@ pub enum WeightQuant {
 }
 
 impl WeightQuant {
-    /// Bytes per quantized parameter including scales.
-    /// INT8: one fp16 scale per 128-value group (LLM.int8 / vLLM W8 use per-channel; ≤ 1.6%).
-    /// INT4 (GPTQ/AWQ, group 128): fp16 scale + zero per group = 4.25 bits.
-    /// NF4 with double quantization (QLoRA, Dettmers et al. 2023 §3): 4 + 0.127 bits.
+    /// Bytes per quantized parameter including scales, with the usual conventions (group
+    /// scales on, QLoRA double quantization on): see [`WeightQuant::bytes_with`].
     #[must_use]
     pub fn bytes(self, base: Precision) -> f64 {
+        self.bytes_with(base, true, true)
+    }
+
+    /// Bytes per quantized parameter.
+    /// INT8 / FP8: one fp16 scale per 128-value group when `group_scales` (LLM.int8 / vLLM W8 use
+    /// per-channel scales; ≤ 1.6%).
+    /// INT4 (GPTQ/AWQ, group 128): fp16 scale + fp16 zero per group = 4.25 bits; 4 bits without.
+    /// NF4 (QLoRA, Dettmers et al. 2023 §3): fp32 absmax per 64 values = 4.5 bits; with double
+    /// quantization 8-bit constants per 64 + fp32 per 256 of those = 4 + 8/64 + 32/(64·256) bits.
+    #[must_use]
+    pub fn bytes_with(self, base: Precision, group_scales: bool, double_quant: bool) -> f64 {
+        let g = if group_scales { 1.0 } else { 0.0 };
         match self {
             WeightQuant::None => base.bytes(),
-            WeightQuant::Fp8 => 1.0 + 2.0 / 128.0,
-            WeightQuant::Int8 => 1.0 + 2.0 / 128.0,
-            WeightQuant::Int4 => (4.0 + 32.0 / 128.0) / 8.0,
-            WeightQuant::Nf4 => (4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0)) / 8.0,
+            WeightQuant::Fp8 | WeightQuant::Int8 => 1.0 + g * 2.0 / 128.0,
+            WeightQuant::Int4 => (4.0 + g * 32.0 / 128.0) / 8.0,
+            WeightQuant::Nf4 if double_quant => (4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0)) / 8.0,
+            WeightQuant::Nf4 => (4.0 + 32.0 / 64.0) / 8.0,
         }
     }
 }
@@ -89,6 +100,8 @@ pub enum Optimizer {
     AdamW,
     AdamW8bit,
     SgdMomentum,
+    /// Plain SGD: no optimizer state.
+    Sgd,
     Adafactor,
 }
 
@@ -135,6 +148,8 @@ impl KvPrecision {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum LoraTargets {
+    /// q and v projections only (Hu et al. 2021's choice; peft's default for Llama).
+    Qv,
     /// q, k, v, o projections.
     Attention,
     /// Every linear layer of attention and MLP (QLoRA's recommendation).
@@ -156,6 +171,20 @@ pub struct Training {
     pub master_weights: bool,
     /// Flash attention never stores the s×s scores (same activation saving as selective recompute).
     pub flash_attention: bool,
+    /// The framework whose memory accounting applies; `conventions` holds its switches.
+    pub framework: Framework,
+    pub conventions: Conventions,
+}
+
+impl Training {
+    /// Switches to a framework's own conventions (and its master-weights default).
+    pub fn set_framework(&mut self, f: Framework) {
+        self.framework = f;
+        if f != Framework::Custom {
+            self.conventions = Conventions::of(f);
+            self.master_weights = Conventions::default_master_weights(f);
+        }
+    }
 }
 
 impl Default for Training {
@@ -168,6 +197,8 @@ impl Default for Training {
             optimizer: Optimizer::AdamW,
             master_weights: true,
             flash_attention: true,
+            framework: Framework::DeepSpeed,
+            conventions: Conventions::of(Framework::DeepSpeed),
         }
     }
 }

@@ -6,7 +6,7 @@ use super::catalog::{Catalog, Gpu};
 use super::compute;
 use super::cost;
 use super::error::PlanError;
-use super::memory::{self, ActivationShape, Layout};
+use super::memory::{self, ActivationShape, Layout, Stage};
 use super::model::ModelSpec;
 use super::pricing;
 use super::scenario::{Offload, Recompute, Scenario};
@@ -75,45 +75,64 @@ fn add_pareto(front: &mut Vec<Candidate>, c: &Candidate) {
     front.insert(at, c.clone());
 }
 
-/// a + b/dp from the states at dp = 1 and dp = 2 (every state term is constant or ∝ 1/dp).
-fn states_coeffs(m: &ModelSpec, s: &Scenario, l: Layout) -> (f64, f64) {
+/// a + b/dp from one stage's states at dp = 1 and dp = 2 (every state term is constant or ∝ 1/dp).
+fn states_coeffs(m: &ModelSpec, s: &Scenario, l: Layout, stage: Stage) -> (f64, f64) {
     let sum = |dp: u32| {
-        let b = memory::training_states(m, s, &Layout { dp, ..l });
-        b.weights + b.gradients + b.optimizer + b.master_weights
+        let b = memory::training_states(m, s, &Layout { dp, ..l }, stage);
+        b.weights + b.gradients + b.optimizer + b.master_weights + b.buffers
     };
     let (s1, s2) = (sum(1), sum(2));
     let b = 2.0 * (s1 - s2);
     (s1 - b, b)
 }
 
-/// Activations = K · in-flight micro-batches + W (in-flight = min(pp, micro-batches per step)).
-fn act_coeffs(m: &ModelSpec, s: &Scenario, l: Layout, mb: u32) -> (f64, f64) {
-    let x = ActivationShape::of(m, s.training.seq_len, mb, memory::activation_value_bytes(s));
-    let a1 = memory::activation_bytes(&x, m.layers, &l, s.training.flash_attention, 1.0);
-    if l.pp <= 1 {
-        return (0.0, a1);
+/// Both pipeline ends' state coefficients (the same twice without a pipeline).
+fn stage_coeffs(m: &ModelSpec, s: &Scenario, l: Layout) -> [(f64, f64); 2] {
+    match Stage::of(&l) {
+        [only] => {
+            let c = states_coeffs(m, s, l, *only);
+            [c, c]
+        }
+        _ => [states_coeffs(m, s, l, Stage::First), states_coeffs(m, s, l, Stage::Last)],
     }
-    let a2 = memory::activation_bytes(&x, m.layers, &l, s.training.flash_attention, 2.0);
+}
+
+/// Activations = K · in-flight micro-batches + W.
+fn act_coeffs(m: &ModelSpec, s: &Scenario, l: Layout, mb: u32) -> (f64, f64) {
+    let x =
+        ActivationShape::of(m, s.training.seq_len, mb, memory::activation_value_bytes(s)).with(&s.training.conventions);
+    let a = |n: f64| memory::stage_activation_bytes(&x, m.layers, &l, s.training.flash_attention, n);
+    let (a1, a2) = (a(1.0), a(2.0));
     (a2 - a1, 2.0 * a1 - a2)
+}
+
+/// The sum of the worst stage: the first holds min(pp, micro-batches) in flight, the last one
+/// micro-batch and the logits.
+fn worst_stage(st: [(f64, f64); 2], dp: u32, k: f64, w: f64, in_flight: f64, logits: f64, pp: u32) -> f64 {
+    let dp = f64::from(dp);
+    let only_or_first = st[0].0 + st[0].1 / dp + k * in_flight + w;
+    if pp <= 1 {
+        return only_or_first + logits;
+    }
+    only_or_first.max(st[1].0 + st[1].1 / dp + k + w + logits)
 }
 
 /// Memory of one configuration by the closed form the search uses (equal to
 /// `memory::training(..).total` for the same layout and micro-batch; tests/search.rs checks it).
 #[must_use]
 pub fn fast_total(m: &ModelSpec, s: &Scenario, l: Layout, mb: u32) -> f64 {
-    let (a, b) = states_coeffs(m, s, l);
+    let st = stage_coeffs(m, s, l);
     let (k, w) = act_coeffs(m, s, l, mb);
     let micro = f64::from(s.training.global_batch) / (f64::from(l.dp) * f64::from(mb));
     let in_flight = f64::from(l.pp).min(micro.max(1.0));
-    let sum = a + b / f64::from(l.dp) + k * in_flight + w + memory::logits_bytes(m, s.training.seq_len, mb, l.tp);
-    memory::total_with_overhead(sum, s)
+    let logits = memory::logits_bytes(m, s.training.seq_len, mb, l.tp);
+    memory::total_with_overhead(worst_stage(st, l.dp, k, w, in_flight, logits, l.pp), s)
 }
 
 struct CardCtx<'a> {
     g: &'a Gpu,
     cap: f64,
     peak: f64,
-    mfu: f64,
     hourly: Option<f64>,
     price: Option<f64>,
 }
@@ -128,8 +147,7 @@ pub fn search(s: &Scenario, catalog: &Catalog) -> Result<SearchReport, PlanError
     if !s.task.is_training() {
         return Ok(SearchReport::default());
     }
-    let t = &s.training;
-    let flops = compute::training_flops(m, s.task, t.seq_len, t.tokens);
+    let flops = compute::model_flops(m, s);
     let deadline_h = s.search.deadline_days.map(|d| d * 24.0);
     let budget = s.search.budget;
     let mut rep = SearchReport::default();
@@ -141,8 +159,7 @@ pub fn search(s: &Scenario, catalog: &Catalog) -> Result<SearchReport, PlanError
         let ctx = CardCtx {
             g,
             cap: mem * GIB,
-            peak: peak * 1e12,
-            mfu: compute::mfu(s, g),
+            peak,
             hourly: pricing::rent_hourly(s, catalog, &g.id),
             price: cost::card_price(s, catalog, &g.id, s.ownership.gpu == g.id),
         };
@@ -180,7 +197,7 @@ fn search_card(
             for zero in 0u8..=3 {
                 for offload in [Offload::None, Offload::Optimizer] {
                     let base = Layout { tp, pp, dp: 1, zero, recompute: Recompute::None, offload };
-                    let (sa, sb) = states_coeffs(m, s, base);
+                    let st = stage_coeffs(m, s, base);
                     for mb in [1u32, 2, 4, 8].into_iter().filter(|&b| b <= gb) {
                         let logits = memory::logits_bytes(m, t.seq_len, mb, tp);
                         for recompute in [Recompute::None, Recompute::Selective, Recompute::Full] {
@@ -191,19 +208,14 @@ fn search_card(
                                 rep.searched += 1;
                                 let micro = f64::from(gb) / (f64::from(dp) * f64::from(mb));
                                 let in_flight = f64::from(pp).min(micro.max(1.0));
-                                let total = memory::total_with_overhead(
-                                    sa + sb / f64::from(dp) + k * in_flight + w + logits,
-                                    s,
-                                );
+                                let total =
+                                    memory::total_with_overhead(worst_stage(st, dp, k, w, in_flight, logits, pp), s);
                                 if total <= c.cap {
                                     rep.fitting += 1;
                                     let n = tp * pp * dp;
-                                    let hours = flops
-                                        * compute::recompute_factor(recompute, s.task)
-                                        * compute::pipeline_factor(pp, micro)
-                                        * compute::offload_factor(offload)
-                                        / (f64::from(n) * c.peak * c.mfu)
-                                        / 3600.0;
+                                    let layout = Layout { dp, ..l };
+                                    let hours = compute::mfu_at(m, s, c.g, &layout, mb)
+                                        .map_or(f64::INFINITY, |u| compute::hours_for(flops, n, c.peak, u.used()));
                                     let own = own_per_hour(s, c, n, &mut own_rate);
                                     let cand = Candidate {
                                         gpu: c.g.id.clone(),

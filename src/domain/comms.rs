@@ -1,0 +1,137 @@
+//! Communication of one training step: which link each collective uses and how long it takes.
+//! Ring collectives move 2·(n−1)/n of the bytes per GPU for an all-reduce and (n−1)/n for an
+//! all-gather or a reduce-scatter (NCCL "bus bandwidth", nccl-tests/doc/PERFORMANCE.md).
+
+use super::catalog::Gpu;
+use super::memory::Layout;
+use super::scenario::Scenario;
+use serde::{Deserialize, Serialize};
+
+/// Share of a link's nominal bandwidth that NCCL collectives reach. NVLink: nccl-tests on
+/// DGX A100 report ~230 GB/s bus bandwidth of 300 GB/s per direction (0.75). PCIe through the
+/// host: ~0.65 of the x16 rate. Inter-server RDMA: ~0.85 of the NIC line rate.
+pub const NVLINK_EFFICIENCY: f64 = 0.75;
+pub const PCIE_EFFICIENCY: f64 = 0.65;
+pub const FABRIC_EFFICIENCY: f64 = 0.85;
+/// GeForce cards have peer-to-peer disabled: collectives are staged through host memory, which
+/// halves the usable PCIe bandwidth (each byte crosses the bus twice).
+pub const NO_P2P_FACTOR: f64 = 0.5;
+
+/// PCIe x16 bandwidth per direction, GB/s, by generation (PCI-SIG: 8/16/32/64 GT/s per lane).
+#[must_use]
+pub fn pcie_x16_gb_s(gen: Option<u32>) -> f64 {
+    match gen.unwrap_or(4) {
+        0..=3 => 15.75,
+        4 => 31.5,
+        5 => 63.0,
+        _ => 126.0,
+    }
+}
+
+/// The link between cards of one server, bytes/s per GPU per direction, and its name.
+#[must_use]
+pub fn intra_server(g: &Gpu) -> (f64, &'static str) {
+    match (g.interconnect.is_fast(), g.interconnect.gb_s) {
+        (true, Some(both)) if g.nvlink_domain() > 1 => (both / 2.0 * 1e9 * NVLINK_EFFICIENCY, "nvlink"),
+        _ => {
+            let p2p = if g.segment == "consumer" { NO_P2P_FACTOR } else { 1.0 };
+            let name = if p2p < 1.0 { "pcie_no_p2p" } else { "pcie" };
+            (pcie_x16_gb_s(g.pcie_gen) * 1e9 * PCIE_EFFICIENCY * p2p, name)
+        }
+    }
+}
+
+/// The inter-server fabric at the scenario's Gb/s per GPU, bytes/s.
+#[must_use]
+pub fn inter_server(s: &Scenario) -> f64 {
+    s.infra.fabric_gbit_per_gpu * 1e9 / 8.0 * FABRIC_EFFICIENCY
+}
+
+/// Communication seconds per training step on one GPU, by kind, and what is left exposed.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct StepComm {
+    /// Compute seconds per step at kernel efficiency (before bubbles).
+    pub compute_s: f64,
+    /// Data-parallel gradient all-reduce, or ZeRO/FSDP gathers and reduce-scatters.
+    pub dp_s: f64,
+    /// Tensor-parallel all-reduces (critical path).
+    pub tp_s: f64,
+    /// Pipeline sends of activations and their gradients.
+    pub pp_s: f64,
+    /// Seconds not hidden behind compute.
+    pub exposed_s: f64,
+    /// `nvlink`, `pcie`, `pcie_no_p2p` or `fabric`: the slowest link the data-parallel traffic crosses.
+    pub dp_link: String,
+}
+
+impl StepComm {
+    /// compute / (compute + exposed communication).
+    #[must_use]
+    pub fn efficiency(&self) -> f64 {
+        if self.compute_s > 0.0 {
+            self.compute_s / (self.compute_s + self.exposed_s)
+        } else {
+            1.0
+        }
+    }
+}
+
+/// What a step moves, independent of the card.
+#[derive(Debug, Clone, Copy)]
+pub struct StepTraffic {
+    /// Gradient bytes of one model shard (trainable / (tp·pp) × gradient width).
+    pub grad_bytes: f64,
+    /// Activation bytes of one micro-batch at a layer boundary (s·b·h × 2).
+    pub act_bytes: f64,
+    /// Transformer layers on one pipeline stage.
+    pub stage_layers: f64,
+    /// Micro-batches each data-parallel rank runs per step.
+    pub microbatches: f64,
+    /// Tensor-parallel all-reduces per layer and micro-batch: 4 (2 forward, 2 backward), 6 with
+    /// full recompute (Narayanan et al. 2021, §3.2; Korthikanti et al. 2022, §5).
+    pub tp_collectives: f64,
+    /// Share of compute behind which data-parallel traffic can hide: the backward pass (2/3) for
+    /// an all-reduce; the whole step when ZeRO-3/FSDP prefetches parameters in the forward too.
+    pub overlap_window: f64,
+}
+
+/// Seconds of communication per step for `layout` on card `g`.
+#[must_use]
+pub fn step_comm(s: &Scenario, g: &Gpu, l: &Layout, x: &StepTraffic, compute_s: f64) -> StepComm {
+    let per_server = s.parallel.gpus_per_server.max(1);
+    let (intra, intra_name) = intra_server(g);
+    let inter = inter_server(s);
+    let (tp, pp, dp) = (l.tp.max(1), l.pp.max(1), l.dp.max(1));
+    // Data-parallel group: ranks tp·pp apart. k of them share a server; the rest cross the fabric
+    // (hierarchical: reduce inside the server, then each GPU's own NIC carries 1/k of the bytes).
+    let k = (per_server / (tp * pp).min(per_server)).clamp(1, dp);
+    let nodes = f64::from(dp.div_ceil(k));
+    let kf = f64::from(k);
+    // ZeRO-3 / FSDP: all-gather forward, all-gather backward, reduce-scatter = 1.5× an all-reduce
+    // (Rajbhandari et al. 2019, §7.2.2).
+    let volume = if l.zero >= 3 { 3.0 } else { 2.0 };
+    let mut dp_s = 0.0;
+    let mut dp_link = intra_name.to_string();
+    if dp > 1 {
+        dp_s = volume * (kf - 1.0) / kf * x.grad_bytes / intra;
+        if nodes > 1.0 {
+            dp_s += volume * (nodes - 1.0) / nodes * x.grad_bytes / kf / inter;
+            dp_link = "fabric".into();
+        }
+    }
+    let tp_s = if tp > 1 {
+        let t = f64::from(tp);
+        x.stage_layers * x.microbatches * x.tp_collectives * 2.0 * (t - 1.0) / t * x.act_bytes / intra
+    } else {
+        0.0
+    };
+    let pp_s = if pp > 1 {
+        let link = if tp * pp <= per_server { intra } else { inter };
+        2.0 * x.microbatches * x.act_bytes / f64::from(tp) / link
+    } else {
+        0.0
+    };
+    let window = if s.training.conventions.overlap_grad_reduce { x.overlap_window * compute_s } else { 0.0 };
+    let exposed_s = tp_s + pp_s + (dp_s - window).max(0.0);
+    StepComm { compute_s, dp_s, tp_s, pp_s, exposed_s, dp_link }
+}

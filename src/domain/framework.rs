@@ -1,0 +1,161 @@
+//! Training frameworks and the memory conventions each one follows. A user compares our figure
+//! with the one their framework prints, so the bytes per parameter, the buffers and the
+//! activation switches follow the named framework's own code; every switch stays editable.
+
+use serde::{Deserialize, Serialize};
+
+/// The training stack whose accounting the scenario follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Framework {
+    /// NVIDIA Megatron-LM / Megatron-Core (distributed optimizer = ZeRO-1).
+    Megatron,
+    /// Microsoft DeepSpeed ZeRO stages 0–3 (the ZeRO paper's 2 + 2 + 12 bytes per parameter).
+    #[default]
+    DeepSpeed,
+    /// PyTorch DDP/FSDP under AMP, as Hugging Face Trainer and accelerate run it.
+    Fsdp,
+    /// torchtune recipes: pure bf16, optimizer step in the backward pass.
+    Torchtune,
+    /// The user's own switches.
+    Custom,
+}
+
+impl Framework {
+    pub const ALL: [Framework; 5] =
+        [Framework::Megatron, Framework::DeepSpeed, Framework::Fsdp, Framework::Torchtune, Framework::Custom];
+}
+
+/// Width of gradients as the framework keeps them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum GradDtype {
+    /// The training precision (2 bytes for bf16/fp16).
+    #[default]
+    Half,
+    /// fp32 accumulation buffers (Megatron `main_grad`, AMP gradients of fp32 parameters).
+    Fp32,
+}
+
+/// Width of each optimizer moment (AdamW keeps two, SGD with momentum one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum StateDtype {
+    #[default]
+    Fp32,
+    Bf16,
+}
+
+impl StateDtype {
+    #[must_use]
+    pub fn bytes(self) -> f64 {
+        match self {
+            StateDtype::Fp32 => 4.0,
+            StateDtype::Bf16 => 2.0,
+        }
+    }
+}
+
+/// The switches that decide bytes per parameter, buffers and activations.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Conventions {
+    /// Trainable parameters live in fp32 and autocast makes a 16-bit copy for the forward pass
+    /// (PyTorch AMP; HF "Model training anatomy": 6 bytes of weights per parameter). The fp32
+    /// parameters are the master copy, so no separate master weights are kept.
+    pub fp32_params: bool,
+    pub grad: GradDtype,
+    pub optimizer_state: StateDtype,
+    /// The optimizer steps each parameter as soon as its gradient is ready, so only about one
+    /// layer's gradients are alive at once (torchtune `optimizer_in_bwd`).
+    pub optimizer_in_backward: bool,
+    /// Gradient bucket, in elements, kept by ZeRO-2/3 (DeepSpeed `reduce_bucket_size`, default 5e8).
+    pub bucket_elems: f64,
+    /// ZeRO-3 parameters fetched ahead of use, in elements (DeepSpeed `stage3_prefetch_bucket_size`,
+    /// default 5e7).
+    pub prefetch_elems: f64,
+    /// Largest layers held gathered at once under ZeRO-3/FSDP (FSDP: the current unit and the
+    /// prefetched next one = 2; DeepSpeed: 1 plus the prefetch bucket).
+    pub gathered_layers: f64,
+    /// Dropout masks stored (Megatron's GPT default hidden/attention dropout 0.1).
+    pub dropout: bool,
+    /// Tensor parallelism with sequence parallelism (Korthikanti et al. 2022, §4.2.2): layer norms
+    /// and dropouts are split over the tensor-parallel ranks too.
+    pub sequence_parallel: bool,
+    /// Communication of data-parallel gradients overlaps the backward pass.
+    pub overlap_grad_reduce: bool,
+    /// LoRA adapters kept in fp32 (peft `autocast_adapter_dtype=True`) rather than the model dtype.
+    pub adapter_fp32: bool,
+    /// QLoRA double quantization of the NF4 block constants (Dettmers et al. 2023, §3).
+    pub double_quant: bool,
+    /// INT8/INT4/FP8 weights carry a 16-bit scale (and zero) per group of 128.
+    pub group_scales: bool,
+    /// Embeddings and output head quantized too (GPTQ/AWQ and bitsandbytes leave them 16-bit).
+    pub quantize_embeddings: bool,
+    /// Count the attention score FLOPs (12·L·h·s per token) as model FLOPs (PaLM App. B) or not
+    /// (6·N only, Kaplan et al. 2020).
+    pub attention_flops: bool,
+}
+
+impl Default for Conventions {
+    fn default() -> Self {
+        Self::of(Framework::DeepSpeed)
+    }
+}
+
+impl Conventions {
+    /// The framework's own defaults.
+    #[must_use]
+    pub fn of(f: Framework) -> Self {
+        let base = Self {
+            fp32_params: false,
+            grad: GradDtype::Half,
+            optimizer_state: StateDtype::Fp32,
+            optimizer_in_backward: false,
+            bucket_elems: 0.0,
+            prefetch_elems: 0.0,
+            gathered_layers: 0.0,
+            dropout: false,
+            sequence_parallel: false,
+            overlap_grad_reduce: true,
+            adapter_fp32: true,
+            double_quant: true,
+            group_scales: true,
+            quantize_embeddings: false,
+            attention_flops: true,
+        };
+        match f {
+            // megatron/training/arguments.py: bf16 sets accumulate_allreduce_grads_in_fp32, so
+            // gradients are fp32 main_grad buffers (docs/source/api-guide/dist_optimizer.md:
+            // "bf16 param, fp32 grads: 18 bytes; distributed optimizer 6 + 12/d"). GPT defaults
+            // hidden_dropout = attention_dropout = 0.1; --sequence-parallel with TP.
+            Framework::Megatron => {
+                Self { grad: GradDtype::Fp32, dropout: true, sequence_parallel: true, adapter_fp32: false, ..base }
+            }
+            // ZeRO paper §3: fp16 params 2Ψ + grads 2Ψ + K·Ψ (K = 12). DeepSpeed config defaults:
+            // reduce_bucket_size 5e8, stage3_prefetch_bucket_size 5e7 (docs "ZeRO optimizations").
+            Framework::DeepSpeed | Framework::Custom => {
+                Self { bucket_elems: 5e8, prefetch_elems: 5e7, gathered_layers: 1.0, ..base }
+            }
+            // HF transformers docs, "Model training anatomy": mixed precision keeps fp32 weights
+            // + a 16-bit copy (6 B), fp32 gradients (4 B), AdamW 8 B. FSDP prefetches the next
+            // unit (BackwardPrefetch.BACKWARD_PRE), so two units are gathered.
+            Framework::Fsdp => Self { fp32_params: true, grad: GradDtype::Fp32, gathered_layers: 2.0, ..base },
+            // torchtune recipes/configs: dtype bf16 for weights and optimizer states,
+            // optimizer_in_bwd: True; LoRA adapters in the model dtype; FSDP2 when distributed.
+            Framework::Torchtune => Self {
+                optimizer_state: StateDtype::Bf16,
+                optimizer_in_backward: true,
+                gathered_layers: 2.0,
+                adapter_fp32: false,
+                ..base
+            },
+        }
+    }
+
+    /// Whether fp32 master weights are kept by default (not with fp32 parameters, not in pure bf16).
+    #[must_use]
+    pub fn default_master_weights(f: Framework) -> bool {
+        !matches!(f, Framework::Fsdp | Framework::Torchtune)
+    }
+}
