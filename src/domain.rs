@@ -1,5 +1,6 @@
 //! Pure estimation: scenario + catalog in, report out. No browser, framework or I/O here.
 
+pub mod accuracy;
 pub mod catalog;
 pub mod checklist;
 pub mod comms;

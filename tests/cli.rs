@@ -53,3 +53,15 @@ fn matrix_covers_every_preset_and_task_without_errors() {
     assert_eq!(lines.len(), gpu_planner::domain::model::presets().len() * 5);
     assert!(!out.contains("error:"), "{out}");
 }
+
+#[test]
+fn accuracy_prints_every_case_and_the_score() {
+    let (ok, out, err) = cli(&["accuracy"]);
+    assert!(ok, "{err}");
+    let rows = gpu_planner::domain::accuracy::table(Catalog::embedded());
+    for r in &rows {
+        assert!(out.contains(&r.case.id), "{} missing", r.case.id);
+    }
+    let (within, counted) = gpu_planner::domain::accuracy::score(&rows);
+    assert!(out.contains(&format!("{within} of {counted} expressible cases within tolerance")), "{out}");
+}

@@ -3,6 +3,7 @@
 mod common;
 use common::{assert_close, report};
 use gpu_planner::domain::compute::training_flops;
+use gpu_planner::domain::framework::{Conventions, Framework};
 use gpu_planner::domain::memory::{self, layer_activation_bytes, zero_model_states, ActivationShape, Layout};
 use gpu_planner::domain::model::{preset, ModelSpec};
 use gpu_planner::domain::scenario::{CardFilter, KvPrecision, Parallel, Precision, Recompute, Task, Training};
@@ -22,11 +23,14 @@ fn zero_paper_7_5b_on_64_gpus() {
 }
 
 /// The itemised training breakdown (weights + gradients + optimizer + master) equals the ZeRO
-/// model states for mixed-precision AdamW at every stage.
+/// model states for mixed-precision AdamW at every stage, under the paper's conventions.
 #[test]
 fn training_breakdown_matches_zero_model_states() {
     let m = ModelSpec { params_b: Some(7.5), ..ModelSpec::default() };
-    let s = Scenario { model: "custom".into(), custom_model: m.clone(), ..Scenario::default() };
+    let mut s = Scenario { model: "custom".into(), custom_model: m.clone(), ..Scenario::default() };
+    // The paper's own accounting: the "custom" switches (no fp32 gradient copy, sharded gradients).
+    s.training.set_framework(Framework::Custom);
+    s.training.conventions = Conventions::of(Framework::Custom);
     for stage in 0..=3u8 {
         let l = Layout { dp: 64, zero: stage, ..Layout::single() };
         let b = memory::training(&m, &s, &l);

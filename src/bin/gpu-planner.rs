@@ -6,9 +6,10 @@
 //! gpu-planner matrix                 one line per preset × task (fits / best card)
 //! gpu-planner encode FILE            share-link payload of a scenario file
 //! gpu-planner scenario               the default scenario as JSON (a template to edit)
+//! gpu-planner accuracy               the engine against published reference numbers
 //! ```
 
-use gpu_planner::domain::{model, plan, scenario::Task, share, Catalog, Scenario};
+use gpu_planner::domain::{accuracy, model, plan, scenario::Task, share, Catalog, Scenario};
 use std::process::ExitCode;
 
 fn read_scenario(arg: &str) -> Result<Scenario, String> {
@@ -39,6 +40,33 @@ fn run(args: &[String]) -> Result<String, String> {
             let arg = args.get(1).ok_or("usage: gpu-planner encode FILE")?;
             Ok(format!("?s={}", share::encode(&read_scenario(arg)?)))
         }
+        Some("accuracy") => {
+            let rows = accuracy::table(catalog);
+            let mut out = format!(
+                "{:<46} {:>14} {:>14} {:>8} {:>5}  {:<6} source\n",
+                "case", "published", "ours", "error", "tol", "within"
+            );
+            for r in &rows {
+                let c = &r.case;
+                out.push_str(&format!(
+                    "{:<46} {:>14} {:>14} {:>8} {:>4.0}%  {:<6} {}\n",
+                    c.id,
+                    format!("{} {}", c.published, c.unit),
+                    r.ours.map_or("-".into(), |o| format!("{o:.4}")),
+                    r.error.map_or("-".into(), |e| format!("{:+.1}%", e * 100.0)),
+                    c.tolerance * 100.0,
+                    match (&c.not_expressible, r.within) {
+                        (Some(_), _) => "n/e",
+                        (None, true) => "yes",
+                        (None, false) => "NO",
+                    },
+                    c.url
+                ));
+            }
+            let (within, counted) = accuracy::score(&rows);
+            out.push_str(&format!("{within} of {counted} expressible cases within tolerance ({} cases; n/e = not expressible yet, with the reason in the JSON)", rows.len()));
+            Ok(out)
+        }
         Some("matrix") => {
             let mut out = String::new();
             for m in model::presets() {
@@ -58,7 +86,10 @@ fn run(args: &[String]) -> Result<String, String> {
             }
             Ok(out)
         }
-        _ => Err("usage: gpu-planner report FILE_OR_URL | report --default | matrix | encode FILE | scenario".into()),
+        _ => {
+            Err("usage: gpu-planner report FILE_OR_URL | report --default | matrix | accuracy | encode FILE | scenario"
+                .into())
+        }
     }
 }
 

@@ -73,12 +73,13 @@ pub fn kernel_efficiency(g: &Gpu, p: Precision) -> f64 {
     }
 }
 
-/// Pipeline bubble of 1F1B with p stages and m micro-batches: time × (m + p − 1) / m
-/// (Narayanan et al. 2021, §2.2).
+/// Pipeline bubble of 1F1B with p stages and m micro-batches: time × (m + p − 1) / m; the
+/// interleaved schedule with v model chunks per stage: × (m + (p − 1)/v) / m (Narayanan et al.
+/// 2021, §2.2).
 #[must_use]
-pub fn pipeline_factor(pp: u32, microbatches: f64) -> f64 {
+pub fn pipeline_factor(pp: u32, microbatches: f64, virtual_stages: u32) -> f64 {
     let m = microbatches.max(1.0);
-    (m + f64::from(pp.max(1)) - 1.0) / m
+    (m + (f64::from(pp.max(1)) - 1.0) / f64::from(virtual_stages.max(1))) / m
 }
 
 /// Slow-down of CPU offload: optimizer steps on the CPU and PCIe transfers. ZeRO-Offload
@@ -149,8 +150,11 @@ pub fn mfu_at(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u32
         overlap_window: if l.zero >= 3 { 1.0 } else { 2.0 / 3.0 },
     };
     let comm = comms::step_comm(s, g, l, &traffic, compute_s);
-    let (pipeline, recompute, offload) =
-        (1.0 / pipeline_factor(l.pp, microbatches), 1.0 / rf, 1.0 / offload_factor(l.offload));
+    let (pipeline, recompute, offload) = (
+        1.0 / pipeline_factor(l.pp, microbatches, s.parallel.virtual_stages),
+        1.0 / rf,
+        1.0 / offload_factor(l.offload),
+    );
     let communication = comm.efficiency();
     // The hardware does the attention work either way: when the convention leaves it out of the
     // model FLOPs, the same time is a lower MFU.

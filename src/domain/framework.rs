@@ -66,6 +66,20 @@ pub struct Conventions {
     pub fp32_params: bool,
     pub grad: GradDtype,
     pub optimizer_state: StateDtype,
+    /// DeepSpeed keeps an fp32 copy of its gradient partition for the optimizer (4 B/N per
+    /// parameter; `estimate_zero2_model_states_mem_needs`: 4Ψ + 16Ψ/N, zero3: 18Ψ/N + 4·largest
+    /// layer). Under ZeRO-3 the 16-bit gradients then live only for the layer being reduced.
+    pub fp32_grad_partition: bool,
+    /// ZeRO-2 keeps the full 16-bit gradients until they are reduced (DeepSpeed's estimator
+    /// counts 2Ψ for them) rather than only its 1/N partition (the ZeRO paper's 2Ψ/N).
+    pub zero2_full_grads: bool,
+    /// Paged optimizer (bitsandbytes `PagedAdamW*`): states live in CUDA unified memory, outside
+    /// PyTorch's allocator, and the driver pages them to host memory when the card is full. They
+    /// do not count against the card (at a speed cost when they spill).
+    pub paged_optimizer: bool,
+    /// Cross-entropy in chunks (torchtune `CEWithChunkedOutputLoss`, 8 chunks): 16-bit logits and
+    /// one fp32 chunk at a time instead of fp32 logits for the whole sequence.
+    pub chunked_loss: bool,
     /// The optimizer steps each parameter as soon as its gradient is ready, so only about one
     /// layer's gradients are alive at once (torchtune `optimizer_in_bwd`).
     pub optimizer_in_backward: bool,
@@ -74,6 +88,9 @@ pub struct Conventions {
     /// ZeRO-3 parameters fetched ahead of use, in elements (DeepSpeed `stage3_prefetch_bucket_size`,
     /// default 5e7).
     pub prefetch_elems: f64,
+    /// ZeRO-3 gathers parameters module by module (DeepSpeed: the largest single weight matrix
+    /// sizes the working set), not a whole transformer block per unit (FSDP auto-wrap).
+    pub gather_per_module: bool,
     /// Largest layers held gathered at once under ZeRO-3/FSDP (FSDP: the current unit and the
     /// prefetched next one = 2; DeepSpeed: 1 plus the prefetch bucket).
     pub gathered_layers: f64,
@@ -111,10 +128,15 @@ impl Conventions {
             fp32_params: false,
             grad: GradDtype::Half,
             optimizer_state: StateDtype::Fp32,
+            fp32_grad_partition: false,
+            zero2_full_grads: false,
+            paged_optimizer: false,
+            chunked_loss: false,
             optimizer_in_backward: false,
             bucket_elems: 0.0,
             prefetch_elems: 0.0,
             gathered_layers: 0.0,
+            gather_per_module: false,
             dropout: false,
             sequence_parallel: false,
             overlap_grad_reduce: true,
@@ -132,11 +154,20 @@ impl Conventions {
             Framework::Megatron => {
                 Self { grad: GradDtype::Fp32, dropout: true, sequence_parallel: true, adapter_fp32: false, ..base }
             }
-            // ZeRO paper §3: fp16 params 2Ψ + grads 2Ψ + K·Ψ (K = 12). DeepSpeed config defaults:
-            // reduce_bucket_size 5e8, stage3_prefetch_bucket_size 5e7 (docs "ZeRO optimizations").
-            Framework::DeepSpeed | Framework::Custom => {
-                Self { bucket_elems: 5e8, prefetch_elems: 5e7, gathered_layers: 1.0, ..base }
-            }
+            // deepspeed/runtime/zero/stage_1_and_2.py and stage3.py, estimate_zero*_model_states_mem_needs:
+            // 16-bit params and grads, an fp32 gradient partition, fp32 master + Adam (12 B). Config
+            // defaults: reduce_bucket_size 5e8, stage3_prefetch_bucket_size 5e7 ("ZeRO optimizations").
+            Framework::DeepSpeed => Self {
+                fp32_grad_partition: true,
+                zero2_full_grads: true,
+                bucket_elems: 5e8,
+                prefetch_elems: 5e7,
+                gathered_layers: 1.0,
+                gather_per_module: true,
+                ..base
+            },
+            // The ZeRO paper's own accounting (§3, Figure 1): 2Ψ + 2Ψ + 12Ψ, each sharded by its stage.
+            Framework::Custom => base,
             // HF transformers docs, "Model training anatomy": mixed precision keeps fp32 weights
             // + a 16-bit copy (6 B), fp32 gradients (4 B), AdamW 8 B. FSDP prefetches the next
             // unit (BackwardPrefetch.BACKWARD_PRE), so two units are gathered.
@@ -146,6 +177,7 @@ impl Conventions {
             Framework::Torchtune => Self {
                 optimizer_state: StateDtype::Bf16,
                 optimizer_in_backward: true,
+                chunked_loss: true,
                 gathered_layers: 2.0,
                 adapter_fp32: false,
                 ..base

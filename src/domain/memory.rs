@@ -268,7 +268,7 @@ pub fn training(m: &ModelSpec, s: &Scenario, layout: &Layout) -> MemoryBreakdown
         let mut b = training_states(m, s, layout, stage);
         let in_flight = stage.in_flight(layout.pp, microbatches);
         b.activations = stage_activation_bytes(&shape, m.layers, layout, t.flash_attention, in_flight);
-        b.logits = if stage == Stage::First { 0.0 } else { logits_bytes(m, t.seq_len, t.micro_batch, layout.tp) };
+        b.logits = if stage == Stage::First { 0.0 } else { loss_bytes(m, s, t.micro_batch, layout.tp) };
         let b = finish(b, s);
         if b.total > worst.total {
             worst = b;
@@ -287,6 +287,18 @@ pub fn activation_value_bytes(s: &Scenario) -> f64 {
     }
 }
 
+/// Logits for the loss under the framework's convention: fp32 for the whole sequence, or
+/// 16-bit logits plus one fp32 chunk of eight (torchtune's chunked cross-entropy).
+#[must_use]
+pub fn loss_bytes(m: &ModelSpec, s: &Scenario, micro_batch: u32, tp: u32) -> f64 {
+    let full = logits_bytes(m, s.training.seq_len, micro_batch, tp);
+    if s.training.conventions.chunked_loss {
+        full / 2.0 + full / 8.0
+    } else {
+        full
+    }
+}
+
 /// Logits s·b·V in fp32 for the loss (vocab-parallel over tp); conservatively on the worst stage.
 #[must_use]
 pub fn logits_bytes(m: &ModelSpec, seq: u32, micro_batch: u32, tp: u32) -> f64 {
@@ -300,12 +312,22 @@ pub fn total_with_overhead(sum: f64, s: &Scenario) -> f64 {
 }
 
 /// Parameters of the largest unit a ZeRO-3/FSDP rank gathers at once: one transformer block (all
-/// its experts for MoE) or the embedding, whichever is larger.
+/// its experts for MoE) or the embedding, whichever is larger; per module (DeepSpeed), the largest
+/// single weight matrix (embedding, an MLP projection, the query projection).
 #[must_use]
-pub fn largest_layer_params(m: &ModelSpec) -> f64 {
+pub fn largest_layer_params(m: &ModelSpec, per_module: bool) -> f64 {
+    let h = f64::from(m.hidden);
+    let emb = f64::from(m.vocab) * h;
+    if per_module {
+        let ffn = m.moe.as_ref().map_or(f64::from(m.intermediate), |e| {
+            f64::from(e.expert_intermediate).max(f64::from(e.dense_intermediate.unwrap_or(m.intermediate)))
+        });
+        let q = f64::from(m.heads) * f64::from(m.head_dim());
+        return emb.max(h * ffn).max(h * q);
+    }
     let p = m.computed_params();
     let block = (p.total - p.embedding) / f64::from(m.layers.max(1));
-    block.max(f64::from(m.vocab) * f64::from(m.hidden))
+    block.max(emb)
 }
 
 /// Model states (weights, gradients, optimizer, master weights) and framework buffers of one
@@ -326,22 +348,32 @@ pub fn training_states(m: &ModelSpec, s: &Scenario, layout: &Layout, stage: Stag
     let offload_opt = layout.offload != Offload::None;
     let offload_params = layout.offload == Offload::OptimizerAndParams && layout.zero >= 3;
     let zero3 = layout.zero >= 3;
-    let largest = largest_layer_params(m) / tp;
+    let largest = largest_layer_params(m, c.gather_per_module) / tp;
     let mut b = MemoryBreakdown::default();
     let trainable = match s.task {
         Task::Pretrain | Task::FullFinetune | Task::Inference => {
             let psi = stage_params / tp;
             // fp32 parameters under AMP: 4 B sharded with ZeRO-3/FSDP; autocast's 16-bit copy of
-            // the whole model when not sharded (sharded runs gather 16-bit units: buffers below).
+            // the whole model when not sharded (sharded runs gather 16-bit units instead).
             let (wb, cast) = if c.fp32_params { (4.0, if mixed && !zero3 { half } else { 0.0 }) } else { (half, 0.0) };
-            b.weights = if offload_params { 0.0 } else { wb * psi / shard(zero3) + cast * psi };
+            // ZeRO-3/FSDP ranks hold the gathered 16-bit layers they are computing with.
+            let gathered = if zero3 { half * (c.gathered_layers * largest).min(psi) } else { 0.0 };
+            b.weights = if offload_params { 0.0 } else { wb * psi / shard(zero3) + cast * psi } + gathered;
+            // 16-bit gradients: one layer at a time when the optimizer runs in the backward pass or
+            // DeepSpeed ZeRO-3 reduces each layer straight into its fp32 partition.
+            let layerwise = c.optimizer_in_backward || (zero3 && c.fp32_grad_partition);
+            b.gradients = if layerwise {
+                grad_b * largest.min(psi)
+            } else if offload_opt {
+                0.0
+            } else {
+                let sharded = layout.zero >= 2 && !(layout.zero == 2 && c.zero2_full_grads);
+                grad_b * psi / shard(sharded)
+            };
             if !offload_opt {
-                b.gradients = if c.optimizer_in_backward {
-                    grad_b * largest.min(psi)
-                } else {
-                    grad_b * psi / shard(layout.zero >= 2)
-                };
-                b.optimizer = opt * psi / shard(layout.zero >= 1);
+                let fp32_grads = if c.fp32_grad_partition { 4.0 } else { 0.0 };
+                let paged = if c.paged_optimizer { 0.0 } else { opt };
+                b.optimizer = (paged + fp32_grads) * psi / shard(layout.zero >= 1);
                 let master = mixed && t.master_weights && !c.fp32_params;
                 b.master_weights = if master { 4.0 * psi / shard(layout.zero >= 1) } else { 0.0 };
             }
@@ -361,7 +393,7 @@ pub fn training_states(m: &ModelSpec, s: &Scenario, layout: &Layout, stage: Stag
             b.weights = base + ab * a / shard(zero3);
             if !offload_opt {
                 b.gradients = ab * a / shard(layout.zero >= 2);
-                b.optimizer = opt * a / shard(layout.zero >= 1);
+                b.optimizer = if c.paged_optimizer { 0.0 } else { opt * a / shard(layout.zero >= 1) };
                 let master = mixed && t.master_weights && !c.adapter_fp32;
                 b.master_weights = if master { 4.0 * a / shard(layout.zero >= 1) } else { 0.0 };
             }
@@ -372,10 +404,9 @@ pub fn training_states(m: &ModelSpec, s: &Scenario, layout: &Layout, stage: Stag
     if layout.zero >= 2 && !offload_opt {
         b.buffers += c.bucket_elems.min(trainable) * grad_b;
     }
-    // ZeRO-3/FSDP: gathered 16-bit units plus the prefetch bucket.
+    // ZeRO-3 prefetch bucket (parameters fetched ahead of use).
     if zero3 {
-        let gathered = half * (c.gathered_layers * largest + c.prefetch_elems / tp);
-        b.buffers += gathered.min(half * stage_params / tp);
+        b.buffers += half * (c.prefetch_elems / tp).min(stage_params / tp);
     }
     b
 }
@@ -393,11 +424,41 @@ pub fn inference(m: &ModelSpec, s: &Scenario, layout: &Layout) -> MemoryBreakdow
         MemoryBreakdown { weights: weight_bytes(&p, s.weight_quant, s.precision, c) / (tp * pp), ..Default::default() };
     let tokens = f64::from(inf.context) + f64::from(inf.output_tokens);
     b.kv_cache = kv_cache_bytes(m, tokens, inf.kv.bytes()) * f64::from(inf.concurrent) * kv_share(m, layout.tp) / pp;
-    // One layer's prefill working set for one prompt (chunked prefill keeps it to one request).
-    let shape = ActivationShape::of(m, inf.context, 1, 2.0);
-    b.activations = layer_activation_bytes(&shape, layout.tp, false);
+    b.activations = prefill_working_bytes(m, f64::from(inf.context), layout.tp);
     b.logits = f64::from(inf.concurrent) * f64::from(m.vocab) * 4.0 / tp;
     finish(b, s)
+}
+
+/// Forward-only working set of a prefill of `tokens` (one prompt; chunked prefill caps it at the
+/// chunk): nothing is kept for a backward pass, so the peak is one MLP's live tensors — its
+/// input, gate, up projection and their product, 16-bit: tokens · (2h + 3·ffn) · 2 B / tp. vLLM
+/// sizes its KV pool after profiling exactly this peak (one forward of max_num_batched_tokens).
+#[must_use]
+pub fn prefill_working_bytes(m: &ModelSpec, tokens: f64, tp: u32) -> f64 {
+    let x = ActivationShape::of(m, 1, 1, 2.0);
+    let mlp = if m.gated_mlp { 3.0 } else { 2.0 };
+    tokens * (2.0 * x.hidden + mlp * x.ffn / f64::from(tp.max(1))) * 2.0
+}
+
+/// Tokens of KV cache that fit on each card of a `tp`-way replica when the engine may use `util`
+/// of the card (vLLM `gpu_memory_utilization`, SGLang `mem_fraction_static`): what is left after
+/// the weight shard, the profiled prefill of `max_batched_tokens` and the runtime, divided by
+/// the KV bytes one token costs on one card.
+#[must_use]
+pub fn kv_capacity_tokens(
+    m: &ModelSpec,
+    s: &Scenario,
+    capacity: f64,
+    tp: u32,
+    util: f64,
+    max_batched_tokens: f64,
+) -> f64 {
+    let p = m.params();
+    let weights = weight_bytes(&p, s.weight_quant, s.precision, &s.training.conventions) / f64::from(tp.max(1));
+    let free =
+        util * capacity - weights - prefill_working_bytes(m, max_batched_tokens, tp) - s.efficiency.runtime_gib * GIB;
+    let per_token = kv_cache_bytes(m, 1.0, s.inference.kv.bytes()) * kv_share(m, tp);
+    (free / per_token).max(0.0)
 }
 
 /// KV-cache bytes of one sequence of `tokens`: 2·L·kv·d·bytes per token (MLA: latent + RoPE key),

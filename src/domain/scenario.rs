@@ -248,6 +248,9 @@ pub struct Parallel {
     pub offload: Offload,
     /// Cards per server (8 on HGX / most GPU servers); sets how many servers a plan needs.
     pub gpus_per_server: u32,
+    /// Model chunks per pipeline stage (Megatron's interleaved 1F1B, `--num-layers-per-virtual-
+    /// pipeline-stage`): the bubble shrinks to (p − 1)/(v·m).
+    pub virtual_stages: u32,
 }
 
 impl Default for Parallel {
@@ -261,6 +264,7 @@ impl Default for Parallel {
             recompute: Recompute::None,
             offload: Offload::None,
             gpus_per_server: 8,
+            virtual_stages: 1,
         }
     }
 }
@@ -644,6 +648,7 @@ impl Scenario {
         check("parallel.pp", f64::from(p.pp), 1.0, 1_000.0)?;
         check("parallel.zero", f64::from(p.zero), 0.0, 3.0)?;
         check("parallel.gpus_per_server", f64::from(p.gpus_per_server), 1.0, 64.0)?;
+        check("parallel.virtual_stages", f64::from(p.virtual_stages), 1.0, 64.0)?;
         check("cards.min_memory_gb", self.cards.min_memory_gb, 0.0, 10_000.0)?;
         check("money.cny_per_usd", self.money.cny_per_usd, 0.01, 1_000.0)?;
         for o in &self.money.overrides {

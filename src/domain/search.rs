@@ -125,7 +125,7 @@ pub fn fast_total(m: &ModelSpec, s: &Scenario, l: Layout, mb: u32) -> f64 {
     let (k, w) = act_coeffs(m, s, l, mb);
     let micro = f64::from(s.training.global_batch) / (f64::from(l.dp) * f64::from(mb));
     let in_flight = f64::from(l.pp).min(micro.max(1.0));
-    let logits = memory::logits_bytes(m, s.training.seq_len, mb, l.tp);
+    let logits = memory::loss_bytes(m, s, mb, l.tp);
     memory::total_with_overhead(worst_stage(st, l.dp, k, w, in_flight, logits, l.pp), s)
 }
 
@@ -199,7 +199,7 @@ fn search_card(
                     let base = Layout { tp, pp, dp: 1, zero, recompute: Recompute::None, offload };
                     let st = stage_coeffs(m, s, base);
                     for mb in [1u32, 2, 4, 8].into_iter().filter(|&b| b <= gb) {
-                        let logits = memory::logits_bytes(m, t.seq_len, mb, tp);
+                        let logits = memory::loss_bytes(m, s, mb, tp);
                         for recompute in [Recompute::None, Recompute::Selective, Recompute::Full] {
                             let l = Layout { recompute, ..base };
                             let (k, w) = act_coeffs(m, s, l, mb);

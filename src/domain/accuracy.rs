@@ -1,0 +1,242 @@
+//! "How accurate is it?": published reference numbers (framework estimators, papers, training
+//! reports, serving logs and benchmarks), each recomputed by the engine from the published
+//! inputs and held to a stated tolerance. The cases live in `accuracy.json`; `cargo test`
+//! (tests/accuracy.rs), `gpu-planner accuracy` and the page all read this one table.
+
+use super::catalog::Catalog;
+use super::compute;
+use super::framework::{Conventions, Framework};
+use super::memory::{self, ActivationShape, Layout, Stage};
+use super::plan::{plan, CardVerdict};
+use super::scenario::Scenario;
+use super::units::{GB, GIB};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::sync::LazyLock;
+
+/// What a case measures, in the unit the source prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Metric {
+    /// Weights + gradients + optimizer + master weights per GPU, decimal GB.
+    #[default]
+    ModelStatesGb,
+    /// The same in GiB (DeepSpeed's estimator prints GiB as "GB").
+    ModelStatesGib,
+    /// Share of a layer's activations saved by selective recompute, %.
+    ActivationSavingPct,
+    /// Peak memory per GPU of the plan, GiB (with the runtime overhead: nvidia-smi's view).
+    PeakGib,
+    /// Peak bytes PyTorch's allocator hands out per GPU, GiB (`torch.cuda.max_memory_allocated`:
+    /// no CUDA context, no fragmentation).
+    AllocatedGib,
+    /// Peak memory summed over the plan's GPUs, decimal GB.
+    TotalGb,
+    /// KV cache per token, bytes.
+    KvBytesPerToken,
+    /// KV cache of one sequence of `inference.context` tokens, GiB.
+    KvGib,
+    /// KV-cache tokens that fit per replica at `util`.
+    KvCapacityTokens,
+    /// KV-cache pool per card at `util`, GiB.
+    KvPoolGib,
+    /// GPU-hours of the run.
+    GpuHours,
+    /// Model FLOPs utilisation, %.
+    MfuPct,
+    /// Hardware TFLOP/s per GPU, recomputation counted (Narayanan et al. 2021's convention).
+    HwTflops,
+    /// Training tokens per second per GPU.
+    TokensPerSGpu,
+    /// Generated tokens per second per GPU of a static batch (`inference.concurrent` requests of
+    /// `context` prompt and `output_tokens` generated tokens).
+    StaticBatchTokensSGpu,
+}
+
+/// One published reference number and the inputs that reproduce it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct Case {
+    pub id: String,
+    pub metric: Metric,
+    pub published: f64,
+    pub unit: String,
+    /// Relative tolerance, stated with the source's own precision and what it measures.
+    pub tolerance: f64,
+    pub source: String,
+    pub url: String,
+    /// The published inputs, in words.
+    pub inputs: String,
+    /// The framework setting that reproduces the figure.
+    pub framework: Framework,
+    /// Scenario fields that differ from the default (applied after the framework).
+    pub scenario: Value,
+    /// A fixed layout when the source states one.
+    pub layout: Option<Layout>,
+    /// Engine memory share for KV-capacity cases.
+    pub util: f64,
+    /// Card memory as the source's log reports it (CUDA's total, below the nominal size), GiB.
+    pub capacity_gib: Option<f64>,
+    /// `lower` or `upper` when the source states a bound (">780 GB", "<48 GB"): within when the
+    /// engine's figure is on the stated side (or within tolerance of it).
+    pub bound: Option<String>,
+    /// Tokens the engine profiles before sizing its KV pool (vLLM `max_num_batched_tokens`).
+    pub profile_tokens: f64,
+    pub note: String,
+    /// Why the model cannot express the case, when it cannot (the row stays in the table).
+    pub not_expressible: Option<String>,
+}
+
+/// A case with the engine's figure.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    pub case: Case,
+    pub ours: Option<f64>,
+    /// ours / published − 1.
+    pub error: Option<f64>,
+    pub within: bool,
+    /// Why there is no figure (an engine error), if so.
+    pub problem: Option<String>,
+}
+
+static CASES: LazyLock<Vec<Case>> = LazyLock::new(|| {
+    // tests/accuracy.rs parses this file and checks every case, so the fallback is never used.
+    super::json::parse(include_str!("accuracy.json")).unwrap_or_default()
+});
+
+/// The reference cases.
+#[must_use]
+pub fn cases() -> &'static [Case] {
+    &CASES
+}
+
+fn merge(base: &mut Value, patch: &Value) {
+    match (base, patch) {
+        (Value::Object(b), Value::Object(p)) => {
+            for (k, v) in p {
+                merge(b.entry(k.clone()).or_insert(Value::Null), v);
+            }
+        }
+        (b, p) => *b = p.clone(),
+    }
+}
+
+/// The case's scenario: the default, the framework's conventions, the patch, the fixed layout.
+///
+/// # Errors
+/// When the patch does not describe a valid scenario.
+pub fn scenario(c: &Case) -> Result<Scenario, String> {
+    let mut s = Scenario::default();
+    s.training.set_framework(c.framework);
+    s.training.conventions = Conventions::of(c.framework);
+    let mut v = serde_json::to_value(&s).map_err(|e| e.to_string())?;
+    merge(&mut v, &c.scenario);
+    let mut s = super::scenario::from_stored(v).map_err(|e| e.to_string())?;
+    if let Some(l) = c.layout {
+        s.parallel.auto = false;
+        s.parallel.gpus = l.gpus();
+        s.parallel.tp = l.tp;
+        s.parallel.pp = l.pp;
+        s.parallel.zero = l.zero;
+        s.parallel.recompute = l.recompute;
+        s.parallel.offload = l.offload;
+    }
+    Ok(s)
+}
+
+fn first_card(s: &Scenario, catalog: &Catalog) -> Result<CardVerdict, String> {
+    let r = plan(s, catalog).map_err(|e| e.to_string())?;
+    r.cards.into_iter().next().ok_or_else(|| "no card".to_string())
+}
+
+/// The engine's figure for a case.
+///
+/// # Errors
+/// A message when the scenario is invalid or the engine has no figure (card peak unknown, …).
+pub fn measure(c: &Case, catalog: &Catalog) -> Result<f64, String> {
+    let s = scenario(c)?;
+    let m = s.model_spec().map_err(|e| e.to_string())?;
+    let layout = c.layout.unwrap_or_else(Layout::single);
+    let gpu = || {
+        s.cards.only.first().and_then(|id| catalog.gpu(id)).ok_or_else(|| "the case names no catalog card".to_string())
+    };
+    let t = &s.training;
+    Ok(match c.metric {
+        Metric::ModelStatesGb | Metric::ModelStatesGib => {
+            let b = memory::training_states(m, &s, &layout, Stage::Only);
+            let sum = b.weights + b.gradients + b.optimizer + b.master_weights;
+            sum / if c.metric == Metric::ModelStatesGb { GB } else { GIB }
+        }
+        Metric::ActivationSavingPct => {
+            let x = ActivationShape::of(m, t.seq_len, t.micro_batch, 2.0).with(&t.conventions);
+            let full = memory::layer_activation_bytes(&x, 1, true);
+            (1.0 - memory::layer_activation_bytes(&x, 1, false) / full) * 100.0
+        }
+        Metric::PeakGib => first_card(&s, catalog)?.memory.total / GIB,
+        Metric::AllocatedGib => {
+            let b = first_card(&s, catalog)?.memory;
+            (b.total - b.overhead) / GIB
+        }
+        Metric::TotalGb => {
+            let v = first_card(&s, catalog)?;
+            v.memory.total * f64::from(v.gpus) / GB
+        }
+        Metric::KvBytesPerToken => memory::kv_cache_bytes(m, 1.0, s.inference.kv.bytes()),
+        Metric::KvGib => memory::kv_cache_bytes(m, f64::from(s.inference.context), s.inference.kv.bytes()) / GIB,
+        Metric::KvCapacityTokens | Metric::KvPoolGib => {
+            let g = gpu()?;
+            let cap = c.capacity_gib.or(g.memory_gb).ok_or("card memory unknown")? * GIB;
+            let tokens = memory::kv_capacity_tokens(m, &s, cap, layout.tp, c.util, c.profile_tokens);
+            if c.metric == Metric::KvCapacityTokens {
+                tokens
+            } else {
+                tokens * memory::kv_cache_bytes(m, 1.0, s.inference.kv.bytes()) * memory::kv_share(m, layout.tp) / GIB
+            }
+        }
+        Metric::GpuHours => first_card(&s, catalog)?.gpu_hours.ok_or("no time (card peak unknown or no fit)")?,
+        Metric::MfuPct => first_card(&s, catalog)?.mfu * 100.0,
+        Metric::HwTflops => {
+            let v = first_card(&s, catalog)?;
+            let peak = compute::peak_tflops(gpu()?, s.precision).ok_or("card peak unknown")?;
+            v.mfu * peak * compute::recompute_factor(v.layout.recompute, s.task)
+        }
+        Metric::TokensPerSGpu => {
+            let v = first_card(&s, catalog)?;
+            t.tokens / (v.gpu_hours.ok_or("no time")? * 3600.0)
+        }
+        Metric::StaticBatchTokensSGpu => {
+            let g = gpu()?;
+            let th = compute::inference_throughput(m, &s, g, &layout).ok_or("card peak or bandwidth unknown")?;
+            let i = &s.inference;
+            let (b, isl, osl) = (f64::from(i.concurrent), f64::from(i.context), f64::from(i.output_tokens));
+            let secs = b * isl / th.prefill_tokens_s + osl / th.per_request_tokens_s;
+            b * osl / secs / f64::from(layout.gpus().max(1))
+        }
+    })
+}
+
+/// Every case with the engine's figure, its error and whether it is within tolerance.
+#[must_use]
+pub fn table(catalog: &Catalog) -> Vec<Row> {
+    cases()
+        .iter()
+        .map(|c| {
+            let got = measure(c, catalog);
+            let ours = got.as_ref().ok().copied();
+            let error = ours.map(|o| o / c.published - 1.0);
+            let within = error.is_some_and(|e| match c.bound.as_deref() {
+                Some("lower") => e >= -c.tolerance,
+                Some("upper") => e <= c.tolerance,
+                _ => e.abs() <= c.tolerance,
+            });
+            Row { case: c.clone(), ours, error, within, problem: got.err() }
+        })
+        .collect()
+}
+
+/// Rows within tolerance and rows counted (cases the model cannot express are not counted).
+#[must_use]
+pub fn score(rows: &[Row]) -> (usize, usize) {
+    let counted: Vec<&Row> = rows.iter().filter(|r| r.case.not_expressible.is_none()).collect();
+    (counted.iter().filter(|r| r.within).count(), counted.len())
+}
