@@ -7,7 +7,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 /// Segment colours of the memory bar, in breakdown order.
-pub const MEMORY_COLORS: [RGBColor; 8] = [
+pub const MEMORY_COLORS: [RGBColor; 9] = [
     RGBColor(66, 133, 244),
     RGBColor(234, 67, 53),
     RGBColor(251, 188, 5),
@@ -15,19 +15,20 @@ pub const MEMORY_COLORS: [RGBColor; 8] = [
     RGBColor(171, 71, 188),
     RGBColor(0, 172, 193),
     RGBColor(255, 112, 67),
+    RGBColor(141, 110, 99),
     RGBColor(120, 144, 156),
 ];
 
 /// The breakdown as (label index, GiB) in a fixed order.
 #[must_use]
-pub fn memory_segments(b: &MemoryBreakdown) -> [f64; 8] {
-    [b.weights, b.gradients, b.optimizer, b.master_weights, b.activations, b.logits, b.kv_cache, b.overhead]
+pub fn memory_segments(b: &MemoryBreakdown) -> [f64; 9] {
+    [b.weights, b.gradients, b.optimizer, b.master_weights, b.activations, b.logits, b.kv_cache, b.buffers, b.overhead]
         .map(|v| v / GIB)
 }
 
 /// A stacked horizontal bar of per-card memory with the card's capacity as a vertical line, and
 /// a legend in its own pane on the right (so it never hides the bar or the capacity line).
-/// `labels` are the eight segment names in the user's language, then the capacity label.
+/// `labels` are the nine segment names in the user's language, then the capacity label.
 ///
 /// # Errors
 /// The backend's drawing error.
@@ -35,7 +36,7 @@ pub fn draw_memory<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     b: &MemoryBreakdown,
     capacity: f64,
-    labels: &[&str; 9],
+    labels: &[&str; 10],
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     area.fill(&WHITE)?;
     let (w, _) = area.dim_in_pixel();
@@ -68,7 +69,7 @@ pub fn draw_memory<DB: DrawingBackend>(
         y += 18;
     }
     legend.draw(&PathElement::new(vec![(6, y + 6), (18, y + 6)], BLACK.stroke_width(3)))?;
-    legend.draw(&Text::new(labels[8].to_string(), (24, y), font))?;
+    legend.draw(&Text::new(labels[9].to_string(), (24, y), font))?;
     area.present()
 }
 

@@ -1,11 +1,13 @@
 //! Leptos components: a thin reactive layer over `domain::plan`. No estimation arithmetic here.
 
+pub mod accuracy;
 pub mod app;
 pub mod autoplan;
 pub mod bind;
 pub mod cards;
 pub mod fields;
 pub mod forms;
+pub mod framework;
 pub mod i18n;
 pub mod infra;
 pub mod ownership;

@@ -12,12 +12,23 @@ fn memory_chart_draws_every_nonzero_segment_and_the_capacity_line() {
         gradients: 14.0 * GIB,
         optimizer: 56.0 * GIB,
         activations: 8.0 * GIB,
+        buffers: 1.0 * GIB,
         overhead: 2.0 * GIB,
-        total: 94.0 * GIB,
+        total: 95.0 * GIB,
         ..Default::default()
     };
-    let labels =
-        ["weights", "gradients", "optimizer", "master", "activations", "logits", "kv", "overhead", "capacity 80"];
+    let labels = [
+        "weights",
+        "gradients",
+        "optimizer",
+        "master",
+        "activations",
+        "logits",
+        "kv",
+        "buffers",
+        "overhead",
+        "capacity 80",
+    ];
     let mut svg = String::new();
     {
         let area = SVGBackend::with_string(&mut svg, (640, 200)).into_drawing_area();
@@ -25,7 +36,7 @@ fn memory_chart_draws_every_nonzero_segment_and_the_capacity_line() {
             panic!("draw failed: {e}");
         }
     }
-    for l in ["weights", "gradients", "optimizer", "activations", "overhead", "capacity 80"] {
+    for l in ["weights", "gradients", "optimizer", "activations", "buffers 1.0", "overhead", "capacity 80"] {
         assert!(svg.contains(l), "legend lacks {l}");
     }
     assert!(!svg.contains("master"), "zero segments are not drawn");

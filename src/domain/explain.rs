@@ -4,9 +4,10 @@
 use super::catalog::Catalog;
 use super::compute;
 use super::format::{self, Lang};
+use super::framework::{Framework, GradDtype};
 use super::memory::{self, ActivationShape};
 use super::plan::CardVerdict;
-use super::scenario::{Recompute, Scenario, Task};
+use super::scenario::{Optimizer, Recompute, Scenario, Task};
 use serde::Serialize;
 
 /// One explained figure.
@@ -66,12 +67,41 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
     )];
     let training = s.task.is_training();
     if training {
-        let z = |stage: u8| if l.zero >= stage { format!(" / dp {}", l.dp) } else { String::new() };
+        // Every figure below is read back from the breakdown itself, so the text cannot drift
+        // from the number: bytes per parameter of this GPU's share Ψ/(tp·pp).
+        let c = &s.training.conventions;
+        let psi_gpu = p.total / (f64::from(l.tp.max(1)) * f64::from(l.pp.max(1)));
+        let per = |x: f64| x / psi_gpu.max(1.0);
+        let z =
+            |stage: u8| if l.zero >= stage && l.dp > 1 { format!(", sharded over dp {}", l.dp) } else { String::new() };
+        out.push(line(
+            "framework",
+            "framework accounting",
+            "框架口径",
+            format!(
+                "{}: {:.2} + {:.2} + {:.2} + {:.2} + {:.2} = {:.2} B per parameter of this GPU's Ψ/(tp·pp) = {:.3e} (weights + gradients + optimizer + master + buffers)",
+                framework_name(s.training.framework),
+                per(b.weights),
+                per(b.gradients),
+                per(b.optimizer),
+                per(b.master_weights),
+                per(b.buffers),
+                per(b.weights + b.gradients + b.optimizer + b.master_weights + b.buffers),
+                psi_gpu
+            ),
+            format::gib(b.weights + b.gradients + b.optimizer + b.master_weights + b.buffers),
+            "framework.rs: Megatron-LM arguments.py / distrib_optimizer.md; DeepSpeed stage_1_and_2.py, stage3.py; HF \"Model training anatomy\"; torchtune recipes",
+        ));
         out.push(line(
             "weights",
             "weights",
             "权重",
-            format!("{} B × Ψ / ({shards}){}", s.precision.bytes(), z(3)),
+            format!(
+                "{:.3} B × Ψ/({shards}){}{}",
+                per(b.weights),
+                z(3),
+                if l.zero >= 3 { " + the gathered layer(s) in 16-bit" } else { "" }
+            ),
             format::gib(b.weights),
             ZERO,
         ));
@@ -80,7 +110,12 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
                 "gradients",
                 "gradients",
                 "梯度",
-                format!("{} B × Ψ / ({shards}){}", s.precision.bytes(), z(2)),
+                format!(
+                    "{:.3} B × Ψ/({shards}){} ({})",
+                    per(b.gradients),
+                    z(2),
+                    if c.grad == GradDtype::Fp32 { "fp32 accumulation" } else { "16-bit" }
+                ),
                 format::gib(b.gradients),
                 ZERO,
             ));
@@ -89,10 +124,13 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
                 "optimizer states",
                 "优化器状态",
                 format!(
-                    "{} B × Ψ / ({shards}){} ({:?})",
-                    memory::optimizer_bytes(s.training.optimizer, m, s.training.conventions.optimizer_state),
+                    "{:.3} B × Ψ/({shards}){} ({} at {} B per moment{}{})",
+                    per(b.optimizer),
                     z(1),
-                    s.training.optimizer
+                    optimizer_name(s.training.optimizer),
+                    c.optimizer_state.bytes(),
+                    if c.fp32_grad_partition { " + fp32 gradient partition" } else { "" },
+                    if c.paged_optimizer { "; paged to host memory, not on the card" } else { "" }
                 ),
                 format::gib(b.optimizer),
                 ZERO,
@@ -101,7 +139,7 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
                 "master",
                 "fp32 master weights",
                 "fp32 主权重",
-                format!("4 B × Ψ / ({shards}){}", z(1)),
+                format!("{:.3} B × Ψ/({shards}){}", per(b.master_weights), z(1)),
                 format::gib(b.master_weights),
                 ZERO,
             ));
@@ -112,11 +150,32 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
                 "LoRA adapters",
                 "LoRA 适配器",
                 format!(
-                    "r {} × (d_in + d_out) per matrix × {} layers = {:.3e} params; fp32 weights + grads + optimizer",
-                    s.lora.rank, m.layers, a
+                    "r {} × (d_in + d_out) per matrix × {} layers = {:.3e} params; {} weights + gradients + optimizer",
+                    s.lora.rank,
+                    m.layers,
+                    a,
+                    if c.adapter_fp32 { "fp32" } else { "16-bit" }
                 ),
-                format::gib(b.gradients + b.optimizer),
+                format::gib(b.gradients + b.optimizer + b.master_weights),
                 "Hu et al., LoRA (2021); Dettmers et al., QLoRA (2023) §3",
+            ));
+        }
+        if b.buffers > 0.0 {
+            out.push(line(
+                "buffers",
+                "framework buffers",
+                "框架缓冲区",
+                format!(
+                    "gradient bucket min({:.0e}, trainable) × gradient bytes{}",
+                    c.bucket_elems,
+                    if l.zero >= 3 {
+                        format!(" + ZeRO-3 prefetch {:.0e} × 2 B", c.prefetch_elems)
+                    } else {
+                        String::new()
+                    }
+                ),
+                format::gib(b.buffers),
+                "DeepSpeed config: reduce_bucket_size, stage3_prefetch_bucket_size",
             ));
         }
         let x = ActivationShape::of(m, s.training.seq_len, s.training.micro_batch, 2.0);
@@ -126,7 +185,7 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
             "activations",
             "激活",
             format!(
-                "per layer s·b·(4h + 2h + 4·q + 4·kv + {}·ffn{}) / tp, s={} b={} h={} ffn={:.0}; × {} layers / pp {} × in-flight; recompute {:?}",
+                "per layer s·b·(4h + 2h + 4·q + 4·kv + {}·ffn{}) / tp, s={} b={} h={} ffn={:.0}; × {} layers / pp {} × in-flight; recompute {}",
                 if x.gated { 8 } else { 4 },
                 if scores { " + a·s²·2" } else { "" },
                 s.training.seq_len,
@@ -135,7 +194,11 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
                 x.ffn,
                 m.layers,
                 l.pp,
-                l.recompute
+                match l.recompute {
+                    Recompute::None => "none",
+                    Recompute::Selective => "selective",
+                    Recompute::Full => "full",
+                }
             ),
             format::gib(b.activations),
             KORTHIKANTI,
@@ -260,6 +323,26 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
         ));
     }
     out
+}
+
+fn framework_name(f: Framework) -> &'static str {
+    match f {
+        Framework::Megatron => "Megatron-LM",
+        Framework::DeepSpeed => "DeepSpeed ZeRO",
+        Framework::Fsdp => "PyTorch FSDP / HF Trainer",
+        Framework::Torchtune => "torchtune",
+        Framework::Custom => "custom switches",
+    }
+}
+
+fn optimizer_name(o: Optimizer) -> &'static str {
+    match o {
+        Optimizer::AdamW => "AdamW",
+        Optimizer::AdamW8bit => "8-bit AdamW",
+        Optimizer::SgdMomentum => "SGD with momentum",
+        Optimizer::Sgd => "SGD",
+        Optimizer::Adafactor => "Adafactor",
+    }
 }
 
 /// How each rent-vs-buy figure is computed, with the scenario's inputs filled in, in the order

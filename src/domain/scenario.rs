@@ -638,6 +638,10 @@ impl Scenario {
         check("training.global_batch", f64::from(t.global_batch), 1.0, 1e7)?;
         check("training.tokens", t.tokens, 1.0, 1e15)?;
         check("lora.rank", f64::from(self.lora.rank), 1.0, 65_536.0)?;
+        let c = &t.conventions;
+        check("training.conventions.bucket_elems", c.bucket_elems, 0.0, 1e11)?;
+        check("training.conventions.prefetch_elems", c.prefetch_elems, 0.0, 1e11)?;
+        check("training.conventions.gathered_layers", c.gathered_layers, 0.0, 64.0)?;
         let i = &self.inference;
         check("inference.context", f64::from(i.context), 1.0, 2_097_152.0)?;
         check("inference.output_tokens", f64::from(i.output_tokens), 0.0, 2_097_152.0)?;

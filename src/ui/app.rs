@@ -1,9 +1,11 @@
 //! The page: one scenario signal → one report memo → results. Effects only sync the outside
 //! world (local storage, the URL, the document language).
 
+use super::accuracy::AccuracyView;
 use super::autoplan::{AutoPlanForm, AutoPlanView};
 use super::cards::{CardsForm, MoneyForm};
 use super::forms::{ParallelForm, WorkloadForm};
+use super::framework::FrameworkForm;
 use super::i18n::{Key, Lang};
 use super::infra::{Checklist, InfraForm, InfraView};
 use super::ownership::{OwnershipForm, RentVsBuyView};
@@ -95,6 +97,7 @@ pub fn App() -> impl IntoView {
                 <aside class="inputs" aria-label="inputs">
                     <WorkloadForm/>
                     <ParallelForm/>
+                    <fieldset class="group"><FrameworkForm/></fieldset>
                     <AutoPlanForm/>
                     <CardsForm/>
                     <MoneyForm/>
@@ -115,6 +118,7 @@ pub fn App() -> impl IntoView {
                     <RentVsBuyView report/>
                     <InfraView report/>
                     <Checklist report/>
+                    <AccuracyView/>
                 </main>
             </div>
             <Show when=move || !embed>

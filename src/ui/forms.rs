@@ -81,13 +81,20 @@ pub fn WorkloadForm() -> impl IntoView {
             ("adam_w", "AdamW"),
             ("adam_w8bit", "AdamW 8-bit"),
             ("sgd_momentum", "SGD + momentum"),
+            ("sgd", "SGD"),
             ("adafactor", "Adafactor"),
         ]
         .map(|(v, l)| (v.to_string(), l.to_string()))
         .to_vec()
     });
-    let targets =
-        opts(lang, vec![(LoraTargets::Attention, Key::TargetsAttention), (LoraTargets::AllLinear, Key::TargetsAll)]);
+    let targets = opts(
+        lang,
+        vec![
+            (LoraTargets::Qv, Key::TargetsQv),
+            (LoraTargets::Attention, Key::TargetsAttention),
+            (LoraTargets::AllLinear, Key::TargetsAll),
+        ],
+    );
     let kvs = Signal::derive(|| {
         [("bf16", "BF16"), ("fp8", "FP8"), ("int4", "INT4")].map(|(v, l)| (v.to_string(), l.to_string())).to_vec()
     });

@@ -5,7 +5,7 @@ use super::i18n::{Key, Lang};
 use crate::domain::explain::explain;
 use crate::domain::format;
 use crate::domain::plan::CardVerdict;
-use crate::domain::scenario::Currency;
+use crate::domain::scenario::{Currency, Recompute};
 use crate::domain::{Catalog, Report, Scenario};
 use leptos::{html::Canvas, prelude::*};
 
@@ -119,7 +119,7 @@ struct RowText {
 
 fn row_text(c: &CardVerdict, l: Lang, cur: Currency) -> RowText {
     let time = match (c.hours, c.throughput) {
-        (Some(h), _) => format::hours(h, l),
+        (Some(h), _) => format!("{} · {} {:.0}%", format::hours(h, l), Key::MfuShort.text(l), c.mfu * 100.0),
         (None, Some(t)) => format!("{} tok/s", format::grouped(t.decode_tokens_s, 0)),
         _ => "—".into(),
     };
@@ -136,8 +136,17 @@ fn row_text(c: &CardVerdict, l: Lang, cur: Currency) -> RowText {
         fits: c.fits,
         cards: format!("{}{servers}", c.gpus),
         layout: format!(
-            "TP{}·PP{}·DP{} ZeRO-{} {:?}",
-            c.layout.tp, c.layout.pp, c.layout.dp, c.layout.zero, c.layout.recompute
+            "TP{}·PP{}·DP{} · ZeRO-{} · {}",
+            c.layout.tp,
+            c.layout.pp,
+            c.layout.dp,
+            c.layout.zero,
+            match c.layout.recompute {
+                Recompute::None => Key::RecNone,
+                Recompute::Selective => Key::RecSelective,
+                Recompute::Full => Key::RecFull,
+            }
+            .text(l)
         ),
         pct: (c.memory_use() * 100.0).min(100.0),
         memory: format!("{} / {}", format::gib(c.memory.total), format::gib(c.capacity)),
@@ -199,11 +208,22 @@ pub fn CardDetail(report: Signal<Option<Report>>, selected: RwSignal<Option<Stri
             Key::Activations,
             Key::Logits,
             Key::KvCache,
+            Key::Buffers,
             Key::Overhead,
         ]
         .map(|k| k.text(l));
-        let all =
-            [labels[0], labels[1], labels[2], labels[3], labels[4], labels[5], labels[6], labels[7], cap.as_str()];
+        let all = [
+            labels[0],
+            labels[1],
+            labels[2],
+            labels[3],
+            labels[4],
+            labels[5],
+            labels[6],
+            labels[7],
+            labels[8],
+            cap.as_str(),
+        ];
         if let Err(e) = crate::web::canvas::draw_memory(el, &v.memory, v.capacity, &all) {
             leptos::logging::warn!("memory chart: {e}");
         }

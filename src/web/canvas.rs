@@ -13,7 +13,7 @@ pub fn draw_memory(
     canvas: web_sys::HtmlCanvasElement,
     b: &MemoryBreakdown,
     capacity: f64,
-    labels: &[&str; 9],
+    labels: &[&str; 10],
 ) -> Result<(), String> {
     let backend = CanvasBackend::with_canvas_object(canvas).ok_or("no 2d context")?;
     let area = backend.into_drawing_area();

@@ -1,0 +1,108 @@
+//! The time model sees the wires: NCCL's ring arithmetic, PCIe against NVLink, a slower fabric,
+//! and the seeds' warning that PCIe training beyond 8 cards loses much of the gain.
+#![cfg(not(target_arch = "wasm32"))] // host only
+
+mod common;
+use common::{assert_close, report};
+use gpu_planner::domain::catalog::Interconnect;
+use gpu_planner::domain::comms::{intra_server, step_comm, StepTraffic, NVLINK_EFFICIENCY};
+use gpu_planner::domain::memory::Layout;
+use gpu_planner::domain::scenario::{CardFilter, Parallel, Recompute, Task, Training};
+use gpu_planner::domain::{Catalog, Gpu, Scenario};
+
+fn card(id: &str) -> Gpu {
+    Catalog::embedded().gpu(id).cloned().unwrap_or_else(|| panic!("{id}"))
+}
+
+fn traffic(grad_bytes: f64) -> StepTraffic {
+    StepTraffic {
+        grad_bytes,
+        act_bytes: 0.0,
+        stage_layers: 1.0,
+        microbatches: 1.0,
+        tp_collectives: 4.0,
+        overlap_window: 0.0,
+    }
+}
+
+/// NCCL (nccl-tests PERFORMANCE.md): an all-reduce over n ranks moves 2·(n−1)/n of the bytes
+/// per rank at the bus bandwidth. A100 SXM4: NVLink 600 GB/s both directions = 300 GB/s each way.
+#[test]
+fn ring_all_reduce_inside_one_server_follows_nccl_bus_bandwidth() {
+    let g = card("a100-80gb-sxm4");
+    let (bw, link) = intra_server(&g);
+    assert_eq!(link, "nvlink");
+    assert_close(bw, 300e9 * NVLINK_EFFICIENCY, 1e-12);
+    let s = Scenario::default();
+    let l = Layout { dp: 8, ..Layout::single() };
+    let c = step_comm(&s, &g, &l, &traffic(1e9), 1.0);
+    assert_close(c.dp_s, 2.0 * 7.0 / 8.0 * 1e9 / bw, 1e-12);
+    // ZeRO-3: two all-gathers and a reduce-scatter, 1.5× (Rajbhandari et al. 2019, §7.2.2).
+    let z3 = step_comm(&s, &g, &Layout { zero: 3, ..l }, &traffic(1e9), 1.0);
+    assert_close(z3.dp_s, 1.5 * c.dp_s, 1e-12);
+}
+
+/// A fine-tune with a modest batch (one 2,048-token sequence per card per step), where each
+/// step's compute is short enough for the gradient traffic to matter.
+fn finetune_on(gpu: Gpu, gpus: u32) -> Scenario {
+    Scenario {
+        task: Task::FullFinetune,
+        model: "qwen2.5-7b".into(),
+        training: Training { seq_len: 2048, micro_batch: 1, global_batch: gpus, ..Training::default() },
+        parallel: Parallel {
+            auto: false,
+            gpus,
+            tp: 1,
+            pp: 1,
+            zero: 3,
+            recompute: Recompute::Full,
+            ..Parallel::default()
+        },
+        cards: CardFilter { only: vec![gpu.id.clone()], ..CardFilter::default() },
+        custom_gpus: if Catalog::embedded().gpu(&gpu.id).is_none() { vec![gpu] } else { Vec::new() },
+        ..Scenario::default()
+    }
+}
+
+#[test]
+fn the_same_card_over_pcie_is_visibly_slower_than_over_nvlink() {
+    let nvlink = card("a100-80gb-sxm4");
+    let pcie = Gpu {
+        id: "a100-over-pcie".into(),
+        interconnect: Interconnect { kind: "pcie".into(), gb_s: None, domain: Some(1) },
+        ..nvlink.clone()
+    };
+    let fast = report(&finetune_on(nvlink, 8)).cards[0].clone();
+    let slow = report(&finetune_on(pcie, 8)).cards[0].clone();
+    let (hf, hs) = (fast.hours.unwrap_or(f64::NAN), slow.hours.unwrap_or(f64::NAN));
+    println!("8 × A100 ZeRO-3: NVLink {hf:.1} h (MFU {:.3}), PCIe {hs:.1} h (MFU {:.3})", fast.mfu, slow.mfu);
+    assert!(hs > 1.1 * hf, "PCIe {hs} vs NVLink {hf}");
+    let comm = |v: &gpu_planner::domain::CardVerdict| v.utilisation.as_ref().map_or(1.0, |u| u.communication);
+    assert!(comm(&slow) < comm(&fast));
+}
+
+#[test]
+fn a_multi_server_run_slows_on_a_slower_fabric() {
+    let mut s = finetune_on(card("a100-80gb-sxm4"), 32);
+    s.infra.fabric_gbit_per_gpu = 400.0;
+    let fast = report(&s).cards[0].hours.unwrap_or(f64::NAN);
+    s.infra.fabric_gbit_per_gpu = 25.0;
+    let slow = report(&s).cards[0].hours.unwrap_or(f64::NAN);
+    println!("32 × A100 (4 servers): 400 Gb/s {fast:.2} h, 25 Gb/s {slow:.2} h");
+    assert!(slow > 1.2 * fast, "{slow} vs {fast}");
+}
+
+/// The seeds: PCIe cards beyond one 8-card server lose much of the gain to communication. Going
+/// from 8 to 16 RTX 4090s (two servers, 25 Gb/s Ethernet) must not come close to halving the time.
+#[test]
+fn pcie_training_beyond_8_cards_loses_much_of_the_gain() {
+    let mut s = finetune_on(card("rtx-4090"), 8);
+    s.model = "qwen2.5-7b".into();
+    s.infra.fabric_gbit_per_gpu = 25.0;
+    s.training.global_batch = 16;
+    let h8 = report(&s).cards[0].hours.unwrap_or(f64::NAN);
+    s.parallel.gpus = 16;
+    let h16 = report(&s).cards[0].hours.unwrap_or(f64::NAN);
+    println!("RTX 4090 ZeRO-3: 8 cards {h8:.1} h, 16 cards {h16:.1} h (speed-up {:.2}×)", h8 / h16);
+    assert!(h8 / h16 < 1.3, "speed-up {}", h8 / h16);
+}
