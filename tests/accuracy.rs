@@ -44,3 +44,16 @@ fn every_case_is_sourced_and_computable() {
         }
     }
 }
+
+/// The page shows `accuracy_table.json`; it must be what the engine computes now. When this
+/// fails after an engine change, regenerate it:
+/// `cargo run --bin gpu-planner -- accuracy --json > src/domain/accuracy_table.json`.
+#[test]
+fn the_table_the_page_shows_is_current() {
+    use gpu_planner::domain::accuracy::{shown, snapshot};
+    let fresh = shown(&table(Catalog::embedded()));
+    assert_eq!(snapshot().len(), fresh.len(), "regenerate src/domain/accuracy_table.json");
+    for (a, b) in snapshot().iter().zip(&fresh) {
+        assert_eq!(a, b, "regenerate src/domain/accuracy_table.json");
+    }
+}

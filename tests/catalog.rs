@@ -15,9 +15,17 @@ fn catalog_parses_and_validates_clean() {
     assert!(issues.is_empty(), "catalog.json problems:\n{}", issues.join("\n"));
 }
 
+/// The page's copy differs from the file only in the prose it never shows.
 #[test]
-fn embedded_catalog_is_the_parsed_file() {
-    assert_eq!(Catalog::embedded(), &catalog());
+fn embedded_catalog_is_the_parsed_file_without_notes_and_source_titles() {
+    let mut c = catalog();
+    assert_eq!(Catalog::full(), &c);
+    for g in &mut c.gpus {
+        g.notes.clear();
+        g.sources.iter_mut().for_each(|s| s.title.clear());
+    }
+    c.prices.iter_mut().for_each(|p| p.notes.clear());
+    assert_eq!(Catalog::embedded(), &c);
 }
 
 #[test]

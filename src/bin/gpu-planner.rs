@@ -6,7 +6,7 @@
 //! gpu-planner matrix                 one line per preset × task (fits / best card)
 //! gpu-planner encode FILE            share-link payload of a scenario file
 //! gpu-planner scenario               the default scenario as JSON (a template to edit)
-//! gpu-planner accuracy               the engine against published reference numbers
+//! gpu-planner accuracy [--json]      the engine against published reference numbers
 //! ```
 
 use gpu_planner::domain::{accuracy, model, plan, scenario::Task, share, Catalog, Scenario};
@@ -42,6 +42,9 @@ fn run(args: &[String]) -> Result<String, String> {
         }
         Some("accuracy") => {
             let rows = accuracy::table(catalog);
+            if args.get(1).map(String::as_str) == Some("--json") {
+                return gpu_planner::domain::json::write(&accuracy::shown(&rows), true).map_err(|e| e.to_string());
+            }
             let mut out = format!(
                 "{:<46} {:>14} {:>14} {:>8} {:>5}  {:<6} source\n",
                 "case", "published", "ours", "error", "tol", "within"

@@ -1,7 +1,9 @@
 //! "How accurate is it?": published reference numbers (framework estimators, papers, training
 //! reports, serving logs and benchmarks), each recomputed by the engine from the published
 //! inputs and held to a stated tolerance. The cases live in `accuracy.json`; `cargo test`
-//! (tests/accuracy.rs), `gpu-planner accuracy` and the page all read this one table.
+//! (tests/accuracy.rs) and `gpu-planner accuracy` recompute them. The page shows the same table
+//! from `accuracy_table.json`, which `gpu-planner accuracy --json` writes and a test keeps equal
+//! to a fresh computation: the browser neither ships the cases nor runs ~70 plans.
 
 use super::catalog::Catalog;
 use super::compute;
@@ -238,5 +240,67 @@ pub fn table(catalog: &Catalog) -> Vec<Row> {
 #[must_use]
 pub fn score(rows: &[Row]) -> (usize, usize) {
     let counted: Vec<&Row> = rows.iter().filter(|r| r.case.not_expressible.is_none()).collect();
+    (counted.iter().filter(|r| r.within).count(), counted.len())
+}
+
+/// One row of the table as the page shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct Shown {
+    pub id: String,
+    pub published: f64,
+    pub unit: String,
+    pub ours: Option<f64>,
+    pub error: Option<f64>,
+    pub tolerance: f64,
+    pub within: bool,
+    pub source: String,
+    pub url: String,
+    /// The framework setting that reproduces it.
+    pub framework: Framework,
+    /// Why the model cannot express it yet (not counted), else a short note.
+    pub not_expressible: Option<String>,
+    pub note: String,
+}
+
+/// The rows as the page shows them.
+#[must_use]
+pub fn shown(rows: &[Row]) -> Vec<Shown> {
+    rows.iter()
+        .map(|r| {
+            let c = &r.case;
+            Shown {
+                id: c.id.clone(),
+                published: c.published,
+                unit: c.unit.clone(),
+                ours: r.ours.map(|o| (o * 1e4).round() / 1e4),
+                error: r.error.map(|e| (e * 1e4).round() / 1e4),
+                tolerance: c.tolerance,
+                within: r.within,
+                source: c.source.clone(),
+                url: c.url.clone(),
+                framework: c.framework,
+                not_expressible: c.not_expressible.clone(),
+                note: c.note.clone(),
+            }
+        })
+        .collect()
+}
+
+static SNAPSHOT: LazyLock<Vec<Shown>> = LazyLock::new(|| {
+    // tests/accuracy.rs checks this file equals a fresh computation, so the fallback is never used.
+    super::json::parse(include_str!("accuracy_table.json")).unwrap_or_default()
+});
+
+/// The table the page shows (computed by the engine, checked current by the tests).
+#[must_use]
+pub fn snapshot() -> &'static [Shown] {
+    &SNAPSHOT
+}
+
+/// Within tolerance and counted, for shown rows.
+#[must_use]
+pub fn shown_score(rows: &[Shown]) -> (usize, usize) {
+    let counted: Vec<&Shown> = rows.iter().filter(|r| r.not_expressible.is_none()).collect();
     (counted.iter().filter(|r| r.within).count(), counted.len())
 }

@@ -105,20 +105,31 @@ pub struct Catalog {
     pub prices: Vec<Price>,
 }
 
-/// The file shipped with the page.
+/// `catalog.json` as written, with every note and source title (the CLI and the tests).
 pub const EMBEDDED_JSON: &str = include_str!("../../catalog.json");
 
+/// The page's copy (build.rs): the same data without the prose the page never shows.
+pub const PAGE_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/catalog.page.json"));
+
 static EMBEDDED: LazyLock<Catalog> = LazyLock::new(|| {
-    // tests/catalog.rs parses this file and asserts validate() is empty, so the fallback
+    // tests/catalog.rs parses both texts and asserts validate() is empty, so the fallback
     // (an empty catalog, which plan() reports as "no cards") is never reached by a user.
-    super::json::parse(EMBEDDED_JSON).unwrap_or_default()
+    super::json::parse(PAGE_JSON).unwrap_or_default()
 });
 
+static FULL: LazyLock<Catalog> = LazyLock::new(|| super::json::parse(EMBEDDED_JSON).unwrap_or_default());
+
 impl Catalog {
-    /// The catalog compiled into the page.
+    /// The catalog compiled into the page (no notes, no source titles: see build.rs).
     #[must_use]
     pub fn embedded() -> &'static Catalog {
         &EMBEDDED
+    }
+
+    /// The whole `catalog.json`, notes and source titles included.
+    #[must_use]
+    pub fn full() -> &'static Catalog {
+        &FULL
     }
 
     /// Parses a catalog JSON text.

@@ -95,7 +95,7 @@ pub fn checklist(g: &Gpu) -> Vec<CheckItem> {
             "Export controls",
             "出口管制",
             if g.market == "china" {
-                format!("China-market variant: {}. Check current US export rules before buying or moving it.", g.notes)
+                "China-market part: check the current US export rules before buying or moving it.".into()
             } else {
                 "US export controls restrict this part for China: check the current rules and the seller's licence."
                     .into()
