@@ -5,6 +5,7 @@ pub mod app;
 pub mod autoplan;
 pub mod bind;
 pub mod cards;
+pub mod custom_model;
 pub mod fields;
 pub mod forms;
 pub mod framework;

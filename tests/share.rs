@@ -24,7 +24,11 @@ fn changed_fields_round_trip_through_a_full_url() {
     };
     s.money.currency = Currency::USD;
     s.inference.concurrent = 32;
-    s.custom_gpus.push(gpu_planner::domain::Catalog::embedded().gpus[0].clone());
+    // A custom card as the page makes it: a catalog card's figures under an id of its own (a
+    // catalog id would be renamed on reading, see tests/edit.rs).
+    let mut mine = gpu_planner::domain::Catalog::embedded().gpus[0].clone();
+    mine.id = "custom-1".into();
+    s.custom_gpus.push(mine);
     let url = format!("https://wiki.example/tools/gpu/?embed=1&s={}", encode(&s));
     assert_eq!(decode(&url), Ok(s.clone()));
     assert_eq!(decode(&format!("https://x/#s={}", encode(&s))), Ok(s));

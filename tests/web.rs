@@ -279,3 +279,131 @@ async fn auto_plan_searches_draws_the_front_and_applies_a_fix() {
     settle().await;
     assert!(find("fixes").is_none(), "after applying the cheapest fix the plan works");
 }
+
+fn choose(id: &str, value: &str) {
+    let sel: web_sys::HtmlSelectElement = by_testid(id).unchecked_into();
+    sel.set_value(value);
+    fire(&sel, "change");
+}
+
+fn tick(el: &web_sys::Element, on: bool) {
+    let input: &web_sys::HtmlInputElement = el.unchecked_ref();
+    input.set_checked(on);
+    fire(input, "change");
+}
+
+fn all(selector: &str) -> Vec<web_sys::Element> {
+    let list = document().query_selector_all(selector).unwrap_or_else(|_| panic!("selector {selector}"));
+    (0..list.length()).filter_map(|i| list.item(i)).map(JsCast::unchecked_into).collect()
+}
+
+/// Hands `text` to the import input as a chosen file and waits for it to be read.
+async fn import_file(text: &str) {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let file = web_sys::File::new_with_str_sequence(&parts, "export.json").unwrap_or_else(|_| panic!("file"));
+    let dt = web_sys::DataTransfer::new().unwrap_or_else(|_| panic!("data transfer"));
+    let _ = dt.items().add_with_file(&file);
+    let input: web_sys::HtmlInputElement = by_testid("sc-import").unchecked_into();
+    input.set_files(dt.files().as_ref());
+    fire(&input, "change");
+    sleep(150).await;
+    settle().await;
+}
+
+#[wasm_bindgen_test]
+async fn imported_scenarios_get_their_own_ids_and_a_delete_can_be_undone() {
+    let _h = fresh().await;
+    let alpha = Scenario { name: "alpha".into(), ..Scenario::default() };
+    let beta = Scenario { name: "beta".into(), task: Task::Inference, ..Scenario::default() };
+    // An export of two saved scenarios, imported twice: the same ids arrive twice over.
+    let export = serde_json::json!([
+        { "id": 7, "name": "alpha", "scenario": alpha },
+        { "id": 8, "name": "beta", "scenario": beta },
+    ])
+    .to_string();
+    import_file(&export).await;
+    import_file(&export).await;
+    let rows = all("[data-testid='saved-list'] li");
+    assert_eq!(rows.len(), 4, "{}", text("saved-list"));
+    let boxes = all("[data-testid='saved-list'] li input[type='checkbox']");
+    tick(&boxes[0], true);
+    settle().await;
+    let checked = |b: &web_sys::Element| b.unchecked_ref::<web_sys::HtmlInputElement>().checked();
+    assert_eq!(all("[data-testid='saved-list'] li input[type='checkbox']").iter().filter(|b| checked(b)).count(), 1);
+    let boxes = all("[data-testid='saved-list'] li input[type='checkbox']");
+    tick(&boxes[1], true);
+    settle().await;
+    assert_eq!(by_testid("compare").query_selector_all("thead th").map(|l| l.length()).unwrap_or(0), 3);
+    // Delete the first one: only it goes, and an undo link brings it back.
+    let delete: web_sys::HtmlElement = all("[data-testid='saved-list'] li button:last-of-type")
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| panic!("a delete button"))
+        .unchecked_into();
+    delete.click();
+    settle().await;
+    assert_eq!(all("[data-testid='saved-list'] li").len(), 3, "{}", text("saved-list"));
+    click("sc-undo");
+    settle().await;
+    assert_eq!(all("[data-testid='saved-list'] li").len(), 4, "{}", text("saved-list"));
+    assert!(text("saved-list").starts_with("alpha"), "restored in place: {}", text("saved-list"));
+}
+
+#[wasm_bindgen_test]
+async fn a_custom_card_added_after_a_removal_is_ranked() {
+    let _h = fresh().await;
+    for name in ["Card A", "Card B"] {
+        type_into("cc-name", name);
+        click("cc-add");
+        settle().await;
+    }
+    let remove_first: web_sys::HtmlElement =
+        all("details.custom-card li button").into_iter().next().unwrap_or_else(|| panic!("remove")).unchecked_into();
+    remove_first.click();
+    settle().await;
+    type_into("cc-name", "Card C");
+    click("cc-add");
+    settle().await;
+    let ranking = text("ranking");
+    assert!(!ranking.contains("Card A"), "{ranking}");
+    assert!(ranking.contains("Card B") && ranking.contains("Card C"), "both custom cards are ranked: {ranking}");
+}
+
+#[wasm_bindgen_test]
+async fn a_custom_model_shows_the_structure_it_copied_and_keeps_none_hidden() {
+    let _h = fresh().await;
+    choose("model", "deepseek-v3");
+    settle().await;
+    choose("model", "custom");
+    settle().await;
+    // DeepSeek-V3's MoE and MLA come along, in plain sight.
+    let moe = by_testid("m-moe");
+    assert!(moe.unchecked_ref::<web_sys::HtmlInputElement>().checked());
+    assert_eq!(by_testid("m-experts").unchecked_ref::<web_sys::HtmlInputElement>().value(), "256");
+    let mla = by_testid("m-mla");
+    assert!(mla.unchecked_ref::<web_sys::HtmlInputElement>().checked());
+    // A dense 24B (Mistral-Small-24B's shape): switch the structure off and type the dimensions.
+    tick(&moe, false);
+    tick(&mla, false);
+    settle().await;
+    assert!(find("m-experts").is_none() && find("m-kv-rank").is_none(), "no field of a switched-off part is left");
+    for (id, v) in [("m-layers", "40"), ("m-hidden", "5120"), ("m-ffn", "32768"), ("m-heads", "32"), ("m-kv", "8")] {
+        type_into(id, v);
+    }
+    type_into("m-head-dim", "128");
+    type_into("m-vocab", "131072");
+    settle().await;
+    let dense = gpu_planner::domain::ModelSpec {
+        layers: 40,
+        hidden: 5120,
+        intermediate: 32768,
+        heads: 32,
+        kv_heads: 8,
+        head_dim: Some(128),
+        vocab: 131_072,
+        ..Default::default()
+    };
+    let expected = dense.computed_params().total;
+    assert!((expected / 1e9 - 23.57).abs() < 0.01, "{expected}");
+    assert_eq!(text("params"), format!("{:.2} B", expected / 1e9));
+}

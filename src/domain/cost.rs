@@ -257,13 +257,12 @@ fn hybrid(s: &Scenario, g: &Gpu, card_price: f64, hourly: Option<f64>) -> Option
 #[must_use]
 pub fn rent_vs_buy(s: &Scenario, catalog: &Catalog, cards: &[CardVerdict]) -> Option<RentVsBuy> {
     let o = &s.ownership;
-    let find = |id: &str| catalog.gpu(id).or_else(|| s.custom_gpus.iter().find(|g| g.id == id));
     let v = if o.gpu.is_empty() {
         cards.iter().find(|v| v.fits && card_price(s, catalog, &v.gpu, true).is_some())?
     } else {
         cards.iter().find(|v| v.gpu == o.gpu)?
     };
-    let g = find(&v.gpu)?;
+    let g = s.gpu(catalog, &v.gpu)?;
     let price = card_price(s, catalog, &g.id, true)?;
     let n = if o.cards > 0 { o.cards } else { v.gpus.max(1) };
     let own = own_costs(s, g, n, price);
@@ -313,7 +312,7 @@ pub fn budget_options(s: &Scenario, catalog: &Catalog, cards: &[CardVerdict]) ->
         .iter()
         .filter(|v| v.fits)
         .filter_map(|v| {
-            let g = catalog.gpu(&v.gpu).or_else(|| s.custom_gpus.iter().find(|g| g.id == v.gpu))?;
+            let g = s.gpu(catalog, &v.gpu)?;
             let buy_cost = card_price(s, catalog, &g.id, false).map(|p| own_costs(s, g, v.gpus, p).hardware);
             let rent_hours = v.rent_hourly.filter(|r| *r > 0.0).map(|r| budget / (r * f64::from(v.gpus)));
             let run_hours = v.hours.or(Some(0.0)).filter(|_| s.task.is_training());

@@ -587,9 +587,10 @@ impl Default for Scenario {
     }
 }
 
-/// Reads a stored scenario (local storage, an imported file), migrating older schemas.
-/// Schema 1 is the first; fields added since carry `#[serde(default)]`, so an older or partial
-/// object loads with defaults. A newer schema is refused rather than half-read.
+/// Reads a stored scenario (local storage, an imported file, a share link), migrating older
+/// schemas. Schema 1 is the first; fields added since carry `#[serde(default)]`, so an older or
+/// partial object loads with defaults. A newer schema is refused rather than half-read. Custom
+/// cards whose ids collide (saved by older versions) get ids of their own.
 ///
 /// # Errors
 /// [`DecodeError`](super::error::DecodeError) for invalid JSON, a newer schema, or wrong types.
@@ -601,6 +602,7 @@ pub fn from_stored(value: serde_json::Value) -> Result<Scenario, super::error::D
     }
     let mut s: Scenario = serde_json::from_value(value).map_err(|e| DecodeError::Json(e.to_string()))?;
     s.version = VERSION;
+    s.make_custom_ids_unique(super::catalog::Catalog::embedded());
     Ok(s)
 }
 

@@ -3,7 +3,7 @@
 use super::bind::{enum_get, enum_set, get, num, set};
 use super::fields::{NumField, SelectField};
 use super::i18n::{Key, Lang};
-use crate::domain::catalog::{Gpu, Interconnect, Source};
+use crate::domain::edit::{CardField, CardInput};
 use crate::domain::scenario::PriceOverride;
 use crate::domain::{Catalog, Scenario};
 use leptos::prelude::*;
@@ -67,56 +67,39 @@ pub fn CardsForm() -> impl IntoView {
     }
 }
 
-/// Adds a user's own card (saved in the scenario, shown in the ranking).
+/// Adds a user's own card (saved in the scenario, shown in the ranking). Ids and limits come
+/// from the domain (`edit.rs`).
 #[component]
 fn CustomCard() -> impl IntoView {
     let sc = expect_context::<RwSignal<Scenario>>();
     let lang = expect_context::<RwSignal<Lang>>();
-    let name = RwSignal::new(String::new());
-    let (mem, tflops, bw, tdp) = (
-        RwSignal::new(Some(48.0)),
-        RwSignal::new(Some(150.0)),
-        RwSignal::new(Some(1000.0)),
-        RwSignal::new(Some(300.0)),
-    );
-    let keep = |s: RwSignal<Option<f64>>| Callback::new(move |v: f64| s.set(Some(v)));
+    let card = RwSignal::new(CardInput::default());
     let add = move |_| {
-        let n = name.get().trim().to_string();
-        let (Some(m), Some(t), Some(b), Some(w)) = (mem.get(), tflops.get(), bw.get(), tdp.get()) else { return };
-        sc.update(|s| {
-            let id = format!("custom-{}", s.custom_gpus.len() + 1);
-            s.custom_gpus.push(Gpu {
-                name: if n.is_empty() { id.clone() } else { n.clone() },
-                id,
-                vendor: "Custom".into(),
-                segment: "datacenter".into(),
-                market: "global".into(),
-                memory_gb: Some(m),
-                memory_bandwidth_gb_s: Some(b),
-                bf16_tflops: Some(t),
-                fp16_tflops: Some(t),
-                tdp_w: Some(w),
-                interconnect: Interconnect { kind: "pcie".into(), gb_s: None, domain: Some(1) },
-                software: "cuda".into(),
-                notes: "added by the user".into(),
-                sources: vec![Source { title: "user input".into(), ..Source::default() }],
-                ..Gpu::default()
-            });
-        });
-        name.set(String::new());
+        let c = card.get();
+        let mut added = false;
+        sc.update(|s| added = s.add_custom_gpu(Catalog::embedded(), &c).is_ok());
+        if added {
+            card.update(|c| c.name.clear());
+        }
+    };
+    let field = move |f: CardField, label: Key, testid: &'static str| {
+        let (_, min, max) = f.limits();
+        view! { <NumField label testid min max value=Signal::derive(move || Some(card.with(|c| f.get(c))))
+        on_change=Callback::new(move |v| card.update(|c| f.set(c, v)))/> }
     };
     view! {
         <details class="custom-card">
             <summary>{move || Key::AddCustomCard.text(lang.get())}</summary>
             <label class="field"><span>{move || Key::CardName.text(lang.get())}</span>
-                <input type="text" data-testid="cc-name" prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/></label>
-            <NumField label=Key::MemoryGb testid="cc-mem" min=1.0 max=4096.0 value=mem.into() on_change=keep(mem)/>
-            <NumField label=Key::Bf16Tflops testid="cc-tflops" min=0.1 max=100_000.0 value=tflops.into() on_change=keep(tflops)/>
-            <NumField label=Key::BandwidthGbs testid="cc-bw" min=1.0 max=100_000.0 value=bw.into() on_change=keep(bw)/>
-            <NumField label=Key::TdpW testid="cc-tdp" min=1.0 max=10_000.0 value=tdp.into() on_change=keep(tdp)/>
+                <input type="text" data-testid="cc-name" prop:value=move || card.with(|c| c.name.clone())
+                    on:input=move |ev| { let v = event_target_value(&ev); card.update(|c| c.name = v) }/></label>
+            {field(CardField::MemoryGb, Key::MemoryGb, "cc-mem")}
+            {field(CardField::Bf16Tflops, Key::Bf16Tflops, "cc-tflops")}
+            {field(CardField::BandwidthGbS, Key::BandwidthGbs, "cc-bw")}
+            {field(CardField::TdpW, Key::TdpW, "cc-tdp")}
             <button type="button" data-testid="cc-add" on:click=add>{move || Key::Add.text(lang.get())}</button>
-            <ul>{move || sc.with(|s| s.custom_gpus.iter().map(|g| { let id = g.id.clone(); view! {
-                <li>{g.name.clone()} " " <button type="button" on:click=move |_| sc.update(|s| s.custom_gpus.retain(|x| x.id != id))>{move || Key::Remove.text(lang.get())}</button></li>
+            <ul data-testid="cc-list">{move || sc.with(|s| s.custom_gpus.iter().map(|g| { let id = g.id.clone(); view! {
+                <li>{g.name.clone()} " " <button type="button" on:click=move |_| sc.update(|s| s.remove_custom_gpu(&id))>{move || Key::Remove.text(lang.get())}</button></li>
             }}).collect_view())}</ul>
         </details>
     }

@@ -2,9 +2,10 @@
 //! scenario value; validation happens in the field.
 
 use super::bind::{enum_get, enum_name, enum_set, get, num, set};
+use super::custom_model::CustomModelForm;
 use super::fields::{CheckField, NumField, SelectField};
 use super::i18n::{Key, Lang};
-use crate::domain::model::{self, ModelSpec};
+use crate::domain::model;
 use crate::domain::scenario::*;
 use crate::domain::Scenario;
 use leptos::prelude::*;
@@ -34,23 +35,8 @@ pub fn WorkloadForm() -> impl IntoView {
         v.push(("custom".into(), Key::CustomModel.text(lang.get()).into()));
         v
     });
-    let on_model = Callback::new(move |id: String| {
-        sc.update(|s| {
-            if id == "custom" && s.model != "custom" {
-                // Start the custom model from the preset the user was looking at.
-                if let Some(m) = model::preset(&s.model) {
-                    s.custom_model = ModelSpec {
-                        id: "custom".into(),
-                        name: "Custom".into(),
-                        params_b: None,
-                        active_params_b: None,
-                        ..m.clone()
-                    };
-                }
-            }
-            s.model = id;
-        })
-    });
+    // A custom model starts as a full copy of the preset shown before (domain/edit.rs).
+    let on_model = Callback::new(move |id: String| sc.update(|s| s.select_model(&id)));
     let tasks = opts(
         lang,
         vec![
@@ -104,14 +90,7 @@ pub fn WorkloadForm() -> impl IntoView {
             <legend>{move || Key::Workload.text(lang.get())}</legend>
             <SelectField label=Key::Task testid="task" options=tasks value=enum_get(sc, |s| s.task) on_change=enum_set(sc, |s, v| s.task = v)/>
             <SelectField label=Key::Model testid="model" options=models value=get(sc, |s| s.model.clone()) on_change=on_model/>
-            <Show when=move || custom.get()>
-                <NumField label=Key::Layers testid="m-layers" min=1.0 max=1000.0 integer=true value=num(sc, |s| f64::from(s.custom_model.layers)) on_change=set(sc, |s, v: f64| s.custom_model.layers = v as u32)/>
-                <NumField label=Key::Hidden testid="m-hidden" min=64.0 max=100_000.0 integer=true value=num(sc, |s| f64::from(s.custom_model.hidden)) on_change=set(sc, |s, v: f64| s.custom_model.hidden = v as u32)/>
-                <NumField label=Key::Intermediate testid="m-ffn" min=64.0 max=1_000_000.0 integer=true value=num(sc, |s| f64::from(s.custom_model.intermediate)) on_change=set(sc, |s, v: f64| s.custom_model.intermediate = v as u32)/>
-                <NumField label=Key::Heads testid="m-heads" min=1.0 max=1024.0 integer=true value=num(sc, |s| f64::from(s.custom_model.heads)) on_change=set(sc, |s, v: f64| s.custom_model.heads = v as u32)/>
-                <NumField label=Key::KvHeads testid="m-kv" min=1.0 max=1024.0 integer=true value=num(sc, |s| f64::from(s.custom_model.kv_heads)) on_change=set(sc, |s, v: f64| s.custom_model.kv_heads = v as u32)/>
-                <NumField label=Key::Vocab testid="m-vocab" min=2.0 max=2_000_000.0 integer=true value=num(sc, |s| f64::from(s.custom_model.vocab)) on_change=set(sc, |s, v: f64| s.custom_model.vocab = v as u32)/>
-            </Show>
+            <Show when=move || custom.get()><CustomModelForm/></Show>
             <SelectField label=Key::Precision testid="precision" options=precisions value=enum_get(sc, |s| s.precision) on_change=enum_set(sc, |s, v| s.precision = v)/>
             <SelectField label=Key::WeightQuant testid="quant" options=quants value=enum_get(sc, |s| s.weight_quant) on_change=enum_set(sc, |s, v| s.weight_quant = v)/>
             <Show when=is(Task::is_training)>

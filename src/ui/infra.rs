@@ -111,9 +111,7 @@ pub fn Checklist(report: Signal<Option<Report>>) -> impl IntoView {
     // Rebuilt only when the focus card changes, not on every keystroke.
     let card = Memo::new(move |_| {
         let id = report.with(|r| r.as_ref().and_then(|r| r.infra.as_ref().map(|i| i.gpu.clone())))?;
-        sc.with(|s| {
-            Catalog::embedded().gpu(&id).cloned().or_else(|| s.custom_gpus.iter().find(|g| g.id == id).cloned())
-        })
+        sc.with(|s| s.gpu(Catalog::embedded(), &id).cloned())
     });
     move || {
         let l = lang.get();

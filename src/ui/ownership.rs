@@ -81,10 +81,7 @@ pub fn OwnershipForm(report: Signal<Option<Report>>) -> impl IntoView {
     view! {
         <fieldset class="group own-form">
             <legend>{move || Key::RentVsBuy.text(lang.get())}</legend>
-            <button type="button" data-testid="own-seed" on:click=move |_| sc.update(|s| {
-                s.ownership = crate::domain::scenario::Ownership { site: s.ownership.site.clone(), electricity_per_kwh: s.ownership.electricity_per_kwh, pue: s.ownership.pue, ..crate::domain::scenario::Ownership::seed_a100_server() };
-                s.parallel.gpus_per_server = 4;
-            })>{move || Key::SeedPreset.text(lang.get())}</button>
+            <button type="button" data-testid="own-seed" on:click=move |_| sc.update(Scenario::apply_seed_a100_server)>{move || Key::SeedPreset.text(lang.get())}</button>
             <SelectField label=Key::CardToBuy testid="own-gpu" options=cards value=get(sc, |s| s.ownership.gpu.clone()) on_change=set(sc, |s, v| s.ownership.gpu = v)/>
             <NumField label=Key::CardsToBuy testid="own-cards" min=0.0 max=100_000.0 integer=true value=num(sc, |s| f64::from(s.ownership.cards)) on_change=set(sc, |s, v: f64| s.ownership.cards = v as u32)/>
             <SelectField label=Key::OwnCurrency testid="own-currency" options=currencies value=enum_get(sc, |s| s.ownership.currency) on_change=enum_set(sc, |s, v| s.ownership.currency = v)/>

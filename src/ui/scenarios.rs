@@ -2,8 +2,9 @@
 //! JSON export/import and the share link.
 
 use super::i18n::{Key, Lang};
+use crate::domain::saved::{self, Removed, Saved};
 use crate::domain::{format, plan, share, Catalog, Scenario};
-use crate::web::{files, storage, storage::Saved};
+use crate::web::{files, storage};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -43,13 +44,22 @@ pub fn Scenarios() -> impl IntoView {
     let store = Store::load();
     let compare = RwSignal::new(Vec::<u64>::new());
     let copied = RwSignal::new(None::<Result<(), String>>);
+    // The last deleted entry, until it is restored or another one is deleted.
+    let undo = RwSignal::new(None::<Removed>);
     let t = move |k: Key| k.text(lang.get());
     let save = move |_| {
         let s = sc.get();
-        store.edit(|l| match l.iter_mut().find(|x| x.name == s.name) {
-            Some(x) => x.scenario = s.clone(),
-            None => l.push(Saved { id: now_id(), name: s.name.clone(), scenario: s.clone() }),
+        store.edit(|l| {
+            saved::save(l, &s, now_id());
         });
+    };
+    let restore = move |_| {
+        if let Some(r) = undo.get() {
+            undo.set(None);
+            store.edit(|l| {
+                saved::restore(l, r, now_id());
+            });
+        }
     };
     let copy_link = move |_| {
         let url = files::page_url(&format!("?s={}", sc.with(share::encode)));
@@ -70,7 +80,7 @@ pub fn Scenarios() -> impl IntoView {
                 .ok()
                 .and_then(|v| v.as_string())
                 .unwrap_or_default();
-            match import_text(&text) {
+            match store.list.with_untracked(|l| saved::import(&text, l, now_id())) {
                 Ok(items) => store.edit(|l| l.extend(items)),
                 Err(e) => store.problem.set(Some(format!("{}: {e}", Key::ImportFailed.text(lang.get_untracked())))),
             }
@@ -82,7 +92,7 @@ pub fn Scenarios() -> impl IntoView {
             <div class="row">
                 <label class="field"><span>{move || t(Key::ScenarioName)}</span>
                     <input type="text" data-testid="sc-name" prop:value=move || sc.with(|s| s.name.clone())
-                        on:input=move |ev| { let v = event_target_value(&ev); sc.update(|s| s.name = v.chars().take(120).collect()) } /></label>
+                        on:input=move |ev| { let v = event_target_value(&ev); sc.update(|s| s.name = saved::clip_name(&v)) } /></label>
                 <button type="button" data-testid="sc-save" on:click=save>{move || t(Key::Save)}</button>
                 <button type="button" data-testid="copy-link" on:click=copy_link>{move || t(Key::CopyLink)}</button>
                 <button type="button" data-testid="sc-export" on:click=export>{move || t(Key::Export)}</button>
@@ -93,7 +103,11 @@ pub fn Scenarios() -> impl IntoView {
                 Err(url) => view! { <p data-testid="copied">{t(Key::CopyManually)} " " <input type="text" readonly prop:value=url class="wide"/></p> }.into_any(),
             })}
             {move || store.problem.get().map(|p| view! { <p class="error" data-testid="storage-error">{t(Key::StorageProblem)} ": " {p}</p> })}
-            <ul class="saved" data-testid="saved-list">{move || store.list.get().into_iter().map(|x| saved_row(x, store, compare, sc, lang)).collect_view()}</ul>
+            <ul class="saved" data-testid="saved-list">{move || store.list.get().into_iter().map(|x| saved_row(x, store, compare, undo, sc, lang)).collect_view()}</ul>
+            {move || undo.get().map(|r| view! {
+                <p class="ok" role="status" data-testid="sc-deleted">{t(Key::Deleted).replace("{name}", &r.entry.name)} " "
+                    <button type="button" class="link" data-testid="sc-undo" on:click=restore>{t(Key::Undo)}</button></p>
+            })}
             <p class="muted">{move || t(Key::CompareHint)}</p>
             <CompareTable store=store.list compare/>
         </section>
@@ -104,6 +118,7 @@ fn saved_row(
     x: Saved,
     store: Store,
     compare: RwSignal<Vec<u64>>,
+    undo: RwSignal<Option<Removed>>,
     sc: RwSignal<Scenario>,
     lang: RwSignal<Lang>,
 ) -> impl IntoView {
@@ -116,38 +131,15 @@ fn saved_row(
                 on:change=move |ev| { let on = event_target_checked(&ev); compare.update(|c| { c.retain(|v| *v != id); if on { c.push(id); c.truncate(3); } }) }/>
             <span class="name">{x.name.clone()}</span>
             <button type="button" on:click=move |_| sc.set(open.clone())>{move || t(Key::Load)}</button>
-            <button type="button" on:click=move |_| { let name = sc.with(|s| s.name.clone()); store.edit(|l| if let Some(e) = l.iter_mut().find(|e| e.id == id) { e.name = name.clone(); e.scenario.name = name; }) }>{move || t(Key::Rename)}</button>
-            <button type="button" on:click=move |_| store.edit(|l| if let Some(e) = l.iter().find(|e| e.id == id).cloned() {
-                let name = format!("{} (2)", e.name);
-                l.push(Saved { id: now_id().max(id + 1), name: name.clone(), scenario: Scenario { name, ..e.scenario } });
-            })>{move || t(Key::Duplicate)}</button>
-            <button type="button" on:click=move |_| { store.edit(|l| l.retain(|e| e.id != id)); compare.update(|c| c.retain(|v| *v != id)); }>{move || t(Key::Delete)}</button>
+            <button type="button" on:click=move |_| { let name = sc.with(|s| s.name.clone()); store.edit(|l| saved::rename(l, id, &name)) }>{move || t(Key::Rename)}</button>
+            <button type="button" data-testid="sc-duplicate" on:click=move |_| store.edit(|l| { saved::duplicate(l, id, now_id()); })>{move || t(Key::Duplicate)}</button>
+            <button type="button" data-testid="sc-delete" on:click=move |_| {
+                let mut removed = None;
+                store.edit(|l| removed = saved::remove(l, id));
+                if removed.is_some() { undo.set(removed) }
+                compare.update(|c| c.retain(|v| *v != id));
+            }>{move || t(Key::Delete)}</button>
         </li>
-    }
-}
-
-/// Parses an exported list, or a single scenario, from a JSON file.
-///
-/// # Errors
-/// The serde message when the file is neither.
-pub fn import_text(text: &str) -> Result<Vec<Saved>, String> {
-    use crate::domain::scenario::from_stored;
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-    let one = |v: serde_json::Value, name: Option<String>| -> Result<Saved, String> {
-        let s = from_stored(v).map_err(|e| e.to_string())?;
-        s.validate().map_err(|e| e.to_string())?;
-        Ok(Saved { id: now_id(), name: name.unwrap_or_else(|| s.name.clone()), scenario: s })
-    };
-    match value {
-        serde_json::Value::Array(items) => items
-            .into_iter()
-            .map(|mut it| {
-                let name = it.get("name").and_then(|n| n.as_str()).map(str::to_string);
-                let sc = it.get_mut("scenario").map(serde_json::Value::take).ok_or("an entry has no scenario")?;
-                one(sc, name)
-            })
-            .collect(),
-        v => one(v, None).map(|s| vec![s]),
     }
 }
 

@@ -2,8 +2,8 @@
 //! Storage can be missing (sandboxed iframe, private mode), full, or hold corrupted text:
 //! every call returns a Result and never panics; a damaged entry never erases the others.
 
-use crate::domain::{json, Scenario};
-use serde::{Deserialize, Serialize};
+pub use crate::domain::saved::Saved;
+use crate::domain::{json, saved, Scenario};
 
 /// Key of the current (unsaved) scenario.
 pub const CURRENT_KEY: &str = "gpu-planner/current/v1";
@@ -11,14 +11,6 @@ pub const CURRENT_KEY: &str = "gpu-planner/current/v1";
 pub const SAVED_KEY: &str = "gpu-planner/scenarios/v1";
 /// Key of the chosen UI language.
 pub const LANG_KEY: &str = "gpu-planner/lang";
-
-/// A named scenario kept by the user.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Saved {
-    pub id: u64,
-    pub name: String,
-    pub scenario: Scenario,
-}
 
 fn local() -> Result<web_sys::Storage, String> {
     // gloo-storage panics when storage is blocked; ask the window ourselves.
@@ -57,7 +49,8 @@ pub fn save(s: &Scenario) -> Result<(), String> {
 }
 
 /// The saved scenarios. Entries that no longer parse are skipped (and reported), not lost:
-/// they stay in storage until the user saves over the list.
+/// they stay in storage until the user saves over the list. Entries sharing an id (imported by
+/// older versions) get ids of their own.
 ///
 /// # Errors
 /// A message when storage is unavailable or the list itself is damaged.
@@ -66,7 +59,8 @@ pub fn load_saved() -> Result<(Vec<Saved>, usize), String> {
     let raw: Vec<serde_json::Value> =
         serde_json::from_str(&text).map_err(|e| format!("saved scenarios are damaged: {e}"))?;
     let total = raw.len();
-    let ok: Vec<Saved> = raw.into_iter().filter_map(parse_saved).collect();
+    let mut ok: Vec<Saved> = raw.into_iter().filter_map(parse_saved).collect();
+    saved::make_ids_unique(&mut ok, 0);
     let skipped = total - ok.len();
     Ok((ok, skipped))
 }
