@@ -1,7 +1,8 @@
 //! Writes the copy of `catalog.json` the page embeds: the same cards, figures, prices, dates and
-//! source links, without the prose the page never shows (card notes, source titles, price
-//! notes), as compact JSON. That prose stays in catalog.json, which the CLI and the tests read
-//! whole; tests/catalog.rs checks the two differ in nothing else. Keeps the wasm ~16 KB smaller.
+//! source links, without the prose the page never shows (card notes, source titles, price and
+//! lead-time notes), as compact JSON. That prose stays in catalog.json, which the CLI and the
+//! tests read whole; tests/catalog.rs checks the two differ in nothing else. Keeps the wasm
+//! ~16 KB smaller.
 
 use serde_json::Value;
 
@@ -36,9 +37,11 @@ fn strip(v: &mut Value) {
             }
         }
     }
-    for p in v.get_mut("prices").and_then(Value::as_array_mut).into_iter().flatten() {
-        if let Some(o) = p.as_object_mut() {
-            o.remove("notes");
+    for key in ["prices", "lead_times"] {
+        for p in v.get_mut(key).and_then(Value::as_array_mut).into_iter().flatten() {
+            if let Some(o) = p.as_object_mut() {
+                o.remove("notes");
+            }
         }
     }
 }

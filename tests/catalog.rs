@@ -25,6 +25,7 @@ fn embedded_catalog_is_the_parsed_file_without_notes_and_source_titles() {
         g.sources.iter_mut().for_each(|s| s.title.clear());
     }
     c.prices.iter_mut().for_each(|p| p.notes.clear());
+    c.lead_times.iter_mut().for_each(|l| l.notes.clear());
     assert_eq!(Catalog::embedded(), &c);
 }
 
@@ -116,9 +117,86 @@ fn validation_catches_bad_records() {
     dup.bf16_tflops = Some(99_999.0);
     c.gpus.push(dup);
     c.prices[0].date = "last year".into();
+    c.prices[1].market = "ebay".into();
+    c.prices[2].condition = "refurbished".into();
+    c.lead_times[0].weeks_max = Some(-1.0);
     let issues = c.validate().join("\n");
+    assert!(issues.contains("market `ebay`"), "{issues}");
+    assert!(issues.contains("condition `refurbished`"), "{issues}");
+    assert!(issues.contains("lead time #0"), "{issues}");
     assert!(issues.contains("duplicate gpu id"), "{issues}");
     assert!(issues.contains("no sources"), "{issues}");
     assert!(issues.contains("bf16_tflops"), "{issues}");
     assert!(issues.contains("date"), "{issues}");
+}
+
+/// The records' market and condition are read (many records carry them).
+#[test]
+fn prices_carry_their_market_and_condition() {
+    let c = catalog();
+    for m in ["global_marketplace", "hyperscaler", "retail", "press"] {
+        assert!(c.prices.iter().any(|p| p.market == m), "no {m} price");
+    }
+    assert!(c.prices.iter().any(|p| p.condition == "used"));
+    assert!(c.prices.iter().any(|p| p.condition == "new"));
+}
+
+#[test]
+fn lead_times_are_dated_sourced_and_point_at_a_card() {
+    let c = catalog();
+    assert!(c.lead_times.len() >= 5);
+    for l in &c.lead_times {
+        assert!(valid_date(&l.date) && l.source.starts_with("http") && c.gpu(&l.gpu).is_some(), "{l:?}");
+        assert!(l.weeks_min <= l.weeks_max, "{l:?}");
+    }
+}
+
+/// Cards sold or rented somewhere (at least one price record) without both a purchase and a
+/// rental price in catalog.json. Each stays here until a dated, sourced price is added.
+const WITHOUT_BOTH: &[(&str, &str)] = &[
+    ("h20", "no public price found (2026-11-30): rental"),
+    ("a100-80gb-pcie", "no public price found (2026-11-30): purchase"),
+    ("a100-40gb-pcie", "no public price found (2026-11-30): rental"),
+    ("l40", "no public price found (2026-11-30): rental"),
+    ("l20", "no public price found (2026-11-30): rental"),
+    ("a10", "no public price found (2026-11-30): purchase"),
+    ("a40", "no public price found (2026-11-30): rental"),
+    ("v100-sxm2-32gb", "no public price found (2026-11-30): rental"),
+    ("rtx-6000-ada", "no public price found (2026-11-30): rental"),
+    ("rtx-5090", "no public price found (2026-11-30): rental"),
+    ("rtx-4090-d", "no public price found (2026-11-30): rental"),
+    ("rtx-3090", "no public price found (2026-11-30): rental"),
+    ("rtx-4080-super", "no public price found (2026-11-30): rental"),
+    ("mi300x", "no public price found (2026-11-30): purchase"),
+    ("mi325x", "no public price found (2026-11-30): purchase"),
+    ("huawei-ascend-910b3", "no public price found (2026-11-30): rental"),
+    ("huawei-ascend-910c", "no public price found (2026-11-30): rental"),
+    ("cambricon-mlu590", "no public price found (2026-11-30): rental"),
+    ("b300-hgx", "no public price found (2026-11-30): per card (whole-server price only), rental"),
+    ("rtx-pro-6000-blackwell-max-q", "no public price found (2026-11-30): rental"),
+    ("rtx-pro-6000d", "no public price found (2026-11-30): rental"),
+    ("rtx-5090-d", "no public price found (2026-11-30): rental"),
+    ("rtx-5090-d-v2", "no public price found (2026-11-30): rental"),
+    ("rtx-4090-48gb-mod", "no public price found (2026-11-30): rental"),
+    ("rtx-4090-d-48gb-mod", "no public price found (2026-11-30): rental"),
+];
+
+#[test]
+fn every_sold_card_has_a_purchase_and_a_rental_price_or_says_why_not() {
+    let c = catalog();
+    let has = |id: &str, kinds: &[&str]| c.prices.iter().any(|p| p.gpu == id && kinds.contains(&p.kind.as_str()));
+    let mut missing = Vec::new();
+    for g in &c.gpus {
+        let sold = c.prices.iter().any(|p| p.gpu == g.id);
+        let both = has(&g.id, &["purchase"]) && has(&g.id, &["rent_hourly", "rent_monthly"]);
+        let allowed = WITHOUT_BOTH.iter().find(|(id, _)| *id == g.id);
+        if sold && !both && allowed.is_none() {
+            missing.push(g.id.clone());
+        }
+        if let Some((id, why)) = allowed {
+            assert!(why.starts_with("no public price found (2026-11-30)"), "{id}: {why}");
+            assert!(sold && !both, "{id} is allow-listed but now has both prices (or none): drop it from the list");
+        }
+    }
+    assert!(missing.is_empty(), "sold cards without a purchase and a rental price: {missing:?}");
 }

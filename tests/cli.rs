@@ -65,3 +65,22 @@ fn accuracy_prints_every_case_and_the_score() {
     let (within, counted) = gpu_planner::domain::accuracy::score(&rows);
     assert!(out.contains(&format!("{within} of {counted} expressible cases within tolerance")), "{out}");
 }
+
+/// The report names each card's price with its source and date, in the chosen market.
+#[test]
+fn report_carries_the_chosen_markets_price_with_source_and_date() {
+    let s = Scenario {
+        money: gpu_planner::domain::scenario::Money { rent_market: "hyperscaler".into(), ..Default::default() },
+        ..Scenario::default()
+    };
+    let (ok, out, err) = cli(&["report", &share::encode(&s)]);
+    assert!(ok, "{err}");
+    let r: Report = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    let priced: Vec<_> = r.cards.iter().filter_map(|c| c.price.as_ref()).collect();
+    assert!(!priced.is_empty());
+    for q in priced {
+        assert_eq!(q.market, "hyperscaler");
+        assert!(q.source.starts_with("http") && !q.date.is_empty(), "{q:?}");
+    }
+    assert!(out.contains("\"source\"") && out.contains("\"date\""));
+}

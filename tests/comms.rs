@@ -22,6 +22,7 @@ fn traffic(grad_bytes: f64) -> StepTraffic {
         microbatches: 1.0,
         tp_collectives: 4.0,
         overlap_window: 0.0,
+        ..StepTraffic::default()
     }
 }
 

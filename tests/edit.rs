@@ -75,7 +75,7 @@ fn removing_a_card_drops_what_named_it_so_a_later_card_inherits_nothing() {
 
 #[test]
 fn custom_ids_avoid_catalog_ids() {
-    let forked = Catalog { gpus: vec![Gpu { id: "custom-1".into(), ..Gpu::default() }], prices: Vec::new() };
+    let forked = Catalog { gpus: vec![Gpu { id: "custom-1".into(), ..Gpu::default() }], ..Catalog::default() };
     assert_eq!(free_custom_id(&forked, &[]), "custom-2");
     let mine = [card("x").to_gpu("custom-7".into())];
     assert_eq!(free_custom_id(&forked, &mine), "custom-8");

@@ -37,6 +37,8 @@ fn seed() -> Scenario {
             depreciation_years: 3.0,
             residual: 0.2,
             rent_hourly: Some(12.0),
+            // Cards in stock: the seeds' arithmetic has no lead time (tests/pricing.rs adds one).
+            lead_weeks: Some(0.0),
             ..Ownership::default()
         },
         // Storage is priced separately (infra); leave it out of the seeds' hardware sums.

@@ -21,6 +21,7 @@ proptest! {
     fn closed_form_memory_equals_the_engine(
         tp in prop::sample::select(vec![1u32, 2, 4, 8]), pp in prop::sample::select(vec![1u32, 2, 4, 8]),
         dp in prop::sample::select(vec![1u32, 2, 4, 16, 64]), zero in 0u8..4, mb in 1u32..8,
+        ep in prop::sample::select(vec![1u32, 2, 8]), cp in prop::sample::select(vec![1u32, 2, 4]),
         rec in prop::sample::select(vec![Recompute::None, Recompute::Selective, Recompute::Full]),
         off in prop::sample::select(vec![Offload::None, Offload::Optimizer]),
         task in prop::sample::select(vec![Task::Pretrain, Task::FullFinetune, Task::Lora, Task::Qlora]),
@@ -28,7 +29,9 @@ proptest! {
     ) {
         let s = Scenario { task, model: model.into(), ..Scenario::default() };
         let m = s.model_spec().map_err(|e| TestCaseError::fail(e.to_string()))?.clone();
-        let l = Layout { tp, pp, dp, zero, recompute: rec, offload: off };
+        // Expert parallelism only for MoE models, and dp a multiple of it.
+        let ep = if m.moe.is_some() { ep } else { 1 };
+        let l = Layout { tp, pp, dp: dp * ep, zero, recompute: rec, offload: off, ep, cp };
         let engine = memory::training(&m, &at_mb(&s, mb), &l).total;
         let fast = fast_total(&m, &s, l, mb);
         prop_assert!((engine - fast).abs() <= 1e-9 * engine, "{engine} vs {fast}");
@@ -64,7 +67,7 @@ fn brute_force(s: &Scenario) -> (u64, Vec<(String, Layout, u32, f64)>) {
                                 let mut dp = 1;
                                 while tp * pp * dp <= s.search.max_gpus && dp * mb <= s.training.global_batch {
                                     searched += 1;
-                                    let l = Layout { tp, pp, dp, zero, recompute, offload };
+                                    let l = Layout { tp, pp, dp, zero, recompute, offload, ep: 1, cp: 1 };
                                     let sm = at_mb(s, mb);
                                     if memory::training(&m, &sm, &l).total <= cap {
                                         let h = training_hours(&m, &sm, g, &l).unwrap_or(f64::INFINITY);

@@ -75,3 +75,22 @@ proptest! {
         prop_assert_eq!(decode(&encode(&s)), Ok(s));
     }
 }
+
+/// A link written before the market, condition and lead-time choices existed still opens, with
+/// any market, new cards and the lead time from the data.
+#[test]
+fn an_old_link_without_market_choices_still_opens() {
+    let old = r#"{"version":1,"money":{"currency":"USD","cny_per_usd":7.2,"overrides":[{"gpu":"h100-sxm","rent_hourly":2.5}]},"ownership":{"gpu":"a100-80gb-sxm4","card_price":12000,"budget":90000}}"#;
+    let s = decode(&format!("v1.{}", base64_url(old))).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(s.money.currency, Currency::USD);
+    assert_eq!(s.money.overrides.len(), 1);
+    assert_eq!((s.money.rent_market.as_str(), s.money.used), ("", false));
+    assert_eq!(s.ownership.lead_weeks, None);
+    assert!(gpu_planner::domain::plan(&s, gpu_planner::domain::Catalog::embedded()).is_ok());
+    // The new choices travel in the link.
+    let mut t = s.clone();
+    t.money.rent_market = "hyperscaler".into();
+    t.money.used = true;
+    t.ownership.lead_weeks = Some(10.0);
+    assert_eq!(decode(&encode(&t)), Ok(t));
+}

@@ -407,3 +407,52 @@ async fn a_custom_model_shows_the_structure_it_copied_and_keeps_none_hidden() {
     assert!((expected / 1e9 - 23.57).abs() < 0.01, "{expected}");
     assert_eq!(text("params"), format!("{:.2} B", expected / 1e9));
 }
+
+/// A card with a purchase price but no rental price: the breakeven says the rental price is
+/// missing, never "never".
+#[wasm_bindgen_test]
+async fn without_a_rental_price_the_breakeven_says_so_instead_of_never() {
+    clear_storage();
+    let s = Scenario {
+        cards: gpu_planner::domain::scenario::CardFilter { only: vec!["l40".into()], ..Default::default() },
+        ownership: gpu_planner::domain::scenario::Ownership { gpu: "l40".into(), ..Default::default() },
+        ..Scenario::default()
+    };
+    set_query(&format!("?s={}", share::encode(&s)));
+    let _h = mount().await;
+    settle().await;
+    let shown = text("rvb-figures");
+    assert!(!shown.contains("never") && !shown.contains("不会"), "{shown}");
+    assert!(shown.contains("no rental price known") || shown.contains("无租用价格"), "{shown}");
+}
+
+#[wasm_bindgen_test]
+async fn switching_the_market_changes_a_rows_cost_and_shows_its_source_and_date() {
+    clear_storage();
+    let s = Scenario {
+        cards: gpu_planner::domain::scenario::CardFilter { only: vec!["l40s".into()], ..Default::default() },
+        ..Scenario::default()
+    };
+    set_query(&format!("?s={}", share::encode(&s)));
+    let _h = mount().await;
+    settle().await;
+    let before = text("card-l40s");
+    choose("market", "hyperscaler");
+    settle().await;
+    let after = text("card-l40s");
+    assert_ne!(before, after, "the market changes the row");
+    let mut t = s.clone();
+    t.money.rent_market = "hyperscaler".into();
+    let c = plan(&t, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}")).cards.remove(0);
+    let cost = format::money(c.cost.unwrap_or(f64::NAN), t.money.currency);
+    assert!(after.contains(&cost), "{cost} in {after}");
+    // The hyperscaler price is more than 12 months old at the catalog's date: said beside it.
+    assert!(after.contains("price from 2025-08") || after.contains("价格来自 2025-08"), "date and flag: {after}");
+    let href = by_testid("card-l40s")
+        .query_selector("a[href]")
+        .ok()
+        .flatten()
+        .and_then(|a| a.get_attribute("href"))
+        .unwrap_or_default();
+    assert!(href.contains("modal.com"), "the price's source: {href}");
+}

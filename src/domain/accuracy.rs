@@ -142,6 +142,8 @@ pub fn scenario(c: &Case) -> Result<Scenario, String> {
         s.parallel.zero = l.zero;
         s.parallel.recompute = l.recompute;
         s.parallel.offload = l.offload;
+        s.parallel.ep = l.ep;
+        s.parallel.cp = l.cp;
     }
     Ok(s)
 }

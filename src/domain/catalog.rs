@@ -95,14 +95,33 @@ pub struct Price {
     pub date: String,
     pub source: String,
     pub notes: String,
+    /// Who sets the price: `china_cloud`, `global_marketplace`, `hyperscaler` (rental price
+    /// pages), `retail` (a shop's listing) or `press` (a news report); empty = not recorded.
+    pub market: String,
+    /// `new` or `used` (二手); empty = new.
+    pub condition: String,
+    /// Lead-time records only: weeks from order to delivery.
+    pub weeks_min: Option<f64>,
+    pub weeks_max: Option<f64>,
 }
 
-/// Cards and prices, as in `catalog.json`.
+/// Values `Price::market` may take (empty = unknown).
+pub const PRICE_MARKETS: [&str; 6] = ["", "china_cloud", "global_marketplace", "hyperscaler", "retail", "press"];
+
+/// An observed delivery lead time for a card (`Catalog::lead_times`): a [`Price`] record with
+/// `market` = `global` | `china` and `weeks_min`/`weeks_max` set, `kind` and `amount` unused.
+/// Sharing the type keeps one serde instantiation for both lists (a smaller page).
+pub type LeadTime = Price;
+
+/// Cards, prices and lead times, as in `catalog.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(default)]
 pub struct Catalog {
+    /// Date the catalog was last revised (`YYYY-MM-DD`): price ages are counted to it.
+    pub updated: String,
     pub gpus: Vec<Gpu>,
     pub prices: Vec<Price>,
+    pub lead_times: Vec<LeadTime>,
 }
 
 /// `catalog.json` as written, with every note and source title (the CLI and the tests).
@@ -158,6 +177,23 @@ impl Catalog {
         }
         for (i, p) in self.prices.iter().enumerate() {
             issues.extend(validate_price(p, &ids).into_iter().map(|m| format!("price #{i} ({}): {m}", p.gpu)));
+        }
+        for (i, l) in self.lead_times.iter().enumerate() {
+            let weeks = l.weeks_min.zip(l.weeks_max).is_some_and(|(a, b)| (0.0..=b).contains(&a) && b <= 156.0);
+            let ok = ids.contains(l.gpu.as_str())
+                && matches!(l.market.as_str(), "global" | "china")
+                && weeks
+                && valid_date(&l.date)
+                && l.source.starts_with("http");
+            if !ok {
+                issues.push(format!(
+                    "lead time #{i} ({}): needs a catalog gpu, market global|china, 0 <= weeks_min <= weeks_max <= 156, a YYYY-MM[-DD] date and an http source",
+                    l.gpu
+                ));
+            }
+        }
+        if !valid_date(&self.updated) {
+            issues.push(format!("updated `{}` is not YYYY-MM[-DD]", self.updated));
         }
         issues
     }
@@ -235,6 +271,12 @@ fn validate_price(p: &Price, ids: &std::collections::HashSet<&str>) -> Vec<Strin
     }
     if !p.source.starts_with("http") {
         m.push("source must be a url".into());
+    }
+    if !PRICE_MARKETS.contains(&p.market.as_str()) {
+        m.push(format!("market `{}` is not one of {PRICE_MARKETS:?}", p.market));
+    }
+    if !matches!(p.condition.as_str(), "" | "new" | "used") {
+        m.push(format!("condition `{}` is not new|used", p.condition));
     }
     m
 }

@@ -90,6 +90,13 @@ pub fn checklist(g: &Gpu) -> Vec<CheckItem> {
         "Buy through an authorised channel; check every serial number with the vendor, the warranty start date and who services it (grey-market and refurbished cards are common).".into(),
         "通过授权渠道购买；逐一向厂商核验序列号、保修起始日期及售后方（翻新卡、水货常见）。".into(),
     ));
+    let (fail, resale) = (super::cost::USED_FAILURE_PER_YEAR * 100.0, super::cost::USED_RESIDUAL_FACTOR * 100.0);
+    out.push(item(
+        "Used cards",
+        "二手卡",
+        format!("If used (二手): ask what it ran before (mining, training), load-test it and its memory (DCGM diag level 3, gpu-burn) before paying, check the warranty transfers. Rent or buy adds {fail:.0}% of its price a year for failures and takes {resale:.0}% of the usual resale."),
+        format!("如买二手：询问此前用途（挖矿、训练），付款前做满载与显存测试（DCGM 诊断 level 3、gpu-burn），确认保修可转移。租用还是购买为二手卡每年加计卡价 {fail:.0}% 的故障费用，残值按常规的 {resale:.0}%。"),
+    ));
     if g.market == "china" || g.vendor == "NVIDIA" || g.vendor == "AMD" {
         out.push(item(
             "Export controls",

@@ -58,6 +58,10 @@ pub struct StepComm {
     pub tp_s: f64,
     /// Pipeline sends of activations and their gradients.
     pub pp_s: f64,
+    /// MoE all-to-all (expert parallelism), critical path.
+    pub ep_s: f64,
+    /// Context-parallel K/V exchange (before overlap with attention).
+    pub cp_s: f64,
     /// Seconds not hidden behind compute.
     pub exposed_s: f64,
     /// `nvlink`, `pcie`, `pcie_no_p2p` or `fabric`: the slowest link the data-parallel traffic crosses.
@@ -77,9 +81,9 @@ impl StepComm {
 }
 
 /// What a step moves, independent of the card.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct StepTraffic {
-    /// Gradient bytes of one model shard (trainable / (tp·pp) × gradient width).
+    /// Gradient bytes of one model shard (trainable / (tp·pp), experts / ep, × gradient width).
     pub grad_bytes: f64,
     /// Activation bytes of one micro-batch at a layer boundary (s·b·h × 2).
     pub act_bytes: f64,
@@ -93,26 +97,42 @@ pub struct StepTraffic {
     /// Share of compute behind which data-parallel traffic can hide: the backward pass (2/3) for
     /// an all-reduce; the whole step when ZeRO-3/FSDP prefetches parameters in the forward too.
     pub overlap_window: f64,
+    /// MoE layers on one stage, and the bytes one card dispatches to its experts per MoE layer and
+    /// micro-batch (tokens on the card × h × 2 B × top-k). Dispatch and combine, forward and
+    /// backward: four all-to-alls, (ep − 1)/ep of it leaving the card (DeepSeek-V3 report §3.2).
+    pub moe_layers: f64,
+    pub dispatch_bytes: f64,
+    /// Context parallelism (ring attention): K and V of one micro-batch's sequence per layer,
+    /// s·b·2·kv_width × 2 B; forward passes it once round the ring, backward twice (K/V and
+    /// their gradients); it hides behind the attention compute of the same layer.
+    pub kv_bytes: f64,
+    /// Attention-score compute seconds of one step on one card (what ring attention overlaps).
+    pub attention_s: f64,
 }
 
-/// Seconds of communication per step for `layout` on card `g`.
+/// Seconds of communication per step for `layout` on card `g`. Ranks are ordered tp-cp-ep-dp-pp
+/// (Megatron-Core): a group whose ranks fit in one server talks over the server's link, else over
+/// the fabric.
 #[must_use]
 pub fn step_comm(s: &Scenario, g: &Gpu, l: &Layout, x: &StepTraffic, compute_s: f64) -> StepComm {
     let per_server = s.parallel.gpus_per_server.max(1);
     let (intra, intra_name) = intra_server(g);
     let inter = inter_server(s);
-    let (tp, pp, dp) = (l.tp.max(1), l.pp.max(1), l.dp.max(1));
-    // Data-parallel group: ranks tp·pp apart. k of them share a server; the rest cross the fabric
-    // (hierarchical: reduce inside the server, then each GPU's own NIC carries 1/k of the bytes).
-    let k = (per_server / (tp * pp).min(per_server)).clamp(1, dp);
-    let nodes = f64::from(dp.div_ceil(k));
+    let (tp, pp, dp, cp, ep) = (l.tp.max(1), l.pp.max(1), l.dp.max(1), l.cp.max(1), l.ep.max(1));
+    let link = |span: u32| if span <= per_server { intra } else { inter };
+    // Gradients are reduced over the dp·cp ranks, tp apart. k of them share a server; the rest
+    // cross the fabric (hierarchical: reduce inside the server, then each GPU's own NIC carries
+    // 1/k of the bytes).
+    let n = dp * cp;
+    let k = (per_server / tp.min(per_server)).clamp(1, n);
+    let nodes = f64::from(n.div_ceil(k));
     let kf = f64::from(k);
     // ZeRO-3 / FSDP: all-gather forward, all-gather backward, reduce-scatter = 1.5× an all-reduce
     // (Rajbhandari et al. 2019, §7.2.2).
     let volume = if l.zero >= 3 { 3.0 } else { 2.0 };
     let mut dp_s = 0.0;
     let mut dp_link = intra_name.to_string();
-    if dp > 1 {
+    if n > 1 {
         dp_s = volume * (kf - 1.0) / kf * x.grad_bytes / intra;
         if nodes > 1.0 {
             dp_s += volume * (nodes - 1.0) / nodes * x.grad_bytes / kf / inter;
@@ -125,13 +145,20 @@ pub fn step_comm(s: &Scenario, g: &Gpu, l: &Layout, x: &StepTraffic, compute_s: 
     } else {
         0.0
     };
-    let pp_s = if pp > 1 {
-        let link = if tp * pp <= per_server { intra } else { inter };
-        2.0 * x.microbatches * x.act_bytes / f64::from(tp) / link
+    let pp_s = if pp > 1 { 2.0 * x.microbatches * x.act_bytes / f64::from(tp * cp) / link(l.gpus()) } else { 0.0 };
+    let ep_s = if ep > 1 {
+        let e = f64::from(ep);
+        4.0 * x.moe_layers * x.microbatches * x.dispatch_bytes * (e - 1.0) / e / link(tp * cp * ep)
+    } else {
+        0.0
+    };
+    let cp_s = if cp > 1 {
+        let c = f64::from(cp);
+        3.0 * x.stage_layers * x.microbatches * x.kv_bytes * (c - 1.0) / c / link(tp * cp)
     } else {
         0.0
     };
     let window = if s.training.conventions.overlap_grad_reduce { x.overlap_window * compute_s } else { 0.0 };
-    let exposed_s = tp_s + pp_s + (dp_s - window).max(0.0);
-    StepComm { compute_s, dp_s, tp_s, pp_s, exposed_s, dp_link }
+    let exposed_s = tp_s + pp_s + ep_s + (cp_s - x.attention_s).max(0.0) + (dp_s - window).max(0.0);
+    StepComm { compute_s, dp_s, tp_s, pp_s, ep_s, cp_s, exposed_s, dp_link }
 }

@@ -135,19 +135,36 @@ pub fn mfu_at(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u32
     let tokens_step = f64::from(t.global_batch) * f64::from(t.seq_len);
     let flops_step = training_flops(m, s.task, t.seq_len, tokens_step, true) * rf / f64::from(l.gpus().max(1));
     let compute_s = flops_step / (peak * kernel);
+    let routed = m.routed_expert_fraction();
     let trainable = match s.task {
         Task::Lora | Task::Qlora => memory::lora_params(m, s.lora.rank, s.lora.targets),
-        _ => m.params().total,
+        _ => m.params().total * (1.0 - routed + routed / f64::from(l.ep.max(1))),
     };
     let c = &t.conventions;
     let grad_b = if c.grad == GradDtype::Fp32 { 4.0 } else { s.precision.bytes() };
+    let cp = f64::from(l.cp.max(1));
+    let tokens_mb = f64::from(t.seq_len) * f64::from(mb);
+    let h = f64::from(m.hidden);
+    let stage_layers = (f64::from(m.layers) / f64::from(l.pp.max(1))).ceil();
+    let (moe_layers, top_k) = m.moe.as_ref().map_or((0.0, 0.0), |e| {
+        let moe = f64::from(m.layers.saturating_sub(e.dense_layers)) / f64::from(m.layers.max(1));
+        (stage_layers * moe, f64::from(e.experts_per_token))
+    });
+    // Attention scores: 4·b·s²·(heads·d) FLOPs per layer forward, ×3 with the backward, split
+    // over tp·cp cards.
+    let attn_flops = 3.0 * 4.0 * f64::from(mb) * f64::from(t.seq_len).powi(2) * f64::from(m.heads * m.head_dim());
+    let attention_s = stage_layers * microbatches * attn_flops / (f64::from(l.tp.max(1)) * cp) / (peak * kernel);
     let traffic = StepTraffic {
         grad_bytes: trainable / f64::from(l.tp.max(1) * l.pp.max(1)) * grad_b,
-        act_bytes: f64::from(t.seq_len) * f64::from(mb) * f64::from(m.hidden) * 2.0,
-        stage_layers: (f64::from(m.layers) / f64::from(l.pp.max(1))).ceil(),
+        act_bytes: tokens_mb * h * 2.0,
+        stage_layers,
         microbatches,
         tp_collectives: if l.recompute == Recompute::Full { 6.0 } else { 4.0 },
         overlap_window: if l.zero >= 3 { 1.0 } else { 2.0 / 3.0 },
+        moe_layers,
+        dispatch_bytes: tokens_mb / cp * h * 2.0 * top_k,
+        kv_bytes: tokens_mb * 2.0 * f64::from(m.kv_heads * m.head_dim()) * 2.0,
+        attention_s,
     };
     let comm = comms::step_comm(s, g, l, &traffic, compute_s);
     let (pipeline, recompute, offload) = (

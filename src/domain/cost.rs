@@ -5,13 +5,32 @@
 
 use super::catalog::{Catalog, Gpu};
 use super::plan::CardVerdict;
-use super::pricing;
+use super::pricing::{self, Quote};
 use super::scenario::Scenario;
 use serde::{Deserialize, Serialize};
 
 /// Hours in a year and in an average month.
 pub const YEAR_H: f64 = 8760.0;
 pub const MONTH_H: f64 = 730.0;
+
+/// The seeds' buying rules: buy when the cards are busy more than ~4,000 hours a year (or a
+/// model is retrained three or more times a week); below ~30% planned use they sit idle.
+pub const SEED_BUY_HOURS: f64 = 4_000.0;
+pub const IDLE_UTILISATION: f64 = 0.3;
+
+/// Used (二手) cards, stated assumptions. No transferable vendor warranty, so failures are paid
+/// for: Meta saw 148 faulty-GPU and 72 HBM3 interruptions in 54 days on 16,384 H100 (Dubey et
+/// al. 2024, *The Llama 3 Herd of Models*, §3.3.4 Table 5), ≈ 9% of cards a year under full
+/// load; not every interruption kills a card, so a used card carries half that, 5% of its price
+/// a year, on top of the maintenance share.
+pub const USED_FAILURE_PER_YEAR: f64 = 0.05;
+/// A used card is resold at least a generation later: its resale share is half the new-card
+/// share (the catalog's used V100 SXM2 32GB sold at ¥900 in 2024, ~6% of a $1,981 new listing).
+pub const USED_RESIDUAL_FACTOR: f64 = 0.5;
+
+/// Weeks from order to delivery when neither the user nor the catalog gives one: OEM GPU-server
+/// lead times were 8–12 weeks in 2024 (Dell Taiwan via UDN, in catalog.json `lead_times`).
+pub const DEFAULT_LEAD_WEEKS: f64 = 8.0;
 
 /// What owning `cards` of one card costs, in the scenario currency.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -26,6 +45,8 @@ pub struct OwnCosts {
     pub annual_fixed: f64,
     /// Electricity per hour with every card busy: (cards × TDP + servers × host W) × PUE × price.
     pub power_per_hour: f64,
+    /// Resale share of the hardware at the end of depreciation (lower for used cards).
+    pub residual: f64,
 }
 
 impl OwnCosts {
@@ -43,10 +64,9 @@ impl OwnCosts {
     /// Resale value after `months` (straight line down to the residual share).
     #[must_use]
     pub fn resale(&self, s: &Scenario, months: f64) -> f64 {
-        let o = &s.ownership;
-        let life = o.depreciation_years * 12.0;
+        let life = s.ownership.depreciation_years * 12.0;
         let left = (1.0 - months / life).max(0.0);
-        self.hardware * (o.residual + (1.0 - o.residual) * left)
+        self.hardware * (self.residual + (1.0 - self.residual) * left)
     }
 }
 
@@ -61,7 +81,8 @@ pub fn annualised_capital(hardware: f64, residual: f64, years: f64, rate: f64) -
     (hardware - pv_resale) * rate / (1.0 - (1.0 + rate).powf(-years))
 }
 
-/// Purchase price per card in the scenario currency: the user's figure, else the catalog's newest.
+/// Purchase price per card in the scenario currency: the user's figure, else the catalog's
+/// lowest new or used one (`pricing::quote`).
 #[must_use]
 pub fn card_price(s: &Scenario, catalog: &Catalog, gpu: &str, focus: bool) -> Option<f64> {
     let o = &s.ownership;
@@ -70,7 +91,7 @@ pub fn card_price(s: &Scenario, catalog: &Catalog, gpu: &str, focus: bool) -> Op
             return Some(pricing::convert(s, p, o.currency.code()));
         }
     }
-    pricing::latest(s, catalog, gpu, "purchase").map(|p| pricing::convert(s, p.amount, &p.currency))
+    pricing::quote(s, catalog, gpu, "purchase").map(|q| q.amount)
 }
 
 /// Costs of owning `cards` of `g` at the scenario's ownership assumptions.
@@ -85,11 +106,16 @@ pub fn own_costs(s: &Scenario, g: &Gpu, cards: u32, card_price: f64) -> OwnCosts
     // Checkpoint and dataset storage is bought with the servers (infra.rs).
     let storage = s.model_spec().map_or(0.0, |m| super::infra::storage_costs(m, s).0);
     let hardware = n * card_price + sv * conv(o.server_price + o.network_per_server) + storage;
-    let capital = annualised_capital(hardware, o.residual, o.depreciation_years, o.discount_rate);
+    // Used cards: a lower resale share on the cards and a failure allowance (constants above).
+    let used = if s.money.used { n * card_price } else { 0.0 };
+    let residual =
+        if hardware > 0.0 { o.residual * (1.0 - (1.0 - USED_RESIDUAL_FACTOR) * used / hardware) } else { o.residual };
+    let capital = annualised_capital(hardware, residual, o.depreciation_years, o.discount_rate);
     let annual_fixed = capital
         + sv * conv(o.rack_per_month) * 12.0
         + conv(o.ops_salary_per_year) * o.ops_share
-        + hardware * o.maintenance_per_year;
+        + hardware * o.maintenance_per_year
+        + used * USED_FAILURE_PER_YEAR;
     let kw = (n * g.tdp_w.unwrap_or(0.0) + sv * o.host_watts) / 1000.0;
     OwnCosts {
         cards,
@@ -98,6 +124,7 @@ pub fn own_costs(s: &Scenario, g: &Gpu, cards: u32, card_price: f64) -> OwnCosts
         hardware,
         annual_fixed,
         power_per_hour: kw * o.pue * conv(o.electricity_per_kwh),
+        residual,
     }
 }
 
@@ -115,9 +142,7 @@ fn rent(s: &Scenario, catalog: &Catalog, gpu: &str) -> Rent {
     let o = &s.ownership;
     let cur = o.currency.code();
     let conv = |v: Option<f64>| v.map(|x| pricing::convert(s, x, cur));
-    let monthly = conv(o.rent_monthly).or_else(|| {
-        pricing::latest(s, catalog, gpu, "rent_monthly").map(|p| pricing::convert(s, p.amount, &p.currency))
-    });
+    let monthly = conv(o.rent_monthly).or_else(|| pricing::quote(s, catalog, gpu, "rent_monthly").map(|q| q.amount));
     let storage_month = s.model_spec().map_or(0.0, |m| super::infra::storage_costs(m, s).1);
     Rent {
         hourly: conv(o.rent_hourly).or_else(|| pricing::rent_hourly(s, catalog, gpu)),
@@ -190,6 +215,21 @@ pub struct RentVsBuy {
     pub cumulative: Vec<MonthPoint>,
     pub by_hours: Vec<HoursPoint>,
     pub hybrid: Option<Hybrid>,
+    /// The catalog purchase price used; `None` when the user typed the card price.
+    pub buy_quote: Option<Quote>,
+    /// The on-demand price used; `None` when typed in the ownership form.
+    pub rent_quote: Option<Quote>,
+    /// Weeks from order to delivery: `ownership.lead_weeks`, else the middle of the catalog
+    /// observation `lead_source`, else [`DEFAULT_LEAD_WEEKS`].
+    pub lead_weeks: f64,
+    /// Date and url of that observation; empty for the user's figure or the default.
+    pub lead_date: String,
+    pub lead_source: String,
+    /// On-demand rental of the planned busy hours until the cards arrive (counted in the
+    /// cumulative owning cost); `None` without a rental price.
+    pub bridge: Option<f64>,
+    /// The auto-plan deadline falls before the cards arrive: rent first.
+    pub rent_first: bool,
 }
 
 /// Busy hours a year at which owning and on-demand renting cost the same:
@@ -202,21 +242,25 @@ pub fn breakeven_hours(own: &OwnCosts, hourly: f64, rent_fixed_year: f64) -> Opt
         .filter(|h| h.is_finite() && *h <= YEAR_H)
 }
 
-fn cumulative(s: &Scenario, own: &OwnCosts, rent: &Rent) -> Vec<MonthPoint> {
+/// Cumulative cash: owning pays the hardware at the order, rents the busy hours on demand until
+/// delivery (`lead` months), then pays its running costs.
+fn cumulative(s: &Scenario, own: &OwnCosts, rent: &Rent, lead: f64) -> Vec<MonthPoint> {
     let u = s.ownership.utilisation;
     let n = f64::from(own.cards);
     let busy = MONTH_H * u;
     let o = &s.ownership;
     // Cash running costs per month: the fixed costs other than capital, plus power.
-    let capital = annualised_capital(own.hardware, o.residual, o.depreciation_years, o.discount_rate);
+    let capital = annualised_capital(own.hardware, own.residual, o.depreciation_years, o.discount_rate);
     let running = (own.annual_fixed - capital) / 12.0 + own.power_per_hour * busy;
+    let bridge = rent.hourly.map_or(0.0, |h| h * n * busy + rent.storage_month);
     (0..=o.months * 4)
         .map(|q| {
             let m = f64::from(q) / 4.0;
+            let paid = own.hardware + bridge * m.min(lead) + running * (m - lead).max(0.0);
             MonthPoint {
                 month: m,
-                own: own.hardware + running * m,
-                own_net: own.hardware + running * m - own.resale(s, m),
+                own: paid,
+                own_net: paid - own.resale(s, m),
                 on_demand: rent.hourly.map(|h| h * n * busy * m + rent.storage_month * m),
                 monthly: rent.monthly.map(|p| p * n * m.ceil() + rent.storage_month * m),
                 yearly: rent.yearly.map(|p| p * n * (m / 12.0).ceil() + rent.storage_month * m),
@@ -267,7 +311,13 @@ pub fn rent_vs_buy(s: &Scenario, catalog: &Catalog, cards: &[CardVerdict]) -> Op
     let n = if o.cards > 0 { o.cards } else { v.gpus.max(1) };
     let own = own_costs(s, g, n, price);
     let rent = rent(s, catalog, &g.id);
-    let cumulative = cumulative(s, &own, &rent);
+    let lead_source = if o.lead_weeks.is_none() { pricing::lead_time(s, catalog, &g.id) } else { None };
+    let lead_weeks = o
+        .lead_weeks
+        .or(lead_source.and_then(|l| Some((l.weeks_min? + l.weeks_max?) / 2.0)))
+        .unwrap_or(DEFAULT_LEAD_WEEKS);
+    let lead = lead_weeks * 168.0 / MONTH_H;
+    let cumulative = cumulative(s, &own, &rent, lead);
     let by_hours = (0..=24)
         .map(|i| {
             let h = YEAR_H * f64::from(i) / 24.0;
@@ -286,6 +336,13 @@ pub fn rent_vs_buy(s: &Scenario, catalog: &Catalog, cards: &[CardVerdict]) -> Op
         breakeven_month: first_cheaper(&cumulative, |p| p.on_demand),
         breakeven_month_monthly: first_cheaper(&cumulative, |p| p.monthly),
         hybrid: hybrid(s, g, price, rent.hourly),
+        buy_quote: o.card_price.is_none().then(|| pricing::quote(s, catalog, &g.id, "purchase")).flatten(),
+        rent_quote: o.rent_hourly.is_none().then(|| pricing::quote(s, catalog, &g.id, "rent_hourly")).flatten(),
+        lead_weeks,
+        lead_date: lead_source.map(|l| l.date.clone()).unwrap_or_default(),
+        lead_source: lead_source.map(|l| l.source.clone()).unwrap_or_default(),
+        bridge: rent.hourly.map(|h| (h * f64::from(n) * MONTH_H * o.utilisation + rent.storage_month) * lead),
+        rent_first: s.search.deadline_days.is_some_and(|d| d < lead_weeks * 7.0),
         own,
         rent,
         utilisation: o.utilisation,

@@ -13,6 +13,8 @@ pub enum PlanError {
     InvalidModel(String),
     #[error("no card in the catalog matches the card filter")]
     NoCards,
+    #[error("{field} `{value}` is not one of the choices")]
+    UnknownChoice { field: &'static str, value: String },
 }
 
 /// Why a share link or saved scenario could not be read.

@@ -354,7 +354,8 @@ pub fn rent_vs_buy_formulas(s: &Scenario, r: &super::cost::RentVsBuy) -> [String
     let n = r.own.cards;
     let cur = s.money.currency;
     let m = |v: f64| format::money(v, cur);
-    let capital = super::cost::annualised_capital(r.own.hardware, o.residual, o.depreciation_years, o.discount_rate);
+    let capital =
+        super::cost::annualised_capital(r.own.hardware, r.own.residual, o.depreciation_years, o.discount_rate);
     [
         format!("{n} cards in {} server(s) of {}", r.own.servers, s.parallel.gpus_per_server),
         format!("{n} × {} + {} × (server + network) + storage", m(r.own.card_price), r.own.servers),
@@ -362,15 +363,15 @@ pub fn rent_vs_buy_formulas(s: &Scenario, r: &super::cost::RentVsBuy) -> [String
             "capital {} ({} y, resale {:.0}%, r {:.0}%) + rack + {:.0}% engineer + {:.0}% maintenance",
             m(capital),
             o.depreciation_years,
-            o.residual * 100.0,
+            r.own.residual * 100.0,
             o.discount_rate * 100.0,
             o.ops_share * 100.0,
             o.maintenance_per_year * 100.0
         ),
         format!("({n} × TDP + {} × {} W) × PUE {} × {}/kWh", r.own.servers, o.host_watts, o.pue, o.electricity_per_kwh),
         format!("(fixed + power × {:.0} h) / ({n} × {:.0} h)", 8760.0 * r.utilisation, 8760.0 * r.utilisation),
-        "your quote, else the newest dated catalog price".to_string(),
+        "your quote, else the lowest dated price in the chosen market".to_string(),
         "(fixed − rented storage/yr) / (rent × cards − power per hour)".to_string(),
-        "hardware / (monthly rent − monthly running cost), at the utilisation".to_string(),
+        "lead time + hardware / (monthly rent − monthly running cost), at the utilisation".to_string(),
     ]
 }

@@ -7,8 +7,13 @@ use super::scenario::{LoraTargets, Offload, Optimizer, Precision, Recompute, Sce
 use super::units::GIB;
 use serde::{Deserialize, Serialize};
 
-/// A concrete parallel layout for one card type.
+/// A concrete parallel layout for one card type. Ranks are ordered as Megatron-Core orders them
+/// (`tp-cp-ep-dp-pp`): tensor-parallel ranks are neighbours, pipeline stages the farthest apart.
+/// Expert parallelism (`ep`) splits the routed experts over `ep` of the data-parallel ranks, so
+/// it needs `dp` to be a multiple of `ep` and adds no cards; context parallelism (`cp`) splits
+/// each sequence over `cp` cards.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Layout {
     pub tp: u32,
     pub pp: u32,
@@ -16,16 +21,24 @@ pub struct Layout {
     pub zero: u8,
     pub recompute: Recompute,
     pub offload: Offload,
+    pub ep: u32,
+    pub cp: u32,
+}
+
+impl Default for Layout {
+    fn default() -> Self {
+        Self::single()
+    }
 }
 
 impl Layout {
     #[must_use]
     pub fn single() -> Self {
-        Self { tp: 1, pp: 1, dp: 1, zero: 0, recompute: Recompute::None, offload: Offload::None }
+        Self { tp: 1, pp: 1, dp: 1, zero: 0, recompute: Recompute::None, offload: Offload::None, ep: 1, cp: 1 }
     }
     #[must_use]
     pub fn gpus(&self) -> u32 {
-        self.tp.saturating_mul(self.pp).saturating_mul(self.dp)
+        self.tp.saturating_mul(self.pp).saturating_mul(self.dp).saturating_mul(self.cp.max(1))
     }
 }
 
@@ -163,19 +176,22 @@ pub fn activation_bytes(x: &ActivationShape, layers: u32, layout: &Layout, flash
     stage_activation_bytes(x, layers, layout, flash, Stage::First.in_flight(layout.pp, microbatches))
 }
 
-/// Activations of one stage holding `in_flight` micro-batches.
+/// Activations of one stage holding `in_flight` micro-batches. Context parallelism splits every
+/// sequence, and with it every activation, over `cp` cards (Megatron-Core context parallelism).
 #[must_use]
 pub fn stage_activation_bytes(x: &ActivationShape, layers: u32, layout: &Layout, flash: bool, in_flight: f64) -> f64 {
     let layers_per_stage = (f64::from(layers) / f64::from(layout.pp.max(1))).ceil();
     let store_scores = !flash && layout.recompute == Recompute::None;
     let per_layer = layer_activation_bytes(x, layout.tp, store_scores);
-    match layout.recompute {
+    let cp = f64::from(layout.cp.max(1));
+    let all = match layout.recompute {
         Recompute::Full => {
             let input = 2.0 * x.seq * x.batch * x.hidden * x.bytes / 2.0 / f64::from(layout.tp.max(1));
             input * layers_per_stage * in_flight + layer_activation_bytes(x, layout.tp, !flash)
         }
         _ => per_layer * layers_per_stage * in_flight,
-    }
+    };
+    all / cp
 }
 
 /// LoRA adapter parameters: r·(d_in + d_out) per adapted matrix (Hu et al. 2021), every layer.
@@ -268,7 +284,8 @@ pub fn training(m: &ModelSpec, s: &Scenario, layout: &Layout) -> MemoryBreakdown
         let mut b = training_states(m, s, layout, stage);
         let in_flight = stage.in_flight(layout.pp, microbatches);
         b.activations = stage_activation_bytes(&shape, m.layers, layout, t.flash_attention, in_flight);
-        b.logits = if stage == Stage::First { 0.0 } else { loss_bytes(m, s, t.micro_batch, layout.tp) };
+        b.logits =
+            if stage == Stage::First { 0.0 } else { loss_bytes(m, s, t.micro_batch, layout.tp * layout.cp.max(1)) };
         let b = finish(b, s);
         if b.total > worst.total {
             worst = b;
@@ -339,8 +356,13 @@ pub fn training_states(m: &ModelSpec, s: &Scenario, layout: &Layout, stage: Stag
     let c = &t.conventions;
     let tp = f64::from(layout.tp.max(1));
     let (stage_params, stage_emb) = stage.params(m, &p, layout.pp);
-    let dp = f64::from(layout.dp.max(1));
-    let shard = |on: bool| if on { dp } else { 1.0 };
+    // Share of the stage's parameters on this card: routed experts are split over `ep` cards;
+    // ZeRO shards everything over the dp·cp data-parallel ranks (experts over dp·cp/ep of them,
+    // having been split `ep` ways already, which comes to the same 1/(dp·cp)).
+    let dp = f64::from(layout.dp.max(1)) * f64::from(layout.cp.max(1));
+    let routed = m.routed_expert_fraction();
+    let local = 1.0 - routed + routed / f64::from(layout.ep.max(1));
+    let part = |on: bool| if on { 1.0 / dp } else { local };
     let half = s.precision.bytes();
     let mixed = half < 4.0;
     let grad_b = if c.grad == GradDtype::Fp32 { 4.0 } else { half };
@@ -357,32 +379,32 @@ pub fn training_states(m: &ModelSpec, s: &Scenario, layout: &Layout, stage: Stag
             // the whole model when not sharded (sharded runs gather 16-bit units instead).
             let (wb, cast) = if c.fp32_params { (4.0, if mixed && !zero3 { half } else { 0.0 }) } else { (half, 0.0) };
             // ZeRO-3/FSDP ranks hold the gathered 16-bit layers they are computing with.
-            let gathered = if zero3 { half * (c.gathered_layers * largest).min(psi) } else { 0.0 };
-            b.weights = if offload_params { 0.0 } else { wb * psi / shard(zero3) + cast * psi } + gathered;
+            let gathered = if zero3 { half * (c.gathered_layers * largest).min(psi * local) } else { 0.0 };
+            b.weights = if offload_params { 0.0 } else { wb * psi * part(zero3) + cast * psi * local } + gathered;
             // 16-bit gradients: one layer at a time when the optimizer runs in the backward pass or
             // DeepSpeed ZeRO-3 reduces each layer straight into its fp32 partition.
             let layerwise = c.optimizer_in_backward || (zero3 && c.fp32_grad_partition);
             b.gradients = if layerwise {
-                grad_b * largest.min(psi)
+                grad_b * largest.min(psi * local)
             } else if offload_opt {
                 0.0
             } else {
                 let sharded = layout.zero >= 2 && !(layout.zero == 2 && c.zero2_full_grads);
-                grad_b * psi / shard(sharded)
+                grad_b * psi * part(sharded)
             };
             if !offload_opt {
                 let fp32_grads = if c.fp32_grad_partition { 4.0 } else { 0.0 };
                 let paged = if c.paged_optimizer { 0.0 } else { opt };
-                b.optimizer = (paged + fp32_grads) * psi / shard(layout.zero >= 1);
+                b.optimizer = (paged + fp32_grads) * psi * part(layout.zero >= 1);
                 let master = mixed && t.master_weights && !c.fp32_params;
-                b.master_weights = if master { 4.0 * psi / shard(layout.zero >= 1) } else { 0.0 };
+                b.master_weights = if master { 4.0 * psi * part(layout.zero >= 1) } else { 0.0 };
             }
-            psi
+            psi * local
         }
         Task::Lora | Task::Qlora => {
             let quant = if s.task == Task::Qlora { WeightQuant::Nf4 } else { s.weight_quant };
             let stage_counts = ParamCounts { total: stage_params, active: stage_params, embedding: stage_emb };
-            let base = weight_bytes(&stage_counts, quant, s.precision, c) / tp / shard(zero3);
+            let base = weight_bytes(&stage_counts, quant, s.precision, c) / tp * part(zero3);
             let layer_share = match stage {
                 Stage::Only => 1.0,
                 _ => (f64::from(m.layers.max(1)) / f64::from(layout.pp.max(1))).ceil() / f64::from(m.layers.max(1)),
@@ -390,12 +412,12 @@ pub fn training_states(m: &ModelSpec, s: &Scenario, layout: &Layout, stage: Stag
             let a = lora_params(m, s.lora.rank, s.lora.targets) * layer_share / tp;
             // peft keeps adapters in fp32 (autocast_adapter_dtype); torchtune in the model dtype.
             let ab = if c.adapter_fp32 { 4.0 } else { half };
-            b.weights = base + ab * a / shard(zero3);
+            b.weights = base + ab * a * part(zero3);
             if !offload_opt {
-                b.gradients = ab * a / shard(layout.zero >= 2);
-                b.optimizer = if c.paged_optimizer { 0.0 } else { opt * a / shard(layout.zero >= 1) };
+                b.gradients = ab * a * part(layout.zero >= 2);
+                b.optimizer = if c.paged_optimizer { 0.0 } else { opt * a * part(layout.zero >= 1) };
                 let master = mixed && t.master_weights && !c.adapter_fp32;
-                b.master_weights = if master { 4.0 * a / shard(layout.zero >= 1) } else { 0.0 };
+                b.master_weights = if master { 4.0 * a * part(layout.zero >= 1) } else { 0.0 };
             }
             a
         }

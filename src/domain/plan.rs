@@ -38,6 +38,8 @@ pub struct CardVerdict {
     pub throughput: Option<Throughput>,
     /// Rental price per card-hour in the scenario currency, if known.
     pub rent_hourly: Option<f64>,
+    /// Where `rent_hourly` comes from: source, date, age, stale or press flags.
+    pub price: Option<pricing::Quote>,
     /// Training: cost of the run at `rent_hourly`. Inference: cost per million generated tokens.
     pub cost: Option<f64>,
     /// Training: cost of the run on owned cards (at the ownership utilisation).
@@ -137,12 +139,16 @@ pub fn focus<'a>(s: &Scenario, cards: &'a [CardVerdict]) -> Option<&'a CardVerdi
     }
 }
 
+/// Fitting first; then cards with a cost, those whose only price is stale or a press report
+/// after those with a current price page (the row says so); then by cost and time.
 fn rank(a: &CardVerdict, b: &CardVerdict) -> std::cmp::Ordering {
     let key =
         |v: &CardVerdict| (!v.fits, v.cost.is_none(), v.cost.unwrap_or(f64::MAX), v.hours.unwrap_or(f64::MAX), v.gpus);
     let (ka, kb) = (key(a), key(b));
+    let flagged = |v: &CardVerdict| v.price.as_ref().is_some_and(pricing::Quote::flagged);
     ka.0.cmp(&kb.0)
         .then(ka.1.cmp(&kb.1))
+        .then(flagged(a).cmp(&flagged(b)))
         .then(ka.2.total_cmp(&kb.2))
         .then(ka.3.total_cmp(&kb.3))
         .then(ka.4.cmp(&kb.4))
@@ -193,7 +199,17 @@ fn max_tp(g: &Gpu, task: Task) -> u32 {
 fn candidates(m: &ModelSpec, s: &Scenario, g: &Gpu) -> Vec<Layout> {
     let p = &s.parallel;
     if !p.auto {
-        return vec![Layout { tp: p.tp, pp: p.pp, dp: 1, zero: p.zero, recompute: p.recompute, offload: p.offload }];
+        let (ep, cp) = (p.ep.max(1), p.cp.max(1));
+        return vec![Layout {
+            tp: p.tp,
+            pp: p.pp,
+            dp: 1,
+            zero: p.zero,
+            recompute: p.recompute,
+            offload: p.offload,
+            ep,
+            cp,
+        }];
     }
     let tps = tensor_degrees(m, g, s.task);
     let pps: Vec<u32> = [1, 2, 4, 8, 16, 32, 64].into_iter().filter(|&q| q <= m.layers).collect();
@@ -202,17 +218,44 @@ fn candidates(m: &ModelSpec, s: &Scenario, g: &Gpu) -> Vec<Layout> {
     } else {
         (&[0], &[Recompute::None])
     };
-    let mut out = Vec::with_capacity(tps.len() * pps.len() * zeros.len() * recomputes.len());
+    let eps = expert_degrees(m, s.task);
+    let cps = context_degrees(s);
+    let mut out = Vec::with_capacity(tps.len() * pps.len() * zeros.len() * recomputes.len() * eps.len() * cps.len());
     for &tp in &tps {
         for &pp in &pps {
             for &zero in zeros {
                 for &recompute in recomputes {
-                    out.push(Layout { tp, pp, dp: 1, zero, recompute, offload: p.offload });
+                    for &ep in &eps {
+                        for &cp in &cps {
+                            out.push(Layout { tp, pp, dp: 1, zero, recompute, offload: p.offload, ep, cp });
+                        }
+                    }
                 }
             }
         }
     }
     out
+}
+
+/// Expert-parallel degrees for training a MoE model: powers of two dividing the routed experts
+/// (up to 64, DeepSeek-V3's degree); 1 for dense models and for serving.
+#[must_use]
+pub fn expert_degrees(m: &ModelSpec, task: Task) -> Vec<u32> {
+    match (&m.moe, task.is_training()) {
+        (Some(e), true) => [1, 2, 4, 8, 16, 32, 64].into_iter().filter(|&d| e.experts.is_multiple_of(d)).collect(),
+        _ => vec![1],
+    }
+}
+
+/// Context-parallel degrees: only for sequences of 16k tokens and more, where one card's
+/// activations for a whole sequence become the limit (Llama 3 used CP 16 at 128k).
+#[must_use]
+pub fn context_degrees(s: &Scenario) -> Vec<u32> {
+    if s.task.is_training() && s.training.seq_len >= 16_384 {
+        [1, 2, 4, 8, 16].into_iter().filter(|&c| s.training.seq_len.is_multiple_of(2 * c)).collect()
+    } else {
+        vec![1]
+    }
 }
 
 /// Data-parallel degree limit: each rank needs at least one micro-batch per step.
@@ -224,16 +267,22 @@ fn max_dp(s: &Scenario) -> u32 {
     }
 }
 
-/// Smallest dp (≤ `limit`) at which `layout` fits, using that memory only falls as dp grows.
+/// Smallest dp (≤ `limit`, a multiple of the layout's `ep`) at which `layout` fits, using that
+/// memory only falls as dp grows.
 fn min_dp(m: &ModelSpec, s: &Scenario, layout: Layout, cap: f64, limit: u32) -> Option<u32> {
-    let at = |dp: u32| memory_for(m, s, &Layout { dp, ..layout }).total <= cap;
-    if at(1) {
-        return Some(1);
-    }
-    if !s.task.is_training() || !at(limit) {
+    let ep = layout.ep.max(1);
+    let at = |k: u32| memory_for(m, s, &Layout { dp: k * ep, ..layout }).total <= cap;
+    let kmax = limit / ep;
+    if kmax == 0 {
         return None;
     }
-    let (mut lo, mut hi) = (1u32, limit); // at(lo) false, at(hi) true
+    if at(1) {
+        return Some(ep);
+    }
+    if !s.task.is_training() || !at(kmax) {
+        return None;
+    }
+    let (mut lo, mut hi) = (1u32, kmax); // at(lo) false, at(hi) true
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
         if at(mid) {
@@ -242,7 +291,7 @@ fn min_dp(m: &ModelSpec, s: &Scenario, layout: Layout, cap: f64, limit: u32) -> 
             lo = mid
         }
     }
-    Some(hi)
+    Some(hi * ep)
 }
 
 /// Estimated time of a layout relative to others (for choosing among fitting layouts): training
@@ -268,12 +317,16 @@ fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64) -> (bool, Layout) {
     let want = s.parallel.gpus;
     let mut best: Option<(u32, f64, Layout)> = None;
     for c in &cands {
-        let shards = c.tp * c.pp;
+        let shards = c.tp * c.pp * c.cp.max(1);
         let layout = if want > 0 {
-            if !want.is_multiple_of(shards) || want / shards > limit.max(1) && s.task.is_training() {
+            let dp = want / shards.max(1);
+            if !want.is_multiple_of(shards)
+                || !dp.is_multiple_of(c.ep.max(1))
+                || dp > limit.max(1) && s.task.is_training()
+            {
                 continue;
             }
-            let l = Layout { dp: want / shards, ..*c };
+            let l = Layout { dp, ..*c };
             if memory_for(m, s, &l).total > cap {
                 continue;
             }
@@ -297,8 +350,8 @@ fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64) -> (bool, Layout) {
     let n = if want > 0 { want } else { 8 };
     let fallback = cands
         .iter()
-        .filter(|c| n.is_multiple_of(c.tp * c.pp))
-        .map(|c| Layout { dp: n / (c.tp * c.pp), ..*c })
+        .filter(|c| n.is_multiple_of(c.tp * c.pp * c.cp) && (n / (c.tp * c.pp * c.cp)).is_multiple_of(c.ep))
+        .map(|c| Layout { dp: n / (c.tp * c.pp * c.cp), ..*c })
         .min_by(|a, b| memory_for(m, s, a).total.total_cmp(&memory_for(m, s, b).total))
         .unwrap_or_else(Layout::single);
     (false, fallback)
@@ -315,7 +368,8 @@ fn verdict(m: &ModelSpec, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Option<Ca
     let gpus = layout.gpus();
     let utilisation = if s.task.is_training() { compute::mfu(m, s, g, &layout) } else { None };
     let mfu = utilisation.as_ref().map_or(0.0, compute::Mfu::used);
-    let rent_hourly = pricing::rent_hourly(s, catalog, &g.id);
+    let price = pricing::quote(s, catalog, &g.id, "rent_hourly");
+    let rent_hourly = price.as_ref().map(|q| q.amount);
     let (mut hours, mut throughput, mut cost) = (None, None, None);
     if s.task.is_training() {
         hours = fits.then(|| compute::training_hours(m, s, g, &layout)).flatten();
@@ -344,6 +398,7 @@ fn verdict(m: &ModelSpec, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Option<Ca
         utilisation,
         throughput,
         rent_hourly,
+        price,
         cost,
         own_cost: None,
         interconnect_needed: if needs_fabric { "nvlink".into() } else { "pcie".into() },

@@ -248,6 +248,10 @@ pub struct Parallel {
     pub offload: Offload,
     /// Cards per server (8 on HGX / most GPU servers); sets how many servers a plan needs.
     pub gpus_per_server: u32,
+    /// Expert parallelism (MoE): routed experts split over this many data-parallel cards.
+    pub ep: u32,
+    /// Context parallelism: each sequence split over this many cards.
+    pub cp: u32,
     /// Model chunks per pipeline stage (Megatron's interleaved 1F1B, `--num-layers-per-virtual-
     /// pipeline-stage`): the bubble shrinks to (p − 1)/(v·m).
     pub virtual_stages: u32,
@@ -264,6 +268,8 @@ impl Default for Parallel {
             recompute: Recompute::None,
             offload: Offload::None,
             gpus_per_server: 8,
+            ep: 1,
+            cp: 1,
             virtual_stages: 1,
         }
     }
@@ -323,11 +329,22 @@ pub struct Money {
     pub cny_per_usd: f64,
     /// In `currency`.
     pub overrides: Vec<PriceOverride>,
+    /// Rental market the ranking prices cards in (`pricing::RENT_MARKETS`): `china_cloud`,
+    /// `global_marketplace`, `hyperscaler`, `my_quotes` (only `overrides`), or empty = any.
+    pub rent_market: String,
+    /// Buy used (二手) cards: the catalog's used prices, a lower resale and a failure allowance.
+    pub used: bool,
 }
 
 impl Default for Money {
     fn default() -> Self {
-        Self { currency: Currency::CNY, cny_per_usd: 7.1, overrides: Vec::new() }
+        Self {
+            currency: Currency::CNY,
+            cny_per_usd: 7.1,
+            overrides: Vec::new(),
+            rent_market: String::new(),
+            used: false,
+        }
     }
 }
 
@@ -401,6 +418,9 @@ pub struct Ownership {
     pub demand: Vec<f64>,
     /// Budget for the budget filter; `None` = off.
     pub budget: Option<f64>,
+    /// Weeks from order to delivery; `None` = the catalog's newest observation for the card,
+    /// else `cost::DEFAULT_LEAD_WEEKS`.
+    pub lead_weeks: Option<f64>,
 }
 
 impl Default for Ownership {
@@ -436,6 +456,7 @@ impl Default for Ownership {
                 2_000.0,
             ],
             budget: None,
+            lead_weeks: None,
         }
     }
 }
@@ -655,10 +676,15 @@ impl Scenario {
         check("parallel.zero", f64::from(p.zero), 0.0, 3.0)?;
         check("parallel.gpus_per_server", f64::from(p.gpus_per_server), 1.0, 64.0)?;
         check("parallel.virtual_stages", f64::from(p.virtual_stages), 1.0, 64.0)?;
+        check("parallel.ep", f64::from(p.ep), 1.0, 1_024.0)?;
+        check("parallel.cp", f64::from(p.cp), 1.0, 64.0)?;
         check("cards.min_memory_gb", self.cards.min_memory_gb, 0.0, 10_000.0)?;
         check("money.cny_per_usd", self.money.cny_per_usd, 0.01, 1_000.0)?;
         for o in &self.money.overrides {
             check("money.overrides.rent_hourly", o.rent_hourly, 0.0, 1e6)?;
+        }
+        if !super::pricing::RENT_MARKETS.contains(&self.money.rent_market.as_str()) {
+            return Err(PlanError::UnknownChoice { field: "money.rent_market", value: self.money.rent_market.clone() });
         }
         let e = &self.efficiency;
         if let Some(m) = e.mfu {
@@ -698,6 +724,9 @@ impl Scenario {
             if let Some(v) = v {
                 check(field, v, 0.0, 1e12)?;
             }
+        }
+        if let Some(w) = o.lead_weeks {
+            check("ownership.lead_weeks", w, 0.0, 156.0)?;
         }
         let i = &self.infra;
         for (field, v, lo, hi) in [

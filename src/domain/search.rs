@@ -125,7 +125,7 @@ pub fn fast_total(m: &ModelSpec, s: &Scenario, l: Layout, mb: u32) -> f64 {
     let (k, w) = act_coeffs(m, s, l, mb);
     let micro = f64::from(s.training.global_batch) / (f64::from(l.dp) * f64::from(mb));
     let in_flight = f64::from(l.pp).min(micro.max(1.0));
-    let logits = memory::loss_bytes(m, s, mb, l.tp);
+    let logits = memory::loss_bytes(m, s, mb, l.tp * l.cp.max(1));
     memory::total_with_overhead(worst_stage(st, l.dp, k, w, in_flight, logits, l.pp), s)
 }
 
@@ -191,20 +191,27 @@ fn search_card(
     let t = &s.training;
     let gb = t.global_batch;
     let tps = super::plan::tensor_degrees(m, c.g, s.task);
+    // Expert and context parallel degrees (1 and 1 for a dense model at a short sequence).
+    let ep_cp: Vec<(u32, u32)> = super::plan::expert_degrees(m, s.task)
+        .into_iter()
+        .flat_map(|ep| super::plan::context_degrees(s).into_iter().map(move |cp| (ep, cp)))
+        .collect();
     let mut own_rate: Vec<(u32, Option<f64>)> = Vec::new();
     for tp in tps {
         for pp in [1u32, 2, 4, 8, 16, 32].into_iter().filter(|&p| p == 1 || p * 2 <= m.layers) {
             for zero in 0u8..=3 {
-                for offload in [Offload::None, Offload::Optimizer] {
-                    let base = Layout { tp, pp, dp: 1, zero, recompute: Recompute::None, offload };
+                for (offload, &(ep, cp)) in
+                    [Offload::None, Offload::Optimizer].into_iter().flat_map(|o| ep_cp.iter().map(move |x| (o, x)))
+                {
+                    let base = Layout { tp, pp, dp: 1, zero, recompute: Recompute::None, offload, ep, cp };
                     let st = stage_coeffs(m, s, base);
                     for mb in [1u32, 2, 4, 8].into_iter().filter(|&b| b <= gb) {
-                        let logits = memory::loss_bytes(m, s, mb, tp);
+                        let logits = memory::loss_bytes(m, s, mb, tp * cp);
                         for recompute in [Recompute::None, Recompute::Selective, Recompute::Full] {
                             let l = Layout { recompute, ..base };
                             let (k, w) = act_coeffs(m, s, l, mb);
-                            let mut dp = 1u32;
-                            while tp * pp * dp <= s.search.max_gpus && dp * mb <= gb {
+                            let mut dp = ep;
+                            while tp * pp * dp * cp <= s.search.max_gpus && dp * mb <= gb {
                                 rep.searched += 1;
                                 let micro = f64::from(gb) / (f64::from(dp) * f64::from(mb));
                                 let in_flight = f64::from(pp).min(micro.max(1.0));
@@ -212,7 +219,7 @@ fn search_card(
                                     memory::total_with_overhead(worst_stage(st, dp, k, w, in_flight, logits, pp), s);
                                 if total <= c.cap {
                                     rep.fitting += 1;
-                                    let n = tp * pp * dp;
+                                    let n = tp * pp * dp * cp;
                                     let layout = Layout { dp, ..l };
                                     let hours = compute::mfu_at(m, s, c.g, &layout, mb)
                                         .map_or(f64::INFINITY, |u| compute::hours_for(flops, n, c.peak, u.used()));

@@ -126,11 +126,24 @@ pub fn MoneyForm() -> impl IntoView {
     .into();
     let pick = RwSignal::new("h100-sxm".to_string());
     let price = RwSignal::new(None::<f64>);
+    let choices = |keys: &'static [(&'static str, Key)]| {
+        Signal::derive(move || keys.iter().map(|(v, k)| (v.to_string(), k.text(lang.get()).to_string())).collect())
+    };
+    let markets = choices(&[
+        ("", Key::MarketAny),
+        ("china_cloud", Key::MarketChinaCloud),
+        ("global_marketplace", Key::MarketGlobal),
+        ("hyperscaler", Key::MarketHyperscaler),
+        ("my_quotes", Key::MarketMine),
+    ]);
+    let conditions = choices(&[("new", Key::CondNew), ("used", Key::CondUsed)]);
     view! {
         <fieldset class="group">
             <legend>{move || Key::Money.text(lang.get())}</legend>
             <SelectField label=Key::Currency testid="currency" options=currencies value=enum_get(sc, |s| s.money.currency) on_change=enum_set(sc, |s, v| s.money.currency = v)/>
             <NumField label=Key::CnyPerUsd testid="rate" min=0.01 max=1000.0 value=num(sc, |s| s.money.cny_per_usd) on_change=set(sc, |s, v| s.money.cny_per_usd = v)/>
+            <SelectField label=Key::RentMarket testid="market" options=markets value=get(sc, |s| s.money.rent_market.clone()) on_change=set(sc, |s, v| s.money.rent_market = v)/>
+            <SelectField label=Key::Condition testid="condition" options=conditions value=get(sc, |s| if s.money.used { "used" } else { "new" }.to_string()) on_change=set(sc, |s, v: String| s.money.used = v == "used")/>
             <div class="override">
                 <SelectField label=Key::Card testid="ov-card" options=cards value=pick.into() on_change=Callback::new(move |v| pick.set(v))/>
                 <NumField label=Key::PriceOverride testid="ov-price" min=0.0 max=1_000_000.0 value=price.into() on_change=Callback::new(move |v| price.set(Some(v)))/>
@@ -140,7 +153,7 @@ pub fn MoneyForm() -> impl IntoView {
                 }>{move || Key::Add.text(lang.get())}</button>
             </div>
             <ul>{move || sc.with(|s| s.money.overrides.iter().map(|o| { let id = o.gpu.clone(); view! {
-                <li>{format!("{}: {}", o.gpu, crate::domain::format::money(o.rent_hourly, s.money.currency))} " "
+                <li>{format!("{}: {}", s.gpu(Catalog::embedded(), &o.gpu).map_or(o.gpu.as_str(), |g| g.name.as_str()), crate::domain::format::money(o.rent_hourly, s.money.currency))} " "
                     <button type="button" on:click=move |_| sc.update(|s| s.money.overrides.retain(|x| x.gpu != id))>{move || Key::Remove.text(lang.get())}</button></li>
             }}).collect_view())}</ul>
         </fieldset>

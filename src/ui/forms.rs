@@ -146,6 +146,8 @@ pub fn ParallelForm() -> impl IntoView {
             <NumField label=Key::GpusPerServer testid="per-server" min=1.0 max=64.0 integer=true value=num(sc, |s| f64::from(s.parallel.gpus_per_server)) on_change=set(sc, |s, v: f64| s.parallel.gpus_per_server = v as u32)/>
             <NumField label=Key::Tp testid="tp" min=1.0 max=64.0 integer=true disabled=auto value=num(sc, |s| f64::from(s.parallel.tp)) on_change=set(sc, |s, v: f64| s.parallel.tp = v as u32)/>
             <NumField label=Key::Pp testid="pp" min=1.0 max=1000.0 integer=true disabled=auto value=num(sc, |s| f64::from(s.parallel.pp)) on_change=set(sc, |s, v: f64| s.parallel.pp = v as u32)/>
+            <NumField label=Key::Ep testid="ep" min=1.0 max=1024.0 integer=true disabled=auto value=num(sc, |s| f64::from(s.parallel.ep)) on_change=set(sc, |s, v: f64| s.parallel.ep = v as u32)/>
+            <NumField label=Key::Cp testid="cp" min=1.0 max=64.0 integer=true disabled=auto value=num(sc, |s| f64::from(s.parallel.cp)) on_change=set(sc, |s, v: f64| s.parallel.cp = v as u32)/>
             <SelectField label=Key::Zero testid="zero" options=zeros disabled=auto value=get(sc, |s| s.parallel.zero.to_string()) on_change=set(sc, |s, v: String| s.parallel.zero = v.parse().unwrap_or(0))/>
             <SelectField label=Key::RecomputeLabel testid="recompute" options=recs disabled=auto value=enum_get(sc, |s| s.parallel.recompute) on_change=enum_set(sc, |s, v| s.parallel.recompute = v)/>
             <SelectField label=Key::OffloadLabel testid="offload" options=offs value=enum_get(sc, |s| s.parallel.offload) on_change=enum_set(sc, |s, v| s.parallel.offload = v)/>

@@ -181,6 +181,8 @@ strings! {
     QuantEmbeddings => "quantize embeddings too", "嵌入层也量化";
     AttentionFlops => "count attention FLOPs as model FLOPs", "注意力计算计入模型 FLOPs";
     VirtualStages => "virtual pipeline stages (interleaved)", "虚拟流水线阶段（交错调度）";
+    Ep => "Expert parallel (MoE)", "专家并行（MoE）";
+    Cp => "Context parallel (long sequences)", "上下文并行（长序列）";
     OptSgd => "SGD (no state)", "SGD（无状态）";
     TargetsQv => "q and v only", "仅 q 和 v";
     MfuShort => "MFU", "MFU";
@@ -321,6 +323,31 @@ strings! {
     Fixes => "Cheapest fixes for your plan", "让方案可行的最省钱改法";
     NoFeasible => "No configuration meets the deadline and budget.", "没有配置能满足截止时间与预算。";
     TrainingOnly => "Auto-plan schedules training runs; choose a training task.", "自动规划用于训练任务；请选择训练任务。";
+    // Market prices, used cards, lead time, buying rules (issue 14).
+    RentMarket => "Rental market", "租用市场";
+    MarketAny => "any", "不限";
+    MarketChinaCloud => "China GPU clouds", "国内 GPU 云";
+    MarketGlobal => "global marketplaces", "海外算力市场";
+    MarketHyperscaler => "hyperscalers", "大型公有云";
+    MarketMine => "my quotes only", "仅我的报价";
+    Condition => "Cards bought", "购买成色";
+    CondNew => "new", "全新";
+    CondUsed => "used", "二手";
+    PriceFrom => "price from", "价格来自";
+    PressReport => "report", "新闻报道";
+    RankedAfter => "ranked after current prices", "排在近期价格之后";
+    MyQuote => "your quote", "你的报价";
+    LeadWeeks => "Lead time, weeks (empty = data)", "交付周期，周（留空 = 数据）";
+    LeadTime => "Lead time", "交付周期";
+    Weeks => "weeks", "周";
+    Assumed => "assumed", "假设";
+    Bridge => "Rent until delivery", "到货前租用";
+    RentFirst => "The deadline falls before delivery: rent first.", "截止时间早于到货：先租用。";
+    NoRentPrice => "no rental price known", "无租用价格";
+    BuyWhen => "Buy when:", "适合购买：";
+    RuleHours => "busy > ~4,000 h a year; yours:", "年忙碌 > 约 4,000 小时；你的：";
+    RuleRetrain => "a model is retrained ≥ 3 times a week", "同一模型每周重训 ≥ 3 次";
+    IdleWarning => "Below ~30% use: cards that sit idle.", "利用率低于约 30%：卡会闲置。";
     Footer => "Formulas: ZeRO (Rajbhandari 2019), Korthikanti 2022, Kaplan 2020, PaLM 2022, QLoRA 2023. Specs: vendor datasheets, dense figures. GiB = 2³⁰ bytes.", "公式：ZeRO（Rajbhandari 2019）、Korthikanti 2022、Kaplan 2020、PaLM 2022、QLoRA 2023。规格：厂商数据手册，稠密算力。GiB = 2³⁰ 字节。";
 }
 

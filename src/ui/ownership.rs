@@ -5,6 +5,8 @@ use super::bind::{enum_get, enum_set, get, num, set};
 use super::fields::{NumField, SelectField};
 use super::i18n::{Key, Lang};
 use crate::chart::RentLabels;
+use crate::domain::cost::{IDLE_UTILISATION, SEED_BUY_HOURS, YEAR_H};
+use crate::domain::pricing::Quote;
 use crate::domain::sites::{site, SITES};
 use crate::domain::{format, Report, Scenario};
 use leptos::{html::Canvas, prelude::*};
@@ -32,6 +34,24 @@ fn opt(
         Callback::new(move |v: f64| sc.update(|s| set_(s, Some(v)))),
         Callback::new(move |()| sc.update(|s| set_(s, None))),
     )
+}
+
+/// Where a price comes from, beside the figure: its date for a current price page, "price from
+/// 2024-10, report" when it is stale or from a press report, "your quote" for the user's own.
+#[must_use]
+pub fn price_note(q: &Quote, l: Lang) -> String {
+    if q.market == "my_quotes" {
+        return Key::MyQuote.text(l).into();
+    }
+    if !q.flagged() {
+        return q.date.clone();
+    }
+    let mut s = format!("{} {}", Key::PriceFrom.text(l), q.date.get(..7).unwrap_or(&q.date));
+    if q.report() {
+        s.push_str(if l == Lang::Zh { "，" } else { ", " });
+        s.push_str(Key::PressReport.text(l));
+    }
+    s
 }
 
 /// The ownership assumptions.
@@ -72,6 +92,7 @@ pub fn OwnershipForm(report: Signal<Option<Report>>) -> impl IntoView {
     let (rm, set_rm, clear_rm) = opt(sc, |s| s.ownership.rent_monthly, |s, v| s.ownership.rent_monthly = v);
     let (ry, set_ry, clear_ry) = opt(sc, |s| s.ownership.rent_yearly, |s, v| s.ownership.rent_yearly = v);
     let (bu, set_bu, clear_bu) = opt(sc, |s| s.ownership.budget, |s, v| s.ownership.budget = v);
+    let (lw, set_lw, clear_lw) = opt(sc, |s| s.ownership.lead_weeks, |s, v| s.ownership.lead_weeks = v);
     let (util, set_util) = pct(sc, |s| s.ownership.utilisation, |s, v| s.ownership.utilisation = v);
     let (ops, set_ops) = pct(sc, |s| s.ownership.ops_share, |s, v| s.ownership.ops_share = v);
     let (mnt, set_mnt) = pct(sc, |s| s.ownership.maintenance_per_year, |s, v| s.ownership.maintenance_per_year = v);
@@ -103,6 +124,7 @@ pub fn OwnershipForm(report: Signal<Option<Report>>) -> impl IntoView {
             <NumField label=Key::RentHourly testid="own-rent-h" min=0.0 max=1e9 value=rh on_change=set_rh on_empty=clear_rh/>
             <NumField label=Key::RentMonthly testid="own-rent-m" min=0.0 max=1e9 value=rm on_change=set_rm on_empty=clear_rm/>
             <NumField label=Key::RentYearly testid="own-rent-y" min=0.0 max=1e12 value=ry on_change=set_ry on_empty=clear_ry/>
+            <NumField label=Key::LeadWeeks testid="own-lead" min=0.0 max=156.0 value=lw on_change=set_lw on_empty=clear_lw/>
             <NumField label=Key::Months testid="own-months" min=1.0 max=240.0 integer=true value=num(sc, |s| f64::from(s.ownership.months)) on_change=set(sc, |s, v: f64| s.ownership.months = v as u32)/>
             <label class="field"><span>{move || Key::Demand.text(lang.get())}</span>
                 <input type="text" data-testid="own-demand" aria-invalid=move || demand_err.get().to_string()
@@ -160,24 +182,43 @@ pub fn RentVsBuyView(report: Signal<Option<Report>>) -> impl IntoView {
         let Some(r) = rvb.get() else {
             return view! { <p class="muted" data-testid="rvb-none">{Key::NoPrice.text(l)}</p> }.into_any();
         };
+        let note = |q: &Option<Quote>| q.as_ref().map(|q| format!(" ({})", price_note(q, l))).unwrap_or_default();
+        // No rental price: nothing to break even against (not "never").
+        let never = if r.rent.hourly.is_some() { Key::Never } else { Key::NoRentPrice }.text(l);
         let rows = vec![
             (Key::Card, format!("{} × {}", r.name, r.own.cards)),
-            (Key::Hardware, m(r.own.hardware)),
+            (Key::Hardware, format!("{}{}", m(r.own.hardware), note(&r.buy_quote))),
             (Key::AnnualFixed, m(r.own.annual_fixed)),
             (Key::PowerPerHour, m(r.own.power_per_hour)),
             (Key::OwnPerGpuHour, format!("{} ({:.0}%)", m(r.own_per_gpu_hour), r.utilisation * 100.0)),
-            (Key::RentPerGpuHour, r.rent.hourly.map_or("—".into(), m)),
+            (
+                Key::RentPerGpuHour,
+                r.rent.hourly.map_or(Key::NoRentPrice.text(l).into(), |h| format!("{}{}", m(h), note(&r.rent_quote))),
+            ),
             (
                 Key::BreakevenHours,
-                r.breakeven_hours.map_or(Key::Never.text(l).into(), |h| {
-                    format!("{} {}", format::grouped(h, 0), Key::HoursPerYear.text(l))
-                }),
+                r.breakeven_hours
+                    .map_or(never.into(), |h| format!("{} {}", format::grouped(h, 0), Key::HoursPerYear.text(l))),
             ),
             (
                 Key::BreakevenMonth,
-                r.breakeven_month.map_or(Key::Never.text(l).into(), |x| format!("{x:.1} {}", Key::MonthN.text(l))),
+                r.breakeven_month.map_or(never.into(), |x| format!("{x:.1} {}", Key::MonthN.text(l))),
             ),
         ];
+        let lead = [
+            (
+                Key::LeadTime,
+                format!(
+                    "{} {} ({})",
+                    format::grouped(r.lead_weeks, 1),
+                    Key::Weeks.text(l),
+                    if r.lead_date.is_empty() { Key::Assumed.text(l) } else { &r.lead_date }
+                ),
+                r.lead_source.clone(),
+            ),
+            (Key::Bridge, r.bridge.map_or(Key::NoRentPrice.text(l).into(), m), "rent × cards × busy hours".to_string()),
+        ];
+        let busy = r.utilisation * YEAR_H;
         let hybrid = r.hybrid.as_ref().map(|h| {
             (
                 Key::HybridBest,
@@ -188,20 +229,23 @@ pub fn RentVsBuyView(report: Signal<Option<Report>>) -> impl IntoView {
         let how = sc.with(|s| crate::domain::explain::rent_vs_buy_formulas(s, &r));
         view! {
             <table class="figures" data-testid="rvb-figures"><tbody>
-                {rows.into_iter().zip(how).map(|((k, v), f)| (k, v, f)).chain(hybrid).map(|(k, v, f)| view! {
+                {rows.into_iter().zip(how).map(|((k, v), f)| (k, v, f)).chain(lead).chain(hybrid).map(|(k, v, f)| view! {
                     <tr><th>{k.text(l)}</th><td>{v}</td><td class="muted mono how">{f}</td></tr>
                 }).collect_view()}
             </tbody></table>
+            <p data-testid="rvb-rules">{format!("{} {} {} {} {} · {}", Key::BuyWhen.text(l), Key::RuleHours.text(l), format::grouped(busy, 0), Key::HoursPerYear.text(l), if busy > SEED_BUY_HOURS { "✓" } else { "✗" }, Key::RuleRetrain.text(l))}</p>
+            {[(r.rent_first, Key::RentFirst), (r.utilisation < IDLE_UTILISATION, Key::IdleWarning)].into_iter().filter(|w| w.0).map(|w| view! { <p class="warn">{w.1.text(l)}</p> }).collect_view()}
         }
         .into_any()
     };
     let budget = move || {
         let l = lang.get();
         let cur = sc.with(|s| s.money.currency);
-        let items = report.get().map(|r| r.budget).unwrap_or_default();
-        (!items.is_empty()).then(|| view! {
+        let r = report.get()?;
+        let name = |id: &str| r.cards.iter().find(|c| c.gpu == id).map_or(id.to_string(), |c| c.name.clone());
+        (!r.budget.is_empty()).then(|| view! {
             <h3>{Key::BudgetFits.text(l)}</h3>
-            <ul data-testid="budget">{items.into_iter().map(|b| view! { <li>{format!("{} × {}", b.gpu, b.cards)} ": "
+            <ul data-testid="budget">{r.budget.iter().map(|b| view! { <li>{format!("{} × {}", name(&b.gpu), b.cards)} ": "
                 {b.buy_ok.then(|| format!("{} {} ", Key::Buy.text(l), b.buy_cost.map(|c| format::money(c, cur)).unwrap_or_default()))}
                 {b.rent_ok.then(|| format!("{} {}", Key::RentFor.text(l), b.rent_hours.map(|h| format::hours(h, l)).unwrap_or_default()))}</li> }).collect_view()}</ul>
         })

@@ -114,6 +114,9 @@ struct RowText {
     memory: String,
     time: String,
     cost: String,
+    /// Where the rental price comes from (date, or "price from …, report") and its url.
+    price: String,
+    source: String,
     warnings: String,
 }
 
@@ -130,16 +133,23 @@ fn row_text(c: &CardVerdict, l: Lang, cur: Currency) -> RowText {
             format::money(v, cur)
         }
     });
+    let (price, source) = c.cost.and(c.price.as_ref()).map_or_else(Default::default, |q| {
+        let note = super::ownership::price_note(q, l);
+        let note = if q.flagged() { format!("{note} · {}", Key::RankedAfter.text(l)) } else { note };
+        (note, q.source.clone())
+    });
     let servers = if c.servers > 1 { format!(" ({} {})", c.servers, Key::Servers.text(l)) } else { String::new() };
     RowText {
         name: c.name.clone(),
         fits: c.fits,
         cards: format!("{}{servers}", c.gpus),
         layout: format!(
-            "TP{}·PP{}·DP{} · ZeRO-{} · {}",
+            "TP{}·PP{}·DP{}{}{} · ZeRO-{} · {}",
             c.layout.tp,
             c.layout.pp,
             c.layout.dp,
+            if c.layout.ep > 1 { format!("·EP{}", c.layout.ep) } else { String::new() },
+            if c.layout.cp > 1 { format!("·CP{}", c.layout.cp) } else { String::new() },
             c.layout.zero,
             match c.layout.recompute {
                 Recompute::None => Key::RecNone,
@@ -152,6 +162,8 @@ fn row_text(c: &CardVerdict, l: Lang, cur: Currency) -> RowText {
         memory: format!("{} / {}", format::gib(c.memory.total), format::gib(c.capacity)),
         time,
         cost,
+        price,
+        source,
         warnings: c.warnings.iter().map(|w| format::warning(w, l)).collect::<Vec<_>>().join("\n"),
     }
 }
@@ -179,7 +191,7 @@ fn Row(id: String, report: Signal<Option<Report>>, selected: RwSignal<Option<Str
                     <div class="fill" class:over=move || !fits() style=move || text.with(|x| format!("width:{:.1}%", x.as_ref().map_or(0.0, |x| x.pct)))></div></div>
                 <small>{t(|x| x.memory.clone())}</small></td>
             <td>{t(|x| x.time.clone())}</td>
-            <td>{t(|x| x.cost.clone())}</td>
+            <td>{t(|x| x.cost.clone())}<br/><small><a target="_blank" href=move || text.with(|x| x.as_ref().map(|x| x.source.clone()).filter(|s| !s.is_empty()))>{t(|x| x.price.clone())}</a></small></td>
             <td class="warn">{t(|x| x.warnings.clone())}</td>
         </tr>
     }

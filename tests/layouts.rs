@@ -1,0 +1,122 @@
+//! Expert and context parallelism as layout dimensions: their memory against published sizes,
+//! and plan() and the auto-plan search using them where a model needs them.
+#![cfg(not(target_arch = "wasm32"))] // host only
+
+mod common;
+use common::{assert_close, report};
+use gpu_planner::domain::memory::{self, Layout, Stage};
+use gpu_planner::domain::model::preset;
+use gpu_planner::domain::scenario::{CardFilter, Parallel, Search, Task, Training};
+use gpu_planner::domain::search::search;
+use gpu_planner::domain::{Catalog, Scenario};
+
+/// Mixtral 8x7B (Jiang et al. 2024): 46.7B parameters, 12.9B active with 2 of 8 experts. So one
+/// expert is (46.7 − 12.9)/6 = 5.63B per all layers and the shared part 12.9 − 2·5.63 = 1.63B.
+/// With 8-way expert parallelism each card keeps the shared part and one expert: 7.27B.
+#[test]
+fn expert_parallelism_keeps_one_expert_per_card_for_mixtral() {
+    let s = Scenario { task: Task::Pretrain, model: "mixtral-8x7b".into(), ..Scenario::default() };
+    let m = preset("mixtral-8x7b").unwrap_or_else(|| panic!("preset"));
+    let expert = (46.7e9 - 12.9e9) / 6.0;
+    let per_card = 12.9e9 - 2.0 * expert + expert;
+    let l = Layout { dp: 8, ep: 8, ..Layout::single() };
+    let b = memory::training_states(m, &s, &l, Stage::Only);
+    assert_close(b.weights, 2.0 * per_card, 0.02);
+    let dense = memory::training_states(m, &s, &Layout { dp: 8, ..Layout::single() }, Stage::Only);
+    assert_close(dense.weights, 2.0 * 46.7e9, 1e-9);
+}
+
+/// Megatron-Core context parallelism splits each sequence, so a card holds 1/cp of the
+/// activations and of the logits.
+#[test]
+fn context_parallelism_divides_activations_and_logits() {
+    let s = Scenario {
+        task: Task::Pretrain,
+        model: "llama-3.1-8b".into(),
+        training: Training { seq_len: 131_072, micro_batch: 1, global_batch: 16, ..Training::default() },
+        ..Scenario::default()
+    };
+    let m = preset("llama-3.1-8b").unwrap_or_else(|| panic!("preset"));
+    let one = memory::training(m, &s, &Layout { tp: 8, dp: 2, ..Layout::single() });
+    let four = memory::training(m, &s, &Layout { tp: 8, dp: 2, cp: 4, ..Layout::single() });
+    assert_close(four.activations, one.activations / 4.0, 1e-12);
+    assert_close(four.logits, one.logits / 4.0, 1e-12);
+}
+
+/// A 128k-token sequence of Llama 3.1 8B does not fit on one 80 GB card's share without
+/// splitting the sequence: the planner reaches for context parallelism.
+#[test]
+fn a_long_sequence_plan_uses_context_parallelism() {
+    let s = Scenario {
+        task: Task::FullFinetune,
+        model: "llama-3.1-8b".into(),
+        training: Training { seq_len: 131_072, micro_batch: 1, global_batch: 16, ..Training::default() },
+        cards: CardFilter { only: vec!["h100-sxm".into()], ..CardFilter::default() },
+        ..Scenario::default()
+    };
+    let r = report(&s);
+    let c = &r.cards[0];
+    println!("128k Llama 3.1 8B on H100: {} cards, {:?}", c.gpus, c.layout);
+    assert!(c.fits && c.layout.cp > 1, "{:?}", c.layout);
+    let no_cp = Scenario { parallel: Parallel { auto: false, gpus: c.gpus, ..s.parallel.clone() }, ..s.clone() };
+    let manual = Scenario {
+        parallel: Parallel {
+            tp: c.layout.tp,
+            pp: c.layout.pp,
+            zero: c.layout.zero,
+            recompute: c.layout.recompute,
+            ..no_cp.parallel.clone()
+        },
+        ..no_cp
+    };
+    assert!(!report(&manual).cards[0].fits, "the same layout without CP must not fit");
+}
+
+/// DeepSeek-V3's own layout (report §3.2): PP16 × EP64 with ZeRO-1 data parallelism on 2,048
+/// H800s. With the experts split 64 ways it fits; the same layout without expert parallelism
+/// would keep 1/16 of all 671B parameters' states on every card and does not.
+#[test]
+fn expert_parallelism_makes_deepseek_v3s_layout_fit() {
+    use gpu_planner::domain::framework::Framework;
+    use gpu_planner::domain::scenario::Recompute;
+    let mut s = Scenario {
+        task: Task::Pretrain,
+        model: "deepseek-v3".into(),
+        training: Training { seq_len: 4096, micro_batch: 1, global_batch: 15_360, ..Training::default() },
+        parallel: Parallel {
+            auto: false,
+            gpus: 2048,
+            pp: 16,
+            zero: 1,
+            ep: 64,
+            recompute: Recompute::Full,
+            ..Parallel::default()
+        },
+        cards: CardFilter { only: vec!["h800-sxm".into()], ..CardFilter::default() },
+        ..Scenario::default()
+    };
+    s.training.set_framework(Framework::Megatron);
+    let with_ep = report(&s).cards[0].clone();
+    println!(
+        "DeepSeek-V3 PP16 EP64: {:.1} GiB per card, {:?}",
+        with_ep.memory.total / (1u64 << 30) as f64,
+        with_ep.layout
+    );
+    assert!(with_ep.fits && with_ep.layout.ep == 64 && with_ep.layout.dp == 128, "{:?}", with_ep.layout);
+    s.parallel.ep = 1;
+    assert!(!report(&s).cards[0].fits);
+}
+
+/// The auto-plan search covers expert-parallel layouts for MoE models.
+#[test]
+fn the_search_covers_expert_parallel_layouts() {
+    let s = Scenario {
+        task: Task::Pretrain,
+        model: "qwen3-30b-a3b".into(),
+        cards: CardFilter { only: vec!["a100-80gb-sxm4".into()], ..CardFilter::default() },
+        search: Search { deadline_days: None, budget: None, max_gpus: 64 },
+        ..Scenario::default()
+    };
+    let r = search(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(r.by_time.iter().chain(&r.pareto).any(|c| c.layout.ep > 1), "no EP layout among the best");
+}
