@@ -456,3 +456,34 @@ async fn switching_the_market_changes_a_rows_cost_and_shows_its_source_and_date(
         .unwrap_or_default();
     assert!(href.contains("modal.com"), "the price's source: {href}");
 }
+
+/// Choosing a training framework changes the memory and names the framework in "how this was
+/// computed"; editing one switch turns the choice into custom switches; the accuracy section
+/// lists its cases when opened; the framework travels in the share link.
+#[wasm_bindgen_test]
+async fn the_framework_choice_changes_the_numbers_and_travels_in_the_link() {
+    let _h = fresh().await;
+    settle().await;
+    let total = || text("memory-total");
+    choose("framework", "deep_speed");
+    settle().await;
+    let deepspeed = total();
+    choose("framework", "torchtune");
+    settle().await;
+    assert_ne!(total(), deepspeed, "torchtune's pure-bf16 states are smaller");
+    assert!(text("explain").contains("torchtune"), "the explanation names the framework");
+    let search = window().location().search().unwrap_or_default();
+    let s = share::decode(&search).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(s.training.framework, gpu_planner::domain::framework::Framework::Torchtune);
+    tick(&by_testid("cv-dropout"), true);
+    settle().await;
+    let sel: web_sys::HtmlSelectElement = by_testid("framework").unchecked_into();
+    assert_eq!(sel.value(), "custom");
+    let acc = by_testid("accuracy");
+    acc.unchecked_ref::<web_sys::HtmlElement>().set_attribute("open", "").unwrap_or_else(|_| panic!("open"));
+    fire(&acc, "toggle");
+    settle().await;
+    let rows = all("[data-testid='accuracy'] tbody tr").len();
+    assert_eq!(rows, gpu_planner::domain::accuracy::snapshot().len());
+    assert!(text("accuracy-score").contains('/'));
+}
