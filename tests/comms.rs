@@ -107,3 +107,49 @@ fn pcie_training_beyond_8_cards_loses_much_of_the_gain() {
     println!("RTX 4090 ZeRO-3: 8 cards {h8:.1} h, 16 cards {h16:.1} h (speed-up {:.2}×)", h8 / h16);
     assert!(h8 / h16 < 1.3, "speed-up {}", h8 / h16);
 }
+
+/// PCI-SIG: a x16 link carries 15.75 / 31.5 / 63 GB/s per direction at 8 / 16 / 32 GT/s
+/// (PCIe 3.0 / 4.0 / 5.0, 128b/130b encoding).
+#[test]
+fn pcie_x16_bandwidth_by_generation() {
+    use gpu_planner::domain::comms::pcie_x16_gb_s;
+    assert_close(pcie_x16_gb_s(Some(3)), 15.75, 1e-9);
+    assert_close(pcie_x16_gb_s(Some(4)), 31.5, 1e-9);
+    assert_close(pcie_x16_gb_s(Some(5)), 63.0, 1e-9);
+    assert_close(pcie_x16_gb_s(Some(6)), 126.0, 1e-9);
+}
+
+/// The link each card's collectives use: GeForce cards have peer-to-peer disabled (staged
+/// through host memory: half the PCIe rate), datacenter PCIe cards talk over PCIe, a card with
+/// NVLink but no multi-card domain talks over PCIe too.
+#[test]
+fn the_server_link_of_pcie_geforce_and_single_nvlink_cards() {
+    use gpu_planner::domain::comms::{NO_P2P_FACTOR, PCIE_EFFICIENCY};
+    let (bw, link) = intra_server(&card("rtx-4090"));
+    assert_eq!(link, "pcie_no_p2p");
+    assert_close(bw, 31.5e9 * PCIE_EFFICIENCY * NO_P2P_FACTOR, 1e-12);
+    let (bw, link) = intra_server(&card("l40s"));
+    assert_eq!(link, "pcie");
+    assert_close(bw, 31.5e9 * PCIE_EFFICIENCY, 1e-12);
+    let lone = Gpu {
+        interconnect: Interconnect { kind: "nvlink".into(), gb_s: Some(600.0), domain: Some(1) },
+        ..card("l40s")
+    };
+    assert_eq!(intra_server(&lone).1, "pcie");
+}
+
+/// A bridged pair (H100 PCIe with its NVLink bridge) talks over NVLink only inside the pair:
+/// an 8-card ring crosses PCIe.
+#[test]
+fn a_bridged_pair_uses_nvlink_only_inside_the_pair() {
+    use gpu_planner::domain::comms::link_within;
+    let g = card("h100-pcie");
+    assert_eq!(link_within(&g, 2).1, "nvlink");
+    assert_eq!(link_within(&g, 8).1, "pcie");
+    let s = Scenario::default();
+    let pair = step_comm(&s, &g, &Layout { dp: 2, ..Layout::single() }, &traffic(1e9), 1.0);
+    let eight = step_comm(&s, &g, &Layout { dp: 8, ..Layout::single() }, &traffic(1e9), 1.0);
+    assert_eq!(pair.dp_link, "nvlink");
+    assert_eq!(eight.dp_link, "pcie");
+    assert!(eight.dp_s > 3.0 * pair.dp_s);
+}

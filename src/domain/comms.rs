@@ -28,11 +28,20 @@ pub fn pcie_x16_gb_s(gen: Option<u32>) -> f64 {
     }
 }
 
-/// The link between cards of one server, bytes/s per GPU per direction, and its name.
+/// The fastest link between cards of one server, bytes/s per GPU per direction, and its name.
 #[must_use]
 pub fn intra_server(g: &Gpu) -> (f64, &'static str) {
+    link_within(g, g.nvlink_domain())
+}
+
+/// The link a group of cards `span` wide inside one server uses: NVLink when the group fits in
+/// the card's NVLink domain (an 8-GPU HGX board, a bridged pair), else PCIe through the host.
+#[must_use]
+pub fn link_within(g: &Gpu, span: u32) -> (f64, &'static str) {
     match (g.interconnect.is_fast(), g.interconnect.gb_s) {
-        (true, Some(both)) if g.nvlink_domain() > 1 => (both / 2.0 * 1e9 * NVLINK_EFFICIENCY, "nvlink"),
+        (true, Some(both)) if g.nvlink_domain() > 1 && span <= g.nvlink_domain() => {
+            (both / 2.0 * 1e9 * NVLINK_EFFICIENCY, "nvlink")
+        }
         _ => {
             let p2p = if g.segment == "consumer" { NO_P2P_FACTOR } else { 1.0 };
             let name = if p2p < 1.0 { "pcie_no_p2p" } else { "pcie" };
@@ -116,10 +125,11 @@ pub struct StepTraffic {
 #[must_use]
 pub fn step_comm(s: &Scenario, g: &Gpu, l: &Layout, x: &StepTraffic, compute_s: f64) -> StepComm {
     let per_server = s.parallel.gpus_per_server.max(1);
-    let (intra, intra_name) = intra_server(g);
     let inter = inter_server(s);
     let (tp, pp, dp, cp, ep) = (l.tp.max(1), l.pp.max(1), l.dp.max(1), l.cp.max(1), l.ep.max(1));
-    let link = |span: u32| if span <= per_server { intra } else { inter };
+    // A group `span` cards wide: inside one server over NVLink (when it fits the domain) or
+    // PCIe, else over the fabric.
+    let link = |span: u32| if span <= per_server { link_within(g, span).0 } else { inter };
     // Gradients are reduced over the dp·cp ranks, tp apart. k of them share a server; the rest
     // cross the fabric (hierarchical: reduce inside the server, then each GPU's own NIC carries
     // 1/k of the bytes).
@@ -130,6 +140,7 @@ pub fn step_comm(s: &Scenario, g: &Gpu, l: &Layout, x: &StepTraffic, compute_s: 
     // ZeRO-3 / FSDP: all-gather forward, all-gather backward, reduce-scatter = 1.5× an all-reduce
     // (Rajbhandari et al. 2019, §7.2.2).
     let volume = if l.zero >= 3 { 3.0 } else { 2.0 };
+    let (intra, intra_name) = link_within(g, k * tp);
     let mut dp_s = 0.0;
     let mut dp_link = intra_name.to_string();
     if n > 1 {
@@ -141,7 +152,7 @@ pub fn step_comm(s: &Scenario, g: &Gpu, l: &Layout, x: &StepTraffic, compute_s: 
     }
     let tp_s = if tp > 1 {
         let t = f64::from(tp);
-        x.stage_layers * x.microbatches * x.tp_collectives * 2.0 * (t - 1.0) / t * x.act_bytes / intra
+        x.stage_layers * x.microbatches * x.tp_collectives * 2.0 * (t - 1.0) / t * x.act_bytes / link(tp)
     } else {
         0.0
     };
