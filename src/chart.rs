@@ -84,6 +84,8 @@ pub struct RentLabels<'a> {
     pub monthly: &'a str,
     pub yearly: &'a str,
     pub breakeven: &'a str,
+    /// The breakeven's unit: "months" on the cumulative chart, "h / year" on the annual one.
+    pub unit: &'a str,
 }
 
 fn y_max(values: impl Iterator<Item = f64>) -> f64 {
@@ -108,12 +110,14 @@ type MoneyChart<'a, DB> =
     ChartContext<'a, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>>;
 
 /// A chart with a money y axis: caption, axis descriptions, "1.2M"-style y labels, mesh drawn.
+/// With `whole`, the x axis is labelled in whole units only (months, hours): at most one label
+/// per unit, printed without decimals.
 fn money_chart<'a, DB: DrawingBackend>(
     area: &'a DrawingArea<DB, Shift>,
     title: &str,
     x_desc: &str,
     y_desc: &str,
-    xmax: f64,
+    (xmax, whole): (f64, bool),
     ymax: f64,
 ) -> Result<MoneyChart<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
     area.fill(&WHITE)?;
@@ -123,7 +127,14 @@ fn money_chart<'a, DB: DrawingBackend>(
         .x_label_area_size(40)
         .y_label_area_size(64)
         .build_cartesian_2d(0f64..xmax, 0f64..ymax)?;
-    chart.configure_mesh().x_desc(x_desc).y_desc(y_desc).y_label_formatter(&|v| short_money(*v)).draw()?;
+    let whole_x = |v: &f64| format!("{v:.0}");
+    let mut mesh = chart.configure_mesh();
+    mesh.x_desc(x_desc).y_desc(y_desc).y_label_formatter(&|v| short_money(*v));
+    if whole {
+        // Plotters picks round steps with at most this many labels: ≤ one per unit.
+        mesh.x_labels((xmax as usize + 1).min(13)).x_label_formatter(&whole_x);
+    }
+    mesh.draw()?;
     Ok(chart)
 }
 
@@ -172,7 +183,7 @@ pub fn draw_cumulative<DB: DrawingBackend>(
     let pts = &r.cumulative;
     let xmax = pts.last().map_or(1.0, |p| p.month).max(1.0);
     let ymax = y_max(pts.iter().flat_map(|p| [Some(p.own), p.on_demand, p.monthly, p.yearly]).flatten());
-    let mut chart = money_chart(area, l.title, l.x, l.y, xmax, ymax)?;
+    let mut chart = money_chart(area, l.title, l.x, l.y, (xmax, true), ymax)?;
     let series: [(&str, RGBColor, MonthValue); 5] = [
         (l.own, RGBColor(34, 102, 204), |p| Some(p.own)),
         (l.own_net, RGBColor(120, 160, 230), |p| Some(p.own_net)),
@@ -188,7 +199,7 @@ pub fn draw_cumulative<DB: DrawingBackend>(
     }
     let breakeven = r.breakeven_month.map(|m| {
         let y = pts.iter().find(|p| p.month >= m).map_or(0.0, |p| p.own);
-        ((m, y), format!("{} {m:.1}", l.breakeven))
+        ((m, y), format!("{} {m:.1} {}", l.breakeven, l.unit))
     });
     finish(area, chart, breakeven, SeriesLabelPosition::UpperLeft)
 }
@@ -204,13 +215,15 @@ pub fn draw_annual<DB: DrawingBackend>(
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let pts = &r.by_hours;
     let ymax = y_max(pts.iter().flat_map(|p| [Some(p.own), p.rent]).flatten());
-    let mut chart = money_chart(area, l.title, l.x, l.y, crate::domain::cost::YEAR_H, ymax)?;
+    let mut chart = money_chart(area, l.title, l.x, l.y, (crate::domain::cost::YEAR_H, true), ymax)?;
     line(&mut chart, pts.iter().map(|p| (p.hours, p.own)).collect(), l.own, RGBColor(34, 102, 204))?;
     let rent: Vec<(f64, f64)> = pts.iter().filter_map(|p| p.rent.map(|v| (p.hours, v))).collect();
     if !rent.is_empty() {
         line(&mut chart, rent, l.on_demand, RGBColor(214, 39, 40))?;
     }
-    let breakeven = r.breakeven_hours.map(|h| ((h, r.own.annual(h)), format!("{} {h:.0} h", l.breakeven)));
+    let breakeven = r.breakeven_hours.map(|h| {
+        ((h, r.own.annual(h)), format!("{} {} {}", l.breakeven, crate::domain::format::grouped(h, 0), l.unit))
+    });
     finish(area, chart, breakeven, SeriesLabelPosition::UpperLeft)
 }
 
@@ -242,7 +255,7 @@ pub fn draw_pareto<DB: DrawingBackend>(
     let front: Vec<(f64, f64)> = r.pareto.iter().filter_map(|c| c.cost().map(|k| (c.hours / 24.0, k))).collect();
     let xmax = y_max(pts.iter().chain(&front).map(|p| p.0));
     let ymax = y_max(pts.iter().chain(&front).map(|p| p.1));
-    let mut chart = money_chart(area, l.title, l.x, l.y, xmax, ymax)?;
+    let mut chart = money_chart(area, l.title, l.x, l.y, (xmax, false), ymax)?;
     let dot = RGBColor(120, 144, 156);
     chart
         .draw_series(pts.iter().map(|p| Circle::new(*p, 3, dot.filled())))?

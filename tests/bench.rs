@@ -91,7 +91,7 @@ async fn bench_in_chromium() {
         document().create_element("canvas").unwrap_or_else(|_| panic!("c")).unchecked_into();
     canvas.set_width(900);
     canvas.set_height(220);
-    let labels = ["w", "g", "o", "m", "a", "l", "k", "x", "cap"];
+    let labels = ["w", "g", "o", "m", "a", "l", "k", "b", "x", "cap"];
     let v = &r.cards[0];
     let mem = median(
         (0..30)
@@ -117,6 +117,7 @@ async fn bench_in_chromium() {
         monthly: "m",
         yearly: "y",
         breakeven: "b",
+        unit: "u",
     };
     let cum = median(
         (0..30)

@@ -63,6 +63,7 @@ fn rent_vs_buy_charts_draw_every_option_and_mark_the_breakeven() {
         monthly: "monthly",
         yearly: "yearly",
         breakeven: "breakeven",
+        unit: "months",
     };
     let render = |annual: bool| {
         let mut svg = String::new();
@@ -79,5 +80,46 @@ fn rent_vs_buy_charts_draw_every_option_and_mark_the_breakeven() {
         assert!(svg.contains("累计成本") && svg.contains("own") && svg.contains("on-demand"), "labels");
         assert!(svg.contains("<polyline"), "lines drawn");
         assert!(svg.contains("breakeven"), "breakeven marked");
+        let mark = svg.split("breakeven ").nth(1).and_then(|t| t.split('<').next()).unwrap_or_default().trim();
+        assert!(mark.ends_with(" months") && mark.chars().next().is_some_and(|c| c.is_ascii_digit()), "{mark}");
+    }
+}
+
+/// The cumulative chart's month axis is labelled in whole months, over a few months or many.
+#[test]
+fn the_month_axis_is_labelled_in_whole_months() {
+    use gpu_planner::chart::{draw_cumulative, RentLabels};
+    use gpu_planner::domain::{plan, Catalog, Scenario};
+    for months in [3, 7, 48] {
+        let mut s = Scenario::default();
+        s.ownership.rent_hourly = Some(20.0);
+        s.ownership.months = months;
+        let r = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+        let rvb = r.rent_vs_buy.unwrap_or_else(|| panic!("rent-vs-buy"));
+        let l = RentLabels {
+            title: "t",
+            x: "months",
+            y: "¥",
+            own: "own",
+            own_net: "own-net",
+            on_demand: "on-demand",
+            monthly: "monthly",
+            yearly: "yearly",
+            breakeven: "breakeven",
+            unit: "months",
+        };
+        let mut svg = String::new();
+        {
+            let area = SVGBackend::with_string(&mut svg, (800, 400)).into_drawing_area();
+            if let Err(e) = draw_cumulative(&area, &rvb, &l) {
+                panic!("draw failed: {e}");
+            }
+        }
+        let texts: Vec<&str> =
+            svg.split("<text").skip(1).filter_map(|t| t.split('>').nth(1)?.split('<').next()).map(str::trim).collect();
+        let fractional: Vec<&&str> = texts.iter().filter(|t| t.parse::<f64>().is_ok() && t.contains('.')).collect();
+        assert!(fractional.is_empty(), "{months} months: axis labels {fractional:?} are not whole months");
+        let ticks: Vec<f64> = texts.iter().filter_map(|t| t.parse::<f64>().ok()).collect();
+        assert!(ticks.len() >= 3, "{months} months: ticks {texts:?}");
     }
 }

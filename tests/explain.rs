@@ -35,7 +35,7 @@ fn rent_vs_buy_formulas_carry_the_inputs() {
         ..Scenario::default()
     };
     let rvb = report(&s).rent_vs_buy.unwrap_or_else(|| panic!("rvb"));
-    let f = rent_vs_buy_formulas(&s, &rvb);
+    let f = rent_vs_buy_formulas(&s, &rvb, Lang::En);
     assert!(f[1].contains("¥68,750"), "{}", f[1]);
     assert!(f[3].contains(&format!("PUE {}", s.ownership.pue)), "{}", f[3]);
 }

@@ -107,7 +107,7 @@ fn a_slow_fabric_dominates_multi_server_training() {
 fn checklist_is_bilingual_and_follows_the_card() {
     let cat = Catalog::embedded();
     let ascend = checklist(cat.gpu("huawei-ascend-910b3").unwrap_or_else(|| panic!("910b")));
-    assert!(ascend.iter().any(|i| i.topic_en == "Software stack" && i.en.contains("cann")));
+    assert!(ascend.iter().any(|i| i.topic_en == "Software stack" && i.en.contains("CANN")));
     let h100 = checklist(cat.gpu("h100-sxm").unwrap_or_else(|| panic!("h100")));
     assert!(h100.iter().any(|i| i.en.contains("HBM")));
     assert!(h100.iter().any(|i| i.zh.contains("NVLink")));

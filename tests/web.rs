@@ -487,3 +487,73 @@ async fn the_framework_choice_changes_the_numbers_and_travels_in_the_link() {
     assert_eq!(rows, gpu_planner::domain::accuracy::snapshot().len());
     assert!(text("accuracy-score").contains('/'));
 }
+
+/// Lowercase English words (three letters or more) in Chinese text; identifiers, file names and
+/// units written with digits, dots, underscores or hyphens are not words, and card names are names.
+fn english_words(s: &str) -> Vec<String> {
+    const ALLOWED: &[&str] =
+        &["token", "tokens", "tok", "logits", "torchtune", "ffn", "flash", "attention", "min", "pin"];
+    // Links (a price's or lead time's source) are addresses, not words.
+    let mut s: String = s.split_whitespace().filter(|w| !w.contains("://")).collect::<Vec<_>>().join(" ");
+    for g in &Catalog::embedded().gpus {
+        s = s.replace(&g.name, " ");
+    }
+    let mut out: Vec<String> = s
+        .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')))
+        .map(|w| w.trim_end_matches('.'))
+        .filter(|w| w.len() >= 3 && w.chars().all(|c| c.is_ascii_lowercase()) && !ALLOWED.contains(w))
+        .map(str::to_string)
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+async fn to_zh() {
+    let zh =
+        || document().document_element().and_then(|e| e.get_attribute("lang")).is_some_and(|l| l.starts_with("zh"));
+    if !zh() {
+        click("lang");
+        settle().await;
+    }
+    assert!(zh(), "the page switched to Chinese");
+}
+
+/// The Chinese page says things as a person would: card names in the summary (never catalog
+/// ids), what the page covers under the task select, no English words in the results. Serving
+/// (below) is ranked by throughput, not time, and its layout carries no training terms.
+#[wasm_bindgen_test]
+async fn the_chinese_page_names_cards_and_says_what_it_covers() {
+    let _h = fresh().await;
+    to_zh().await;
+    let summary = text("summary");
+    for g in Catalog::embedded().gpus.iter().filter(|g| g.id.contains('-')) {
+        assert!(!summary.contains(&g.id), "catalog id {} in the summary: {summary}", g.id);
+    }
+    assert!(summary.contains("Cambricon MLU590"), "cards left out are named: {summary}");
+    let scope = text("task-scope");
+    assert!(scope.contains("语言模型") && scope.contains("语音"), "{scope}");
+    for id in ["summary", "ranking", "explain", "rvb", "infra", "checklist"] {
+        let words = english_words(&text(id));
+        assert!(words.is_empty(), "English words in the Chinese {id}: {words:?}");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn serving_is_ranked_by_throughput_with_no_training_terms() {
+    let _h = fresh().await;
+    to_zh().await;
+    choose("task", "inference");
+    settle().await;
+    let head = text("sort-Time");
+    assert!(head.contains("吞吐量") && !head.contains("时间"), "serving is ranked by throughput: {head}");
+    let ranking = text("ranking");
+    assert!(!ranking.contains("ZeRO") && !ranking.contains("重算"), "serving layout has no training terms: {ranking}");
+    for id in ["summary", "ranking", "explain"] {
+        let words = english_words(&text(id));
+        assert!(words.is_empty(), "English words in the Chinese serving {id}: {words:?}");
+    }
+    click("lang");
+    settle().await;
+    assert!(text("sort-Time").contains("Throughput"), "{}", text("sort-Time"));
+}

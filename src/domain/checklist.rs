@@ -1,6 +1,8 @@
 //! The procurement checklist for one card, in both languages, filled in from its catalog entry.
 
 use super::catalog::Gpu;
+use super::format::{vendor_name, warning, Lang};
+use super::warnings::{domestic, modified, Warning};
 use serde::Serialize;
 
 /// One item to check before paying for hardware.
@@ -62,7 +64,10 @@ pub fn checklist(g: &Gpu) -> Vec<CheckItem> {
         "nvlink" => (format!("NVLink/NVSwitch {link_gb} per GPU in a {}-card domain: buy the HGX/OAM board platform, not loose cards.", g.nvlink_domain()), format!("NVLink/NVSwitch 每卡 {link_gb}，{} 卡互联域：需整机（HGX 基板）采购，不能单买卡。", g.nvlink_domain())),
         "nvlink-bridge" => (format!("NVLink bridge {link_gb} pairs 2 cards only; other traffic goes over PCIe. Check the bridge is included and the slot spacing matches."), format!("NVLink 桥接 {link_gb} 只连接 2 张卡，其余走 PCIe。确认包含桥接器且插槽间距匹配。")),
         "pcie" => ("PCIe only: no GPU-to-GPU fabric; tensor parallelism and multi-card training are bounded by PCIe (check PCIe switch topology and P2P support).".into(), "仅 PCIe：无卡间高速互联；张量并行与多卡训练受 PCIe 限制（确认 PCIe 交换拓扑与 P2P 支持）。".into()),
-        other => (format!("{other} fabric, {link_gb}: confirm the server platform and the collective-communication library that drives it."), format!("{other} 互联，{link_gb}：确认服务器平台及驱动它的集合通信库。")),
+        other => {
+            let (en, zh) = (vendor_name(other, &g.vendor, Lang::En), vendor_name(other, &g.vendor, Lang::Zh));
+            (format!("{en} fabric, {link_gb}: confirm the server platform and the collective-communication library that drives it."), format!("{zh} 互联，{link_gb}：确认服务器平台及驱动它的集合通信库。"))
+        }
     };
     out.push(item("Interconnect", "互联", link_en, link_zh));
     let tdp = g.tdp_w.map_or("?".into(), |w| format!("{w:.0} W"));
@@ -95,19 +100,24 @@ pub fn checklist(g: &Gpu) -> Vec<CheckItem> {
         "Used cards",
         "二手卡",
         format!("If used (二手): ask what it ran before (mining, training), load-test it and its memory (DCGM diag level 3, gpu-burn) before paying, check the warranty transfers. Rent or buy adds {fail:.0}% of its price a year for failures and takes {resale:.0}% of the usual resale."),
-        format!("如买二手：询问此前用途（挖矿、训练），付款前做满载与显存测试（DCGM 诊断 level 3、gpu-burn），确认保修可转移。租用还是购买为二手卡每年加计卡价 {fail:.0}% 的故障费用，残值按常规的 {resale:.0}%。"),
+        format!("如买二手：询问此前用途（挖矿、训练），付款前做满载与显存测试（DCGM 3 级诊断、gpu-burn），确认保修可转移。租用还是购买为二手卡每年加计卡价 {fail:.0}% 的故障费用，残值按常规的 {resale:.0}%。"),
     ));
-    if g.market == "china" || g.vendor == "NVIDIA" || g.vendor == "AMD" {
+    if domestic(g) {
+        let w = Warning::DomesticAccelerator;
+        out.push(item("Supply", "供货", warning(&w, Lang::En), warning(&w, Lang::Zh)));
+    } else if g.market == "china" || g.vendor == "NVIDIA" || g.vendor == "AMD" {
+        // A modified board is made from a global part: the global rule applies.
+        let china = g.market == "china" && !modified(g);
         out.push(item(
             "Export controls",
             "出口管制",
-            if g.market == "china" {
+            if china {
                 "China-market part: check the current US export rules before buying or moving it.".into()
             } else {
                 "US export controls restrict this part for China: check the current rules and the seller's licence."
                     .into()
             },
-            if g.market == "china" {
+            if china {
                 "中国市场特供型号：互联或算力有削减。购买或转运前确认最新出口管制规定。".into()
             } else {
                 "美国出口管制限制该型号对华销售：确认最新规定及卖方资质。".into()
@@ -118,8 +128,8 @@ pub fn checklist(g: &Gpu) -> Vec<CheckItem> {
         out.push(item(
             "Software stack",
             "软件栈",
-            format!("{}: check that your framework version, kernels (flash attention, fused optimizers), parallel library and inference engine run on it; budget porting time.", g.software),
-            format!("{}：确认框架版本、算子（flash attention、融合优化器）、并行库与推理引擎可用；预留迁移适配时间。", g.software),
+            format!("{}: check that your framework version, kernels (flash attention, fused optimizers), parallel library and inference engine run on it; budget porting time.", vendor_name(&g.software, &g.vendor, Lang::En) + " stack"),
+            format!("{}：确认框架版本、算子（flash attention、融合优化器）、并行库与推理引擎可用；预留迁移适配时间。", vendor_name(&g.software, &g.vendor, Lang::Zh) + " 软件栈"),
         ));
     }
     out

@@ -34,8 +34,7 @@ impl Explanation {
 }
 
 const ZERO: &str = "Rajbhandari et al., ZeRO (2019), §5.1";
-const KORTHIKANTI: &str =
-    "Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models (2022), §4";
+const KORTHIKANTI: &str = "Korthikanti et al., Reducing Activation Recomputation (2022), §4";
 
 fn line(
     id: &'static str,
@@ -57,13 +56,14 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
     let p = m.params();
     let b = &v.memory;
     let shards = format!("{}·{}", l.tp, l.pp);
+    let t = |en: &'static str, zh: &'static str| if lang == Lang::Zh { zh } else { en };
     let mut out = vec![line(
         "params",
         "parameters",
         "参数量",
-        format!("Ψ = {:.3e} total, {:.3e} active per token", p.total, p.active),
+        format!("Ψ = {:.3e}, Ψ_active = {:.3e}", p.total, p.active),
         format!("{:.2} B", p.total / 1e9),
-        "model card / config.json (src/domain/models.json)",
+        "config.json (models.json)",
     )];
     let training = s.task.is_training();
     if training {
@@ -72,8 +72,7 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
         let c = &s.training.conventions;
         let psi_gpu = p.total / (f64::from(l.tp.max(1)) * f64::from(l.pp.max(1)));
         let per = |x: f64| x / psi_gpu.max(1.0);
-        let z =
-            |stage: u8| if l.zero >= stage && l.dp > 1 { format!(", sharded over dp {}", l.dp) } else { String::new() };
+        let z = |stage: u8| if l.zero >= stage && l.dp > 1 { format!(" / dp {}", l.dp) } else { String::new() };
         out.push(line(
             "framework",
             "framework accounting",
@@ -90,7 +89,7 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
                 psi_gpu
             ),
             format::gib(b.weights + b.gradients + b.optimizer + b.master_weights + b.buffers),
-            "framework.rs: Megatron-LM arguments.py / distrib_optimizer.md; DeepSpeed stage_1_and_2.py, stage3.py; HF \"Model training anatomy\"; torchtune recipes",
+            "Megatron-LM, DeepSpeed, HF Trainer, torchtune (framework.rs)",
         ));
         out.push(line(
             "weights",
@@ -175,7 +174,7 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
                     }
                 ),
                 format::gib(b.buffers),
-                "DeepSpeed config: reduce_bucket_size, stage3_prefetch_bucket_size",
+                "DeepSpeed reduce_bucket_size, stage3_prefetch_bucket_size",
             ));
         }
         let x = ActivationShape::of(m, s.training.seq_len, s.training.micro_batch, 2.0);
@@ -222,7 +221,7 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
                 s.precision.bytes()
             ),
             format::gib(b.weights),
-            "GPTQ/AWQ group-128 scales; QLoRA NF4 with double quantization",
+            "GPTQ, AWQ (g128); QLoRA NF4 (Dettmers et al. 2023)",
         ));
         let i = &s.inference;
         out.push(line(
@@ -238,7 +237,7 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
                 i.concurrent
             ),
             format::gib(b.kv_cache),
-            "2·L·kv_heads·head_dim per token (model config); MLA: DeepSeek-V2 §2.1",
+            "2·L·kv_heads·head_dim (config.json); MLA: DeepSeek-V2 §2.1",
         ));
     }
     out.push(line(
@@ -251,7 +250,7 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
             s.efficiency.fragmentation * 100.0
         ),
         format::gib(b.overhead),
-        "PyTorch CUDA semantics (context, caching allocator); editable",
+        t("PyTorch CUDA semantics; editable", "PyTorch CUDA 语义；可修改"),
     ));
     if let (Some(g), true) = (gpu, training) {
         let flops = compute::model_flops(m, s);
@@ -283,7 +282,7 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
                     u.comm.compute_s,
                     u.comm.exposed_s,
                     u.comm.dp_s,
-                    u.comm.dp_link,
+                    dp_link(&u.comm.dp_link, g, lang),
                     u.comm.tp_s,
                     u.comm.pp_s
                 ),
@@ -294,7 +293,7 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
                 "MFU（模型算力利用率）",
                 formula,
                 format!("{:.1}%", u.used() * 100.0),
-                "DESIGN.md §3; Narayanan et al. 2021 (1F1B bubble); Rajbhandari et al. 2019 (ZeRO traffic); NCCL bus bandwidth",
+                "DESIGN.md §3; Narayanan et al. 2021; Rajbhandari et al. 2019; NCCL",
             ));
         }
         if let (Some(h), Some(pk)) = (v.hours, peak) {
@@ -304,13 +303,15 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
                 "训练时间",
                 format!("FLOPs / ({} cards × {pk} TFLOPS × MFU {:.1}%)", v.gpus, v.mfu * 100.0),
                 format::hours(h, lang),
-                "time = model FLOPs / (cards · dense peak · MFU)",
+                "DESIGN.md §3",
             ));
         }
     }
     if let (Some(c), Some(r)) = (v.cost, v.rent_hourly) {
         let formula = match v.gpu_hours {
-            Some(gh) => format!("{gh:.0} GPU-hours × {} per card-hour", format::money(r, s.money.currency)),
+            Some(gh) => {
+                format!("{} GPU-hours × {} per card-hour", format::grouped(gh, 0), format::money(r, s.money.currency))
+            }
             None => format!("{} × {} cards / (tokens/s × 3600) × 10⁶", format::money(r, s.money.currency), v.gpus),
         };
         out.push(line(
@@ -319,10 +320,95 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
             "成本",
             formula,
             format::money(c, s.money.currency),
-            "catalog.json dated price or your quote",
+            t("catalog.json dated price or your quote", "catalog.json 注明日期的价格或你的报价"),
         ));
     }
+    if lang == Lang::Zh {
+        for e in &mut out {
+            e.formula = zh_words(&e.formula);
+        }
+    }
     out
+}
+
+/// The words of the formulas in Chinese, longest phrases first; numbers and symbols stay. The
+/// English formulas are written once above and translated here, so the two never drift apart
+/// (tests/wording.rs checks that no English word is left).
+const ZH_WORDS: &str = concat!(
+    " cards in | 张卡，|",
+    " B per parameter of this GPU's | B / 每参数，本卡 |",
+    " (weights + gradients + optimizer + master + buffers)|（权重 + 梯度 + 优化器 + 主权重 + 缓冲区）|",
+    " + the gathered layer(s) in 16-bit| + 聚合中的层（16 位）|",
+    "; paged to host memory, not on the card|；分页到主机内存，不占显存|",
+    ", trainable) × gradient bytes|, 可训练参数) × 梯度字节|",
+    " requests × tp share| 个请求 × tp 分摊|",
+    " + fp32 gradient partition| + fp32 梯度分片|",
+    " s/step; exposed comm | s/步；未掩盖通信 |",
+    " weights + gradients + optimizer| 权重 + 梯度 + 优化器|",
+    "% replaces the prediction|% 替代预测值|",
+    "gradient bucket min(|梯度桶 min(|",
+    "your measured MFU |实测 MFU |",
+    "; recompute selective|；选择性重算|",
+    "; recompute none|；不重算|",
+    "; recompute full|；全部重算|",
+    " CUDA context + | CUDA 上下文 + |",
+    "SGD with momentum|带动量的 SGD|",
+    " × communication | × 通信 |",
+    "fp32 accumulation|fp32 累加|",
+    "custom switches|自定义开关|",
+    " B per moment| B/矩估计|",
+    "% fragmentation|% 碎片|",
+    " per card-hour| / 卡·小时|",
+    " × in-flight| × 在途微批|",
+    " × recompute | × 重计算 |",
+    " × pipeline | × 流水线 |",
+    " values/token| 值/token|",
+    " per matrix × | 每矩阵 × |",
+    " GPU-hours × | GPU 小时 × |",
+    " × offload | × 卸载 |",
+    " (compute |（计算 |",
+    "embeddings|词嵌入|",
+    " prefetch | 预取 |",
+    "per layer |每层 |",
+    " params; | 参数；|",
+    "kernel |算子 |",
+    " s over | s 经 |",
+    " layers| 层|",
+    " cards| 张卡|",
+    "16-bit|16 位|",
+    "8-bit|8 比特|",
+    " at |，|",
+    " (no P2P)|（无 P2P）|",
+    "the network between servers|服务器间网络|",
+    " server(s) of | 台服务器，每台 |",
+    "(server + network) + storage|(服务器 + 网络) + 存储|",
+    "capital |资本 |",
+    " y, resale | 年，残值 |",
+    "%, r |%，折现率 |",
+    " + rack + | + 机柜 + |",
+    "% engineer + |% 运维工程师 + |",
+    "% maintenance|% 维护|",
+    "(fixed + power × |(固定成本 + 电费 × |",
+);
+
+fn zh_words(s: &str) -> String {
+    // One string "en|zh|en|zh|…" rather than a table of pairs: no pointers to ship.
+    let mut words = ZH_WORDS.split('|');
+    let mut s = s.to_string();
+    while let (Some(en), Some(zh)) = (words.next(), words.next()) {
+        s = s.replace(en, zh);
+    }
+    s
+}
+
+/// The link the data-parallel traffic crosses, as its vendor names it.
+fn dp_link(code: &str, g: &super::catalog::Gpu, lang: Lang) -> String {
+    match code {
+        "nvlink" => format::vendor_name(&g.interconnect.kind, &g.vendor, lang),
+        "pcie_no_p2p" => "PCIe (no P2P)".into(),
+        "fabric" => "the network between servers".into(),
+        _ => "PCIe".into(),
+    }
 }
 
 fn framework_name(f: Framework) -> &'static str {
@@ -349,15 +435,16 @@ fn optimizer_name(o: Optimizer) -> &'static str {
 /// the page shows them: card, hardware, fixed per year, power per hour, owned per card-hour,
 /// rent per card-hour, breakeven hours, breakeven month.
 #[must_use]
-pub fn rent_vs_buy_formulas(s: &Scenario, r: &super::cost::RentVsBuy) -> [String; 8] {
+pub fn rent_vs_buy_formulas(s: &Scenario, r: &super::cost::RentVsBuy, lang: Lang) -> [String; 8] {
     let o = &s.ownership;
     let n = r.own.cards;
     let cur = s.money.currency;
     let m = |v: f64| format::money(v, cur);
     let capital =
         super::cost::annualised_capital(r.own.hardware, r.own.residual, o.depreciation_years, o.discount_rate);
+    let t = |en: &'static str, zh: &'static str| if lang == Lang::Zh { zh } else { en };
     [
-        format!("{n} cards in {} server(s) of {}", r.own.servers, s.parallel.gpus_per_server),
+        format!("{n} cards in {} server(s) of {} cards", r.own.servers, s.parallel.gpus_per_server),
         format!("{n} × {} + {} × (server + network) + storage", m(r.own.card_price), r.own.servers),
         format!(
             "capital {} ({} y, resale {:.0}%, r {:.0}%) + rack + {:.0}% engineer + {:.0}% maintenance",
@@ -368,10 +455,46 @@ pub fn rent_vs_buy_formulas(s: &Scenario, r: &super::cost::RentVsBuy) -> [String
             o.ops_share * 100.0,
             o.maintenance_per_year * 100.0
         ),
-        format!("({n} × TDP + {} × {} W) × PUE {} × {}/kWh", r.own.servers, o.host_watts, o.pue, o.electricity_per_kwh),
-        format!("(fixed + power × {:.0} h) / ({n} × {:.0} h)", 8760.0 * r.utilisation, 8760.0 * r.utilisation),
-        "your quote, else the lowest dated price in the chosen market".to_string(),
-        "(fixed − rented storage/yr) / (rent × cards − power per hour)".to_string(),
-        "lead time + hardware / (monthly rent − monthly running cost), at the utilisation".to_string(),
+        format!(
+            "({n} × TDP + {} × {} W) × PUE {} × {}/kWh",
+            r.own.servers,
+            o.host_watts,
+            o.pue,
+            format::money(o.electricity_per_kwh, o.currency)
+        ),
+        format!("(fixed + power × {h} h) / ({n} × {h} h)", h = format::grouped(8760.0 * r.utilisation, 0)),
+        t("your quote, else the lowest dated price in the chosen market", "你的报价，否则用所选市场中注明日期的最低价")
+            .into(),
+        t(
+            "(fixed − rented storage/yr) / (rent × cards − power per hour)",
+            "(固定成本 − 每年存储租金) / (租金 × 卡数 − 每小时电费)",
+        )
+        .into(),
+        t(
+            "lead time + hardware / (monthly rent − monthly running cost), at the utilisation",
+            "交付周期 + 硬件 / (月租金 − 每月运行成本)，按利用率",
+        )
+        .into(),
     ]
+    .map(|f| if lang == Lang::Zh { zh_words(&f) } else { f })
+}
+
+/// How renting until the owned cards arrive is costed.
+#[must_use]
+pub fn bridge_formula(lang: Lang) -> &'static str {
+    if lang == Lang::Zh {
+        "租金 × 卡数 × 忙碌小时"
+    } else {
+        "rent × cards × busy hours"
+    }
+}
+
+/// How the hybrid plan's card count is chosen.
+#[must_use]
+pub fn hybrid_formula(lang: Lang) -> &'static str {
+    if lang == Lang::Zh {
+        "argmin_N 固定成本(N) + 电费 × 自有小时 + 租金 × 租用小时"
+    } else {
+        "argmin over N of fixed(N) + power × owned hours + rent × rented hours"
+    }
 }

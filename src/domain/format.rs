@@ -104,6 +104,40 @@ pub fn flops(f: f64) -> String {
     format!("{f:.2e}").replace("e", "e+").replace("e+-", "e-")
 }
 
+/// A factor or byte count without float noise: 2 → "2", 1.2 → "1.2", 0.5625 → "0.56".
+#[must_use]
+pub fn short(v: f64) -> String {
+    format!("{}", (v * 100.0).round() / 100.0)
+}
+
+/// The rule of thumb: "45.7 GiB – 91.3 GiB (2 B × 3–6)", or one figure when the factor is one.
+#[must_use]
+pub fn quick_rule(q: &super::memory::QuickRule) -> String {
+    let (lo, hi) = (short(q.factor_low), short(q.factor_high));
+    if lo == hi {
+        format!("{} ({} B × {lo})", gib(q.low), short(q.bytes_per_param))
+    } else {
+        format!("{} – {} ({} B × {lo}–{hi})", gib(q.low), gib(q.high), short(q.bytes_per_param))
+    }
+}
+
+/// A catalog code for a card's software stack or link as its vendor names it ("CANN", "ROCm",
+/// "HCCS"); `other` and unknown codes become "Biren's own" / "Biren 自有".
+#[must_use]
+pub fn vendor_name(code: &str, vendor: &str, lang: Lang) -> String {
+    const NAMES: &str = "cuda|CUDA|rocm|ROCm|cann|CANN|neuware|Neuware|dtk|DTK|musa|MUSA|nvlink|NVLink|hccs|HCCS|mlu-link|MLU-Link|infinity-fabric|Infinity Fabric|pcie|PCIe";
+    let mut names = NAMES.split('|');
+    while let (Some(c), Some(name)) = (names.next(), names.next()) {
+        if c == code {
+            return name.into();
+        }
+    }
+    match lang {
+        Lang::Zh => format!("{vendor} 自有"),
+        Lang::En => format!("{vendor}'s own"),
+    }
+}
+
 /// One warning in the user's language.
 #[must_use]
 pub fn warning(w: &Warning, lang: Lang) -> String {
@@ -137,20 +171,23 @@ pub fn warning(w: &Warning, lang: Lang) -> String {
                 format!("needs {servers} servers: plan InfiniBand/RoCE between them")
             }
         }
-        Warning::HighPower { card_w, server_w } => {
-            if zh {
-                format!("单卡 {card_w:.0} W，8 卡整机仅显卡约 {server_w:.0} W：需机房级供电与散热")
-            } else {
-                format!(
-                    "{card_w:.0} W per card, ~{server_w:.0} W of cards per server: needs datacenter power and cooling"
-                )
+        Warning::HighPower { card_w, server_w, cards } => {
+            let (card_w, server_w) = (grouped(*card_w, 0), grouped(*server_w, 0));
+            match (zh, *cards > 1) {
+                (true, true) => format!("单卡 {card_w} W，每台 {cards} 卡仅显卡约 {server_w} W：需机房级供电与散热"),
+                (true, false) => format!("单卡 {card_w} W：需按此规划供电与散热"),
+                (false, true) => format!(
+                    "{card_w} W per card, {cards} cards ≈ {server_w} W per server (cards only): needs datacenter power and cooling"
+                ),
+                (false, false) => format!("{card_w} W card: plan power delivery and cooling for it"),
             }
         }
-        Warning::SoftwareEcosystem { software } => {
+        Warning::SoftwareEcosystem { software, vendor } => {
+            let name = vendor_name(software, vendor, lang);
             if zh {
-                format!("软件栈为 {software}（非 CUDA）：确认框架、算子与并行库的支持情况")
+                format!("软件栈为 {name}，生态不如 CUDA 成熟：确认框架、算子、并行库与模型的支持情况，预留适配时间")
             } else {
-                format!("software stack is {software} (not CUDA): check framework, kernel and parallel-library support")
+                format!("software stack is {name}, younger than CUDA: check framework, kernel, parallel-library and model support; allow porting time")
             }
         }
         Warning::ChinaMarketVariant => {
@@ -159,6 +196,13 @@ pub fn warning(w: &Warning, lang: Lang) -> String {
             } else {
                 "China-market variant: interconnect or compute cut versus the global part; subject to export controls"
                     .into()
+            }
+        }
+        Warning::DomesticAccelerator => {
+            if zh {
+                "国产加速卡：经厂商或其服务器伙伴整机供货；确认交付周期、现场支持及已验证的框架与模型版本".into()
+            } else {
+                "Chinese-made accelerator: sold by the vendor or its server partners, usually as whole servers; confirm delivery time, on-site support and validated framework and model versions".into()
             }
         }
         Warning::NoNativePrecision { precision } => {

@@ -81,7 +81,7 @@ pub struct Report {
     pub infra: Option<super::infra::InfraReport>,
     /// What the budget (if any) can buy or rent.
     pub budget: Vec<super::cost::BudgetOption>,
-    /// Cards left out because their memory size is not published.
+    /// Cards left out because their memory size is not published, by name.
     pub unknown_specs: Vec<String>,
     pub warnings: Vec<Warning>,
 }
@@ -124,7 +124,7 @@ pub fn plan(s: &Scenario, catalog: &Catalog) -> Result<Report, PlanError> {
         rent_vs_buy,
         infra,
         budget,
-        unknown_specs: cards.iter().filter(|g| g.memory_gb.is_none()).map(|g| g.id.clone()).collect(),
+        unknown_specs: cards.iter().filter(|g| g.memory_gb.is_none()).map(|g| g.name.clone()).collect(),
         warnings: super::warnings::scenario_warnings(m, s),
     })
 }

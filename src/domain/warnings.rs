@@ -17,12 +17,24 @@ pub enum Warning {
     TensorParallelOverPcie { tp: u32 },
     /// More than one server: needs InfiniBand/RoCE between them.
     MultiServer { servers: u32 },
-    /// Card power: W per card and per 8-card server (cards only).
-    HighPower { card_w: f64, server_w: f64 },
-    /// Non-CUDA stack (CANN, ROCm, Neuware, …): check framework and kernel support.
-    SoftwareEcosystem { software: String },
-    /// China-market variant (export-control cut of interconnect or compute).
+    /// Card power: W per card, and the cards' W in one server of `cards` of them.
+    HighPower {
+        card_w: f64,
+        server_w: f64,
+        #[serde(default)]
+        cards: u32,
+    },
+    /// Non-CUDA stack (catalog code: `cann`, `rocm`, …, `other` = the vendor's own): check
+    /// framework and kernel support.
+    SoftwareEcosystem {
+        software: String,
+        #[serde(default)]
+        vendor: String,
+    },
+    /// NVIDIA/AMD China-market variant (export-control cut of interconnect or compute).
     ChinaMarketVariant,
+    /// A Chinese-made accelerator (Ascend, Cambricon, Hygon, …): how it is bought and supported.
+    DomesticAccelerator,
     /// The card lacks the chosen format and runs at a fallback rate.
     NoNativePrecision { precision: String },
     /// Peak compute unknown: time cannot be estimated.
@@ -39,6 +51,18 @@ pub enum Warning {
     OfficeRoom { server_w: f64 },
     /// Does not fit even with the most memory-saving layout tried.
     DoesNotFit { needed_gib: f64, capacity_gib: f64 },
+}
+
+/// A Chinese-made accelerator: China market, not an NVIDIA/AMD export variant.
+#[must_use]
+pub fn domestic(g: &Gpu) -> bool {
+    g.market == "china" && !matches!(g.vendor.as_str(), "NVIDIA" | "AMD")
+}
+
+/// A third-party modified board (the catalog names it "modded").
+#[must_use]
+pub fn modified(g: &Gpu) -> bool {
+    g.name.contains("modded")
 }
 
 /// Warnings about one card's plan.
@@ -66,16 +90,17 @@ pub fn card_warnings(s: &Scenario, g: &Gpu, v: &CardVerdict) -> Vec<Warning> {
     }
     if let Some(tdp) = g.tdp_w {
         if tdp >= 450.0 {
-            w.push(Warning::HighPower {
-                card_w: tdp,
-                server_w: tdp * f64::from(v.gpus.min(s.parallel.gpus_per_server)),
-            });
+            let cards = v.gpus.min(s.parallel.gpus_per_server).max(1);
+            w.push(Warning::HighPower { card_w: tdp, server_w: tdp * f64::from(cards), cards });
         }
     }
     if g.software != "cuda" {
-        w.push(Warning::SoftwareEcosystem { software: g.software.clone() });
+        w.push(Warning::SoftwareEcosystem { software: g.software.clone(), vendor: g.vendor.clone() });
     }
-    if g.market == "china" {
+    // A modified board (its name says "modded, grey market") is made from a part, not cut down.
+    if domestic(g) {
+        w.push(Warning::DomesticAccelerator);
+    } else if g.market == "china" && !modified(g) {
         w.push(Warning::ChinaMarketVariant);
     }
     let native = match s.precision {
@@ -84,11 +109,16 @@ pub fn card_warnings(s: &Scenario, g: &Gpu, v: &CardVerdict) -> Vec<Warning> {
         super::scenario::Precision::Tf32 => g.tf32_tflops.is_some(),
         _ => true,
     };
-    if !native {
-        w.push(Warning::NoNativePrecision { precision: format!("{:?}", s.precision).to_ascii_lowercase() });
-    }
+    // With no published peak at all there is no fallback rate either: one warning, not two.
     if super::compute::peak_tflops(g, s.precision).is_none() {
         w.push(Warning::UnknownCompute);
+    } else if !native {
+        let precision = match s.precision {
+            super::scenario::Precision::Fp8 => "FP8",
+            super::scenario::Precision::Tf32 => "TF32",
+            _ => "BF16",
+        };
+        w.push(Warning::NoNativePrecision { precision: precision.into() });
     }
     if training && v.layout.offload != Offload::None {
         w.push(Warning::CpuOffload);

@@ -17,10 +17,10 @@ use leptos::prelude::*;
 
 /// The first scenario: the share link, else the saved one, else the demo; plus what went wrong
 /// with the link and with storage.
-fn initial() -> (Scenario, Option<String>, Option<String>) {
+fn initial(l: Lang) -> (Scenario, Option<String>, Option<String>) {
     let (saved, storage_msg) = match web::storage::load() {
         Ok(s) => (s.unwrap_or_default(), None),
-        Err(e) => (Scenario::default(), Some(e)),
+        Err(e) => (Scenario::default(), Some(Key::from(e).text(l).to_string())),
     };
     match web::url::load() {
         Some(Ok(s)) => (s, None, storage_msg),
@@ -46,10 +46,10 @@ fn query_flag(name: &str) -> bool {
 /// The whole page.
 #[component]
 pub fn App() -> impl IntoView {
-    let (first, link_error, storage_error) = initial();
+    let lang = RwSignal::new(initial_lang());
+    let (first, link_error, storage_error) = initial(lang.get_untracked());
     let storage_msg = RwSignal::new(storage_error);
     let scenario = RwSignal::new(first);
-    let lang = RwSignal::new(initial_lang());
     provide_context(scenario);
     provide_context(lang);
     let embed = query_flag("embed");
@@ -64,8 +64,9 @@ pub fn App() -> impl IntoView {
     Effect::new(move |_| {
         scenario.with(|s| {
             if let Err(e) = web::storage::save(s) {
-                if storage_msg.get_untracked().as_deref() != Some(e.as_str()) {
-                    storage_msg.set(Some(e));
+                let e = Key::from(e).text(lang.get_untracked());
+                if storage_msg.get_untracked().as_deref() != Some(e) {
+                    storage_msg.set(Some(e.to_string()));
                 }
             }
             web::url::replace(s);

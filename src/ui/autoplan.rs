@@ -33,25 +33,32 @@ fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
-fn layout_text(c: &Candidate) -> String {
+fn layout_text(c: &Candidate, lang: Lang) -> String {
+    use crate::domain::scenario::{Offload, Recompute};
     let l = &c.layout;
+    let t = |k: Key| k.text(lang);
     format!(
-        "{} × {} · TP{} PP{} DP{} ZeRO-{} {:?} mb{}{}",
+        "{} × {} · TP{} PP{} DP{} ZeRO-{} · {} · {} {}{}",
         c.name,
         l.gpus(),
         l.tp,
         l.pp,
         l.dp,
         l.zero,
-        l.recompute,
+        t(match l.recompute {
+            Recompute::None => Key::RecNone,
+            Recompute::Selective => Key::RecSelective,
+            Recompute::Full => Key::RecFull,
+        }),
+        t(Key::MicroBatch),
         c.micro_batch,
-        if l.offload == crate::domain::scenario::Offload::None { "" } else { " offload" }
+        if l.offload == Offload::None { String::new() } else { format!(" · {}", t(Key::OffloadLabel)) }
     )
 }
 
 fn rows(list: &[Candidate], n: usize, l: Lang, cur: crate::domain::scenario::Currency) -> impl IntoView {
     list.iter().take(n).map(|c| view! {
-        <tr><td>{layout_text(c)}</td><td>{format::hours(c.hours, l)}</td>
+        <tr><td>{layout_text(c, l)}</td><td>{format::hours(c.hours, l)}</td>
             <td>{c.rent_cost.map_or("—".into(), |v| format::money(v, cur))}</td><td>{c.own_cost.map_or("—".into(), |v| format::money(v, cur))}</td></tr>
     }).collect_view()
 }
@@ -118,7 +125,7 @@ pub fn AutoPlanView() -> impl IntoView {
                 {(!fx.is_empty()).then(|| view! {
                     <h3>{Key::Fixes.text(l)}</h3>
                     <ul class="fixes" data-testid="fixes">{fx.iter().map(|f| { let next = f.scenario.clone(); view! {
-                        <li>{if l == Lang::Zh { f.zh.clone() } else { f.en.clone() }} ": " {f.gpus} " × " {f.gpu.clone()} ", "
+                        <li>{if l == Lang::Zh { f.zh.clone() } else { f.en.clone() }} ": " {f.gpus} " × " {sc.with_untracked(|s| s.gpu(Catalog::embedded(), &f.gpu).map_or_else(|| f.gpu.clone(), |g| g.name.clone()))} ", "
                             {f.hours.map(|h| format::hours(h, l)).unwrap_or_default()} ", " {f.cost.map_or("—".into(), |c| format::money(c, cur))} " "
                             <button type="button" on:click=move |_| sc.set(next.clone())>{Key::Apply.text(l)}</button></li>
                     }}).collect_view()}</ul>

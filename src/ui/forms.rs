@@ -62,11 +62,12 @@ pub fn WorkloadForm() -> impl IntoView {
             ("nf4".into(), "NF4".into()),
         ]
     });
-    let optimizers = Signal::derive(|| {
+    let optimizers = Signal::derive(move || {
+        let zh = lang.get() == Lang::Zh;
         [
             ("adam_w", "AdamW"),
-            ("adam_w8bit", "AdamW 8-bit"),
-            ("sgd_momentum", "SGD + momentum"),
+            ("adam_w8bit", if zh { "AdamW 8 比特" } else { "AdamW 8-bit" }),
+            ("sgd_momentum", if zh { "SGD + 动量" } else { "SGD + momentum" }),
             ("sgd", "SGD"),
             ("adafactor", "Adafactor"),
         ]
@@ -89,6 +90,7 @@ pub fn WorkloadForm() -> impl IntoView {
         <fieldset class="group">
             <legend>{move || Key::Workload.text(lang.get())}</legend>
             <SelectField label=Key::Task testid="task" options=tasks value=enum_get(sc, |s| s.task) on_change=enum_set(sc, |s, v| s.task = v)/>
+            <p class="muted" data-testid="task-scope">{move || Key::TaskScope.text(lang.get())}</p>
             <SelectField label=Key::Model testid="model" options=models value=get(sc, |s| s.model.clone()) on_change=on_model/>
             <Show when=move || custom.get()><CustomModelForm/></Show>
             <SelectField label=Key::Precision testid="precision" options=precisions value=enum_get(sc, |s| s.precision) on_change=enum_set(sc, |s, v| s.precision = v)/>

@@ -66,10 +66,12 @@ pub fn InfraView(report: Signal<Option<Report>>) -> impl IntoView {
             (
                 Key::StorageTotal,
                 format!(
-                    "{} ({} / {})",
+                    "{} ({} {} / {} {})",
                     bytes_gb(i.storage),
                     format::money(i.storage_own_cost, cur),
-                    format::money(i.storage_rent_month, cur)
+                    Key::ToBuy.text(l),
+                    format::money(i.storage_rent_month, cur),
+                    Key::PerMonthRented.text(l)
                 ),
             ),
             (Key::CkptWrite, format!("{:.0} s", i.checkpoint_write_s)),
@@ -84,7 +86,13 @@ pub fn InfraView(report: Signal<Option<Report>>) -> impl IntoView {
         rows.extend([
             (
                 Key::ServerPower,
-                format!("{} W ({} × {:.0} W + host)", format::grouped(p.server_w, 0), p.cards_per_server, p.card_w),
+                format!(
+                    "{} W ({} × {:.0} W + {})",
+                    format::grouped(p.server_w, 0),
+                    p.cards_per_server,
+                    p.card_w,
+                    Key::Host.text(l)
+                ),
             ),
             (Key::RackPower, format!("{:.1} kW", p.rack_w / 1000.0)),
             (Key::ItLoad, format!("{:.1} kW ({} × {})", p.it_kw, p.servers, format::grouped(p.server_w, 0) + " W")),

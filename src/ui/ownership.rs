@@ -155,9 +155,10 @@ pub fn RentVsBuyView(report: Signal<Option<Report>>) -> impl IntoView {
         let l = lang.get();
         let Some(r) = rvb.get() else { return };
         let cur = sc.with(|s| s.money.currency.label());
-        for (node, annual, title, x) in
-            [(cum, false, Key::CumulativeTitle, Key::MonthsAxis), (ann, true, Key::AnnualTitle, Key::HoursAxis)]
-        {
+        for (node, annual, title, x, unit) in [
+            (cum, false, Key::CumulativeTitle, Key::MonthsAxis, Key::MonthN),
+            (ann, true, Key::AnnualTitle, Key::HoursAxis, Key::HoursPerYear),
+        ] {
             let Some(el) = node.get() else { continue };
             let labels = RentLabels {
                 title: title.text(l),
@@ -169,6 +170,7 @@ pub fn RentVsBuyView(report: Signal<Option<Report>>) -> impl IntoView {
                 monthly: Key::MonthlyRent.text(l),
                 yearly: Key::YearlyRent.text(l),
                 breakeven: Key::BreakevenMark.text(l),
+                unit: unit.text(l),
             };
             if let Err(e) = crate::web::canvas::draw_rent(el, &r, &labels, annual) {
                 leptos::logging::warn!("rent chart: {e}");
@@ -216,17 +218,21 @@ pub fn RentVsBuyView(report: Signal<Option<Report>>) -> impl IntoView {
                 ),
                 r.lead_source.clone(),
             ),
-            (Key::Bridge, r.bridge.map_or(Key::NoRentPrice.text(l).into(), m), "rent × cards × busy hours".to_string()),
+            (
+                Key::Bridge,
+                r.bridge.map_or(Key::NoRentPrice.text(l).into(), m),
+                crate::domain::explain::bridge_formula(l).to_string(),
+            ),
         ];
         let busy = r.utilisation * YEAR_H;
         let hybrid = r.hybrid.as_ref().map(|h| {
             (
                 Key::HybridBest,
                 format!("{} ({} {})", h.best_cards, m(h.best_annual), Key::PerYear.text(l)),
-                "argmin over N of fixed(N) + power × owned hours + rent × rented hours".to_string(),
+                crate::domain::explain::hybrid_formula(l).to_string(),
             )
         });
-        let how = sc.with(|s| crate::domain::explain::rent_vs_buy_formulas(s, &r));
+        let how = sc.with(|s| crate::domain::explain::rent_vs_buy_formulas(s, &r, l));
         view! {
             <table class="figures" data-testid="rvb-figures"><tbody>
                 {rows.into_iter().zip(how).map(|((k, v), f)| (k, v, f)).chain(lead).chain(hybrid).map(|(k, v, f)| view! {

@@ -44,11 +44,11 @@ pub fn Summary(report: Signal<Option<Report>>) -> impl IntoView {
         report.get().map(|r| {
             let q = r.quick_rule;
             view! {
-                <section class="summary" aria-live="polite">
+                <section class="summary" aria-live="polite" data-testid="summary">
                     <p>{Key::Params.text(l)} ": " <b data-testid="params">{format!("{:.2} B", r.params / 1e9)}</b>
-                        {(r.active_params < r.params).then(|| format!(" ({:.1} B active)", r.active_params / 1e9))}</p>
-                    <p title="weights + gradients + optimizer + master + activations + logits + KV + overhead; itemised per card below">{Key::MemorySingle.text(l)} ": " <b data-testid="memory-total">{format::gib(r.memory_single.total)}</b></p>
-                    <p>{Key::QuickRule.text(l)} ": " {format!("{} – {} ({} B × {}–{})", format::gib(q.low), format::gib(q.high), q.bytes_per_param, q.factor_low, q.factor_high)}</p>
+                        {(r.active_params < r.params).then(|| format!(" ({} {:.1} B)", Key::Active.text(l), r.active_params / 1e9))}</p>
+                    <p>{Key::MemorySingle.text(l)} ": " <b data-testid="memory-total">{format::gib(r.memory_single.total)}</b></p>
+                    <p>{Key::QuickRule.text(l)} ": " {format::quick_rule(&q)}</p>
                     {r.training_flops.map(|f| view! { <p title="(6·N + 12·L·h·s) × D — Kaplan 2020, PaLM App. B">{Key::Flops.text(l)} ": " {format::flops(f)}</p> })}
                     {r.warnings.iter().map(|w| view! { <p class="warn">{format::warning(w, l)}</p> }).collect_view()}
                     {(!r.unknown_specs.is_empty()).then(|| view! { <p class="muted">{Key::UnknownSpecs.text(l)} ": " {r.unknown_specs.join(", ")}</p> })}
@@ -63,6 +63,8 @@ pub fn Summary(report: Signal<Option<Report>>) -> impl IntoView {
 pub fn Ranking(report: Signal<Option<Report>>, selected: RwSignal<Option<String>>) -> impl IntoView {
     let lang = expect_context::<RwSignal<Lang>>();
     let sort = RwSignal::new((Col::Rank, true));
+    // Serving is ranked by throughput, training by time: the column says which.
+    let serving = move || report.with(|r| r.as_ref().is_some_and(|r| !r.task.is_training()));
     let header = move |col: Col, key: Key| {
         let arrow = move || match sort.get() {
             (c, true) if c == col => " ▲",
@@ -76,7 +78,7 @@ pub fn Ranking(report: Signal<Option<Report>>, selected: RwSignal<Option<String>
         };
         view! { <th aria-sort=aria><button type="button" class="sort" data-testid=format!("sort-{col:?}")
         on:click=move |_| sort.update(|(c, asc)| { if *c == col { *asc = !*asc } else { *c = col; *asc = true } })>
-        {move || key.text(lang.get())}{arrow}</button></th> }
+        {move || if col == Col::Time && serving() { Key::ThroughputLabel } else { key }.text(lang.get())}{arrow}</button></th> }
     };
     // Keyed rows: a row's DOM is built once per card and its cells update in place, so typing
     // does not rebuild the table; only the order changes when the ranking does.
@@ -120,7 +122,7 @@ struct RowText {
     warnings: String,
 }
 
-fn row_text(c: &CardVerdict, l: Lang, cur: Currency) -> RowText {
+fn row_text(c: &CardVerdict, l: Lang, cur: Currency, training: bool) -> RowText {
     let time = match (c.hours, c.throughput) {
         (Some(h), _) => format!("{} · {} {:.0}%", format::hours(h, l), Key::MfuShort.text(l), c.mfu * 100.0),
         (None, Some(t)) => format!("{} tok/s", format::grouped(t.decode_tokens_s, 0)),
@@ -139,25 +141,33 @@ fn row_text(c: &CardVerdict, l: Lang, cur: Currency) -> RowText {
         (note, q.source.clone())
     });
     let servers = if c.servers > 1 { format!(" ({} {})", c.servers, Key::Servers.text(l)) } else { String::new() };
+    let parallel = format!(
+        "TP{}·PP{}·DP{}{}{}",
+        c.layout.tp,
+        c.layout.pp,
+        c.layout.dp,
+        if c.layout.ep > 1 { format!("·EP{}", c.layout.ep) } else { String::new() },
+        if c.layout.cp > 1 { format!("·CP{}", c.layout.cp) } else { String::new() },
+    );
     RowText {
         name: c.name.clone(),
         fits: c.fits,
         cards: format!("{}{servers}", c.gpus),
-        layout: format!(
-            "TP{}·PP{}·DP{}{}{} · ZeRO-{} · {}",
-            c.layout.tp,
-            c.layout.pp,
-            c.layout.dp,
-            if c.layout.ep > 1 { format!("·EP{}", c.layout.ep) } else { String::new() },
-            if c.layout.cp > 1 { format!("·CP{}", c.layout.cp) } else { String::new() },
-            c.layout.zero,
-            match c.layout.recompute {
-                Recompute::None => Key::RecNone,
-                Recompute::Selective => Key::RecSelective,
-                Recompute::Full => Key::RecFull,
-            }
-            .text(l)
-        ),
+        // Serving has no ZeRO stage or recompute: the layout says only how the model is split.
+        layout: if training {
+            format!(
+                "{parallel} · ZeRO-{} · {}",
+                c.layout.zero,
+                match c.layout.recompute {
+                    Recompute::None => Key::RecNone,
+                    Recompute::Selective => Key::RecSelective,
+                    Recompute::Full => Key::RecFull,
+                }
+                .text(l)
+            )
+        } else {
+            parallel
+        },
         pct: (c.memory_use() * 100.0).min(100.0),
         memory: format!("{} / {}", format::gib(c.memory.total), format::gib(c.capacity)),
         time,
@@ -176,7 +186,10 @@ fn Row(id: String, report: Signal<Option<Report>>, selected: RwSignal<Option<Str
     let key = id.clone();
     let text = Memo::new(move |_| {
         let (l, cur) = (lang.get(), sc.with(|s| s.money.currency));
-        report.with(|r| r.as_ref().and_then(|r| r.cards.iter().find(|c| c.gpu == key)).map(|c| row_text(c, l, cur)))
+        report.with(|r| {
+            let r = r.as_ref()?;
+            r.cards.iter().find(|c| c.gpu == key).map(|c| row_text(c, l, cur, r.task.is_training()))
+        })
     });
     let t = move |f: fn(&RowText) -> String| move || text.with(|x| x.as_ref().map(f).unwrap_or_default());
     let fits = move || text.with(|x| x.as_ref().is_some_and(|x| x.fits));

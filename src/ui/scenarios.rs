@@ -12,26 +12,31 @@ fn now_id() -> u64 {
     js_sys::Date::now() as u64
 }
 
-/// The saved list plus a message for storage problems.
+/// The saved list plus a message for storage problems, worded in the reader's language.
 #[derive(Clone, Copy)]
 struct Store {
     list: RwSignal<Vec<Saved>>,
     problem: RwSignal<Option<String>>,
+    lang: RwSignal<Lang>,
 }
 
 impl Store {
-    fn load() -> Self {
+    fn load(lang: RwSignal<Lang>) -> Self {
+        let l = lang.get_untracked();
         let (list, problem) = match storage::load_saved() {
             Ok((l, 0)) => (l, None),
-            Ok((l, n)) => (l, Some(format!("{n} saved scenario(s) could not be read and are hidden"))),
-            Err(e) => (Vec::new(), Some(e)),
+            Ok((list, n)) => (list, Some(Key::StoreSkipped.text(l).replace("{n}", &n.to_string()))),
+            Err(e) => (Vec::new(), Some(Key::from(e).text(l).to_string())),
         };
-        Self { list: RwSignal::new(list), problem: RwSignal::new(problem) }
+        Self { list: RwSignal::new(list), problem: RwSignal::new(problem), lang }
+    }
+    fn say(&self, k: Key) {
+        self.problem.set(Some(k.text(self.lang.get_untracked()).to_string()));
     }
     fn edit(&self, f: impl FnOnce(&mut Vec<Saved>)) {
         self.list.update(f);
         if let Err(e) = self.list.with(|l| storage::store_saved(l)) {
-            self.problem.set(Some(e));
+            self.say(e.into());
         }
     }
 }
@@ -41,7 +46,7 @@ impl Store {
 pub fn Scenarios() -> impl IntoView {
     let sc = expect_context::<RwSignal<Scenario>>();
     let lang = expect_context::<RwSignal<Lang>>();
-    let store = Store::load();
+    let store = Store::load(lang);
     let compare = RwSignal::new(Vec::<u64>::new());
     let copied = RwSignal::new(None::<Result<(), String>>);
     // The last deleted entry, until it is restored or another one is deleted.
@@ -67,8 +72,8 @@ pub fn Scenarios() -> impl IntoView {
     };
     let export = move |_| {
         let text = store.list.with(|l| crate::domain::json::write(l, true).unwrap_or_default());
-        if let Err(e) = files::download("gpu-planner-scenarios.json", &text) {
-            store.problem.set(Some(e));
+        if files::download("gpu-planner-scenarios.json", &text).is_err() {
+            store.say(Key::Export);
         }
     };
     let import = move |ev: leptos::ev::Event| {
@@ -82,7 +87,7 @@ pub fn Scenarios() -> impl IntoView {
                 .unwrap_or_default();
             match store.list.with_untracked(|l| saved::import(&text, l, now_id())) {
                 Ok(items) => store.edit(|l| l.extend(items)),
-                Err(e) => store.problem.set(Some(format!("{}: {e}", Key::ImportFailed.text(lang.get_untracked())))),
+                Err(_) => store.say(Key::ImportFailed),
             }
         });
     };

@@ -12,40 +12,53 @@ pub const SAVED_KEY: &str = "gpu-planner/scenarios/v1";
 /// Key of the chosen UI language.
 pub const LANG_KEY: &str = "gpu-planner/lang";
 
-fn local() -> Result<web_sys::Storage, String> {
+/// What went wrong with local storage; the page words it in the reader's language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StoreError {
+    /// No storage, or it cannot be read: private mode or a sandboxed frame.
+    Unavailable,
+    /// Full, or writing is blocked.
+    Full,
+    /// The stored text is not a usable scenario (list).
+    Damaged,
+    /// Saved by a newer version of the page.
+    Newer,
+}
+
+fn local() -> Result<web_sys::Storage, StoreError> {
     // gloo-storage panics when storage is blocked; ask the window ourselves.
-    web_sys::window()
-        .and_then(|w| w.local_storage().ok().flatten())
-        .ok_or_else(|| "local storage is not available (private mode or a sandboxed frame)".to_string())
+    web_sys::window().and_then(|w| w.local_storage().ok().flatten()).ok_or(StoreError::Unavailable)
 }
 
-fn read(key: &str) -> Result<Option<String>, String> {
-    local()?.get_item(key).map_err(|_| "local storage could not be read".to_string())
+fn read(key: &str) -> Result<Option<String>, StoreError> {
+    local()?.get_item(key).map_err(|_| StoreError::Unavailable)
 }
 
-fn write(key: &str, text: &str) -> Result<(), String> {
-    local()?.set_item(key, text).map_err(|_| "local storage is full or blocked".to_string())
+fn write(key: &str, text: &str) -> Result<(), StoreError> {
+    local()?.set_item(key, text).map_err(|_| StoreError::Full)
 }
 
 /// The saved current scenario, if any.
 ///
 /// # Errors
-/// A message when storage is unavailable or the saved text is not a scenario.
-pub fn load() -> Result<Option<Scenario>, String> {
+/// When storage is unavailable or the saved text is not a scenario.
+pub fn load() -> Result<Option<Scenario>, StoreError> {
     let Some(text) = read(CURRENT_KEY)? else { return Ok(None) };
-    let value: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| format!("saved scenario is damaged: {e}"))?;
-    let s = crate::domain::scenario::from_stored(value).map_err(|e| e.to_string())?;
-    s.validate().map_err(|e| format!("saved scenario is not usable: {e}"))?;
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|_| StoreError::Damaged)?;
+    let s = crate::domain::scenario::from_stored(value).map_err(|e| match e {
+        crate::domain::error::DecodeError::NewerSchema(_) => StoreError::Newer,
+        _ => StoreError::Damaged,
+    })?;
+    s.validate().map_err(|_| StoreError::Damaged)?;
     Ok(Some(s))
 }
 
 /// Saves the current scenario.
 ///
 /// # Errors
-/// A message when storage is unavailable or full.
-pub fn save(s: &Scenario) -> Result<(), String> {
-    write(CURRENT_KEY, &json::write(s, false).map_err(|e| e.to_string())?)
+/// When storage is unavailable or full.
+pub fn save(s: &Scenario) -> Result<(), StoreError> {
+    write(CURRENT_KEY, &json::write(s, false).map_err(|_| StoreError::Damaged)?)
 }
 
 /// The saved scenarios. Entries that no longer parse are skipped (and reported), not lost:
@@ -53,11 +66,10 @@ pub fn save(s: &Scenario) -> Result<(), String> {
 /// older versions) get ids of their own.
 ///
 /// # Errors
-/// A message when storage is unavailable or the list itself is damaged.
-pub fn load_saved() -> Result<(Vec<Saved>, usize), String> {
+/// When storage is unavailable or the list itself is damaged.
+pub fn load_saved() -> Result<(Vec<Saved>, usize), StoreError> {
     let Some(text) = read(SAVED_KEY)? else { return Ok((Vec::new(), 0)) };
-    let raw: Vec<serde_json::Value> =
-        serde_json::from_str(&text).map_err(|e| format!("saved scenarios are damaged: {e}"))?;
+    let raw: Vec<serde_json::Value> = serde_json::from_str(&text).map_err(|_| StoreError::Damaged)?;
     let total = raw.len();
     let mut ok: Vec<Saved> = raw.into_iter().filter_map(parse_saved).collect();
     saved::make_ids_unique(&mut ok, 0);
@@ -76,8 +88,8 @@ fn parse_saved(v: serde_json::Value) -> Option<Saved> {
 /// a damaged or newer entry is never lost by saving.
 ///
 /// # Errors
-/// A message when storage is unavailable or full.
-pub fn store_saved(list: &[Saved]) -> Result<(), String> {
+/// When storage is unavailable or full.
+pub fn store_saved(list: &[Saved]) -> Result<(), StoreError> {
     let unreadable: Vec<serde_json::Value> = read(SAVED_KEY)
         .ok()
         .flatten()
@@ -88,7 +100,7 @@ pub fn store_saved(list: &[Saved]) -> Result<(), String> {
         .collect();
     let mut all: Vec<serde_json::Value> = list.iter().filter_map(|s| serde_json::to_value(s).ok()).collect();
     all.extend(unreadable);
-    write(SAVED_KEY, &json::write(&all, false).map_err(|e| e.to_string())?)
+    write(SAVED_KEY, &json::write(&all, false).map_err(|_| StoreError::Damaged)?)
 }
 
 /// The remembered UI language tag, if any.

@@ -1,0 +1,310 @@
+//! Said as a person would: warnings, "how this was computed", rent-vs-buy formulas, the
+//! checklist and the rule of thumb carry card names and translated words, never catalog ids,
+//! Rust debug names, NaN, or English inside the Chinese text; domestic accelerators are not
+//! called cut-down export variants; the stacks are named as their vendors name them.
+#![cfg(not(target_arch = "wasm32"))] // host only
+
+mod common;
+use common::report;
+use gpu_planner::domain::checklist::checklist;
+use gpu_planner::domain::explain::{bridge_formula, explain, hybrid_formula, rent_vs_buy_formulas};
+use gpu_planner::domain::format::{self, Lang};
+use gpu_planner::domain::model::presets;
+use gpu_planner::domain::plan::Warning;
+use gpu_planner::domain::scenario::{Ownership, Task};
+use gpu_planner::domain::{Catalog, Scenario};
+
+/// Lowercase words a Chinese reader meets in Chinese ML writing as they are.
+const ALLOWED_IN_ZH: &[&str] = &["token", "tokens", "logits", "torchtune", "ffn", "flash", "attention", "min", "pin"];
+
+/// Whole lowercase ASCII words of three letters or more: English that slipped into Chinese
+/// text. File names, identifiers, tools and formats (config.json, kv_heads, gpu-burn, fp32) are
+/// not words.
+fn english_words(s: &str) -> Vec<String> {
+    s.split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')))
+        .map(|w| w.trim_end_matches('.'))
+        .filter(|w| w.len() >= 3 && w.chars().all(|c| c.is_ascii_lowercase()) && !ALLOWED_IN_ZH.contains(w))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Catalog ids, Debug names and non-numbers that must never reach a reader.
+fn leaks(s: &str) -> Vec<String> {
+    let ids: Vec<&str> = Catalog::embedded().gpus.iter().map(|g| g.id.as_str()).collect();
+    const DEBUG: &[&str] = &[
+        "None",
+        "Some",
+        "Full",
+        "Selective",
+        "NaN",
+        "inf",
+        "Bf16",
+        "Fp16",
+        "Fp32",
+        "Tf32",
+        "Fp8",
+        "Int8",
+        "Int4",
+        "Nf4",
+        "FullFinetune",
+        "Pretrain",
+        "Qlora",
+        "AdamW8bit",
+        "SgdMomentum",
+        "rocm",
+        "cann",
+        "neuware",
+        "dtk",
+        "musa",
+    ];
+    let mut out: Vec<String> = s
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .filter(|w| ids.contains(w) || DEBUG.contains(w))
+        .map(str::to_string)
+        .collect();
+    out.extend(ids.iter().filter(|id| id.contains('-') && s.contains(*id)).map(|id| (*id).to_string()));
+    for raw in ["other (", "is other", "ZeRO-0 None", "{:?}"] {
+        if s.contains(raw) {
+            out.push(raw.to_string());
+        }
+    }
+    out
+}
+
+/// Every text the domain writes for a reader of this scenario, in `lang`.
+fn texts(s: &Scenario, lang: Lang) -> Vec<String> {
+    let r = report(s);
+    let mut out = vec![format::quick_rule(&r.quick_rule)];
+    out.extend(r.unknown_specs.iter().cloned());
+    out.extend(r.warnings.iter().map(|w| format::warning(w, lang)));
+    for v in &r.cards {
+        out.extend(v.warnings.iter().map(|w| format::warning(w, lang)));
+        for e in explain(s, Catalog::embedded(), v, lang) {
+            out.extend([e.label(lang).to_string(), e.formula, e.result, e.source.to_string()]);
+        }
+    }
+    if let Some(i) = &r.infra {
+        out.extend(i.warnings.iter().map(|w| format::warning(w, lang)));
+        if let Some(g) = s.gpu(Catalog::embedded(), &i.gpu) {
+            for c in checklist(g) {
+                out.extend(if lang == Lang::Zh {
+                    [c.topic_zh.to_string(), c.zh]
+                } else {
+                    [c.topic_en.to_string(), c.en]
+                });
+            }
+        }
+    }
+    if let Some(rvb) = &r.rent_vs_buy {
+        out.extend(rent_vs_buy_formulas(s, rvb, lang));
+        out.push(hybrid_formula(lang).to_string());
+        out.push(bridge_formula(lang).to_string());
+    }
+    out
+}
+
+fn only(cards: &[&str]) -> Scenario {
+    let mut s = Scenario::default();
+    s.cards.only = cards.iter().map(|c| (*c).to_string()).collect();
+    s
+}
+
+fn card_texts(s: &Scenario, id: &str, lang: Lang) -> Vec<String> {
+    let r = report(s);
+    let v = r.cards.iter().find(|c| c.gpu == id).unwrap_or_else(|| panic!("{id} ranked"));
+    v.warnings.iter().map(|w| format::warning(w, lang)).collect()
+}
+
+const DOMESTIC: &[&str] = &[
+    "huawei-ascend-910b3",
+    "cambricon-mlu370-x8",
+    "hygon-dcu-z100",
+    "hygon-dcu-k100-ai",
+    "moore-threads-mtt-s4000",
+    "biren-br100",
+    "iluvatar-bi-v100",
+    "enflame-cloudblazer-t20",
+    "kunlunxin-p800",
+];
+const EXPORT_VARIANTS: &[&str] = &["h800-sxm", "h20", "a800-80gb-sxm4", "l20", "rtx-4090-d", "rtx-5090-d"];
+
+#[test]
+fn domestic_chips_are_not_called_cut_down_export_variants() {
+    for id in DOMESTIC {
+        let s = only(&[id]);
+        let (en, zh) = (card_texts(&s, id, Lang::En).join(" | "), card_texts(&s, id, Lang::Zh).join(" | "));
+        assert!(!en.contains("China-market") && !en.contains("cut"), "{id}: {en}");
+        assert!(!zh.contains("特供") && !zh.contains("削减"), "{id}: {zh}");
+        // Its own wording: the stack's maturity and how it is bought.
+        assert!(en.contains("younger than CUDA") && zh.contains("生态"), "{id}: {en} / {zh}");
+        assert!(en.contains("delivery") && zh.contains("交付"), "{id}: {en} / {zh}");
+        let g = Catalog::embedded().gpu(id).unwrap_or_else(|| panic!("{id}"));
+        for c in checklist(g) {
+            assert!(!c.en.contains("China-market") && !c.zh.contains("特供"), "{id} checklist: {} / {}", c.en, c.zh);
+        }
+    }
+    for id in EXPORT_VARIANTS {
+        let s = only(&[id]);
+        assert!(card_texts(&s, id, Lang::En).iter().any(|w| w.contains("China-market")), "{id}");
+        assert!(card_texts(&s, id, Lang::Zh).iter().any(|w| w.contains("特供")), "{id}");
+    }
+    // A modified grey-market board is neither: it has more memory than the part it came from.
+    let modded = only(&["rtx-4090-48gb-mod"]);
+    let en = card_texts(&modded, "rtx-4090-48gb-mod", Lang::En).join(" | ");
+    assert!(!en.contains("China-market"), "{en}");
+}
+
+#[test]
+fn the_power_warning_counts_the_cards_the_plan_has() {
+    // A 7B served on one RTX 5090: one card, no 8-card server.
+    let mut s = only(&["rtx-5090"]);
+    s.task = Task::Inference;
+    let r = report(&s);
+    assert_eq!(r.cards[0].gpus, 1);
+    let zh = card_texts(&s, "rtx-5090", Lang::Zh).join(" | ");
+    let en = card_texts(&s, "rtx-5090", Lang::En).join(" | ");
+    assert!(zh.contains("575 W") && !zh.contains("8 卡"), "{zh}");
+    assert!(en.contains("575 W") && !en.contains("per server"), "{en}");
+    // Four cards in one server: the warning says four.
+    s.parallel.gpus = 4;
+    let zh = card_texts(&s, "rtx-5090", Lang::Zh).join(" | ");
+    let en = card_texts(&s, "rtx-5090", Lang::En).join(" | ");
+    assert!(zh.contains("4 卡") && zh.contains("2,300 W") && !zh.contains("8 卡"), "{zh}");
+    assert!(en.contains("4 cards") && en.contains("2,300 W"), "{en}");
+}
+
+#[test]
+fn hygon_gets_no_contradictory_compute_warnings() {
+    for id in ["hygon-dcu-z100", "hygon-dcu-k100-ai"] {
+        let r = report(&only(&[id]));
+        let w = &r.cards[0].warnings;
+        let unknown = w.iter().any(|w| matches!(w, Warning::UnknownCompute));
+        let fallback = w.iter().any(|w| matches!(w, Warning::NoNativePrecision { .. }));
+        assert!(
+            unknown && !fallback,
+            "{id}: 'estimated at the fallback rate' and 'cannot be estimated' together: {w:?}"
+        );
+    }
+}
+
+#[test]
+fn software_stacks_are_named_as_their_vendors_name_them() {
+    for (id, en_name, zh_name) in [
+        ("huawei-ascend-910b3", "CANN", "CANN"),
+        ("mi300x", "ROCm", "ROCm"),
+        ("cambricon-mlu370-x8", "Neuware", "Neuware"),
+        ("hygon-dcu-z100", "DTK", "DTK"),
+        ("moore-threads-mtt-s4000", "MUSA", "MUSA"),
+        ("biren-br100", "Biren's own", "Biren 自有"),
+        ("kunlunxin-p800", "Kunlunxin's own", "Kunlunxin 自有"),
+    ] {
+        let s = only(&[id]);
+        let en = card_texts(&s, id, Lang::En).join(" | ");
+        let zh = card_texts(&s, id, Lang::Zh).join(" | ");
+        assert!(en.contains(en_name) && zh.contains(zh_name), "{id}: {en} / {zh}");
+        let g = Catalog::embedded().gpu(id).unwrap_or_else(|| panic!("{id}"));
+        let item = checklist(g).into_iter().find(|i| i.topic_en == "Software stack").unwrap_or_else(|| panic!("{id}"));
+        assert!(item.en.contains(en_name) && item.zh.contains(zh_name), "{id}: {} / {}", item.en, item.zh);
+        for t in [en, zh, item.en, item.zh] {
+            assert!(leaks(&t).is_empty(), "{id}: {:?} in {t}", leaks(&t));
+        }
+    }
+}
+
+#[test]
+fn the_rule_of_thumb_prints_no_degenerate_range_or_raw_float() {
+    let serve = report(&Scenario { task: Task::Inference, ..Scenario::default() });
+    let t = format::quick_rule(&serve.quick_rule);
+    let (low, high) = (format::gib(serve.quick_rule.low), format::gib(serve.quick_rule.high));
+    assert_eq!(low, high);
+    assert!(!t.contains(&format!("{low} – {high}")) && !t.contains("1.2–1.2"), "{t}");
+    let qlora = report(&Scenario { task: Task::Qlora, ..Scenario::default() });
+    let t = format::quick_rule(&qlora.quick_rule);
+    let bytes = t.split(" B × ").next().and_then(|x| x.rsplit('(').next()).unwrap_or_default();
+    assert!(bytes.split('.').nth(1).is_none_or(|d| d.len() <= 2), "raw float {bytes} in {t}");
+    assert!(t.contains("1.5–3)"), "{t}");
+    let full = format::quick_rule(&report(&Scenario::default()).quick_rule);
+    assert!(full.contains(" – ") && full.contains("(2 B × 3–6)"), "{full}");
+}
+
+/// A few scenarios a Chinese team would open: every task, export variants and domestic cards,
+/// a rent-vs-buy with the seed server.
+fn zh_scenarios() -> Vec<Scenario> {
+    let mut out = Vec::new();
+    for task in Task::ALL {
+        for cards in
+            [&["a100-80gb-sxm4", "rtx-4090", "h20"][..], &["huawei-ascend-910b3", "hygon-dcu-z100", "biren-br100"]]
+        {
+            let mut s = only(cards);
+            s.task = task;
+            s.ownership = Ownership { rent_hourly: Some(12.0), ..Ownership::seed_a100_server() };
+            s.ownership.gpu = cards[0].to_string();
+            out.push(s);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_chinese_texts_carry_no_english_words() {
+    let mut bad = Vec::new();
+    for s in zh_scenarios() {
+        for t in texts(&s, Lang::Zh) {
+            let w = english_words(&t);
+            if !w.is_empty() {
+                bad.push(format!("{:?}: {w:?} in «{t}»", s.task));
+            }
+        }
+    }
+    bad.sort();
+    bad.dedup();
+    assert!(bad.is_empty(), "{} texts with English words:\n{}", bad.len(), bad.join("\n"));
+}
+
+/// Property over every task × every model preset × groups of cards (NVIDIA, AMD, export
+/// variants, domestic, a modified board), in both languages: no text contains a catalog id, a
+/// Rust debug name or NaN.
+#[test]
+fn no_text_carries_a_catalog_id_or_a_debug_name() {
+    let groups: [&[&str]; 4] = [
+        &["h100-sxm", "rtx-4090", "mi300x", "l4"],
+        &[
+            "huawei-ascend-910b3",
+            "hygon-dcu-z100",
+            "biren-br100",
+            "cambricon-mlu370-x8",
+            "cambricon-mlu590",
+            "huawei-ascend-910",
+        ],
+        &["h20", "rtx-4090-48gb-mod", "moore-threads-mtt-s4000", "a100-40gb-pcie"],
+        &["enflame-cloudblazer-t20", "kunlunxin-p800", "iluvatar-bi-v100", "rtx-5090-d"],
+    ];
+    let mut bad = Vec::new();
+    for task in Task::ALL {
+        for m in presets() {
+            for g in groups {
+                let mut s = only(g);
+                s.task = task;
+                s.model = m.id.clone();
+                s.ownership.rent_hourly = Some(10.0);
+                let Ok(_) = gpu_planner::domain::plan(&s, Catalog::embedded()) else { continue };
+                for lang in [Lang::En, Lang::Zh] {
+                    for t in texts(&s, lang) {
+                        let l = leaks(&t);
+                        if !l.is_empty() {
+                            bad.push(format!("{l:?} in «{t}»"));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    bad.sort();
+    bad.dedup();
+    assert!(
+        bad.is_empty(),
+        "{} texts leak names:\n{}",
+        bad.len(),
+        bad.iter().take(40).cloned().collect::<Vec<_>>().join("\n")
+    );
+}
