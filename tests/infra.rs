@@ -6,7 +6,7 @@ use common::{assert_close, report};
 use gpu_planner::domain::checklist::checklist;
 use gpu_planner::domain::infra::{checkpoint_bytes, power};
 use gpu_planner::domain::scenario::{CardFilter, Infra, Parallel, Task, Training};
-use gpu_planner::domain::warnings::Warning;
+use gpu_planner::domain::verdict::Warning;
 use gpu_planner::domain::{Catalog, ModelSpec, Scenario};
 
 fn seventy_b() -> (ModelSpec, Scenario) {

@@ -203,7 +203,7 @@ fn a_fixed_card_count_that_cannot_hold_the_model_is_reported_not_fitting() {
     };
     let r = report(&s);
     assert!(!r.cards[0].fits);
-    assert!(r.cards[0].warnings.iter().any(|w| matches!(w, gpu_planner::domain::warnings::Warning::DoesNotFit { .. })));
+    assert!(r.cards[0].warnings.iter().any(|w| matches!(w, gpu_planner::domain::verdict::Warning::DoesNotFit { .. })));
 }
 
 #[test]

@@ -10,8 +10,8 @@ use gpu_planner::domain::checklist::checklist;
 use gpu_planner::domain::explain::{bridge_formula, explain, hybrid_formula, rent_vs_buy_formulas};
 use gpu_planner::domain::format::{self, Lang};
 use gpu_planner::domain::model::presets;
-use gpu_planner::domain::plan::Warning;
 use gpu_planner::domain::scenario::{Ownership, Task};
+use gpu_planner::domain::verdict::Warning;
 use gpu_planner::domain::{Catalog, Scenario};
 
 /// Lowercase words a Chinese reader meets in Chinese ML writing as they are.

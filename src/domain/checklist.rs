@@ -2,7 +2,8 @@
 
 use super::catalog::Gpu;
 use super::format::{vendor_name, warning, Lang};
-use super::warnings::{domestic, modified, Warning};
+use super::verdict::Warning;
+use super::warnings::{domestic, modified};
 use serde::Serialize;
 
 /// One item to check before paying for hardware.

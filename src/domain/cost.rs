@@ -4,9 +4,9 @@
 //! budget filter.
 
 use super::catalog::{Catalog, Gpu};
-use super::plan::CardVerdict;
 use super::pricing::{self, Quote};
 use super::scenario::Scenario;
+use super::verdict::CardVerdict;
 use serde::{Deserialize, Serialize};
 
 /// Hours in a year and in an average month.

@@ -22,8 +22,9 @@ pub enum PlanError {
 pub enum DecodeError {
     #[error("the link has no scenario in it")]
     Empty,
-    #[error("the link is too long ({0} characters; at most {max})", max = crate::domain::share::MAX_LEN)]
-    TooLong(usize),
+    /// Its length and the most a link may have.
+    #[error("the link is too long ({0} characters; at most {1})")]
+    TooLong(usize, usize),
     #[error("unsupported link version `{0}` (this page reads v1)")]
     Version(String),
     #[error("the link is damaged (not valid base64): {0}")]
@@ -32,6 +33,7 @@ pub enum DecodeError {
     Json(String),
     #[error("the scenario cannot be planned: {0}")]
     Invalid(String),
-    #[error("saved by a newer version of the page (schema {0}); this page reads up to {max}", max = crate::domain::scenario::VERSION)]
-    NewerSchema(u32),
+    /// Its schema and the newest this page reads.
+    #[error("saved by a newer version of the page (schema {0}); this page reads up to {1}")]
+    NewerSchema(u32, u32),
 }

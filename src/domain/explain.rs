@@ -6,8 +6,8 @@ use super::compute;
 use super::format::{self, Lang};
 use super::framework::{Framework, GradDtype};
 use super::memory::{self, ActivationShape};
-use super::plan::CardVerdict;
 use super::scenario::{Optimizer, Recompute, Scenario, Task};
+use super::verdict::CardVerdict;
 use serde::Serialize;
 
 /// One explained figure.

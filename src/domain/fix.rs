@@ -2,9 +2,10 @@
 //! would make it work, each checked by planning the changed scenario, cheapest first.
 
 use super::catalog::Catalog;
-use super::plan::{focus, plan, CardVerdict};
+use super::report::report as plan;
 use super::scenario::{Offload, Recompute, Scenario, Task, WeightQuant};
 use super::search;
+use super::verdict::{focus, CardVerdict};
 use serde::Serialize;
 
 /// One change that fixes the plan, with its effect.

@@ -1,8 +1,8 @@
 //! Numbers and warnings as text, in English and Chinese. Pure string formatting.
 
-use super::plan::Warning;
 use super::scenario::Currency;
 use super::units::GIB;
+use super::verdict::Warning;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]

@@ -3,10 +3,10 @@
 use super::catalog::Gpu;
 use super::memory;
 use super::model::ModelSpec;
-use super::plan::CardVerdict;
 use super::scenario::{Precision, Scenario, Task};
 use super::units::GB;
-use super::warnings::Warning;
+use super::verdict::CardVerdict;
+use super::verdict::Warning;
 use serde::{Deserialize, Serialize};
 
 /// Watts → BTU per hour (1 W = 3.412 14 BTU/h) and kW per ton of refrigeration (3.516 85).

@@ -1,159 +1,16 @@
-//! `plan(&Scenario, &Catalog) -> Report`: for every card, does the workload fit, on how many
-//! cards and which layout, how long it takes, what it costs, and what to watch out for.
+//! The first stage of a report: for one card, does the workload fit, on how many cards and which
+//! layout (tensor, pipeline, data, expert, context parallel; ZeRO; recompute), how long it takes
+//! and what renting it costs.
 
 use super::catalog::{Catalog, Gpu};
 use super::compute::{self, Throughput};
-use super::error::PlanError;
-use super::memory::{self, Layout, MemoryBreakdown, QuickRule};
+use super::memory::{self, Layout, MemoryBreakdown};
 use super::model::ModelSpec;
 use super::pricing;
 use super::scenario::{Recompute, Scenario, Task};
 use super::units::GIB;
-use serde::{Deserialize, Serialize};
 
-pub use super::warnings::Warning;
-
-/// What one card can do for the scenario.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CardVerdict {
-    pub gpu: String,
-    pub name: String,
-    pub fits: bool,
-    /// Cards in the plan (the fewest that fit, or the user's count).
-    pub gpus: u32,
-    /// Servers of `parallel.gpus_per_server` cards.
-    pub servers: u32,
-    pub layout: Layout,
-    pub memory: MemoryBreakdown,
-    /// Usable memory per card, bytes (vendor "GB" of GPU memory are binary GiB in practice:
-    /// an A100 80GB reports 81920 MiB in nvidia-smi).
-    pub capacity: f64,
-    /// Training: wall-clock hours; `None` when the card's peak is unknown or it does not fit.
-    pub hours: Option<f64>,
-    pub gpu_hours: Option<f64>,
-    /// MFU the time uses (training): measured when given, else predicted.
-    pub mfu: f64,
-    /// The predicted MFU's factors and the step's communication (training).
-    pub utilisation: Option<compute::Mfu>,
-    pub throughput: Option<Throughput>,
-    /// Rental price per card-hour in the scenario currency, if known.
-    pub rent_hourly: Option<f64>,
-    /// Where `rent_hourly` comes from: source, date, age, stale or press flags.
-    pub price: Option<pricing::Quote>,
-    /// Training: cost of the run at `rent_hourly`. Inference: cost per million generated tokens.
-    pub cost: Option<f64>,
-    /// Training: cost of the run on owned cards (at the ownership utilisation).
-    pub own_cost: Option<f64>,
-    /// `nvlink` when the plan needs a GPU-to-GPU fabric (tensor parallelism), else `pcie`.
-    pub interconnect_needed: String,
-    pub warnings: Vec<Warning>,
-}
-
-impl CardVerdict {
-    /// Share of the card's memory the plan uses (may exceed 1 when it does not fit).
-    #[must_use]
-    pub fn memory_use(&self) -> f64 {
-        if self.capacity > 0.0 {
-            self.memory.total / self.capacity
-        } else {
-            0.0
-        }
-    }
-}
-
-/// Everything the page and the CLI show for one scenario.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Report {
-    pub version: u32,
-    pub model: String,
-    pub task: Task,
-    pub params: f64,
-    pub active_params: f64,
-    /// Model memory on a single card without parallelism (what the model needs in total).
-    pub memory_single: MemoryBreakdown,
-    pub quick_rule: QuickRule,
-    pub training_flops: Option<f64>,
-    /// Cards ranked: fitting first, then by cost (when known) and time.
-    pub cards: Vec<CardVerdict>,
-    /// Owning versus renting the focus card.
-    pub rent_vs_buy: Option<super::cost::RentVsBuy>,
-    /// Storage, network, power and cooling of the focus card's plan.
-    pub infra: Option<super::infra::InfraReport>,
-    /// What the budget (if any) can buy or rent.
-    pub budget: Vec<super::cost::BudgetOption>,
-    /// Cards left out because their memory size is not published, by name.
-    pub unknown_specs: Vec<String>,
-    pub warnings: Vec<Warning>,
-}
-
-/// Computes every figure shown on the page from one scenario and the catalog.
-///
-/// # Errors
-/// Returns [`PlanError`] when inputs are out of range, the model is unknown, or no card matches.
-pub fn plan(s: &Scenario, catalog: &Catalog) -> Result<Report, PlanError> {
-    s.validate()?;
-    let m = s.model_spec()?;
-    for id in &s.cards.only {
-        if catalog.gpu(id).is_none() && !s.custom_gpus.iter().any(|g| &g.id == id) {
-            return Err(PlanError::UnknownGpu(id.clone()));
-        }
-    }
-    let cards: Vec<&Gpu> = catalog.gpus.iter().chain(s.custom_gpus.iter()).filter(|g| selected(s, g)).collect();
-    if cards.is_empty() {
-        return Err(PlanError::NoCards);
-    }
-    let mut verdicts: Vec<CardVerdict> = cards.iter().filter_map(|g| verdict(m, s, g, catalog)).collect();
-    super::units::sort_stable_by(&mut verdicts, rank);
-    let p = m.params();
-    let rent_vs_buy = super::cost::rent_vs_buy(s, catalog, &verdicts);
-    let budget = super::cost::budget_options(s, catalog, &verdicts);
-    let infra = focus(s, &verdicts).and_then(|v| {
-        let g = catalog.gpu(&v.gpu).or_else(|| s.custom_gpus.iter().find(|g| g.id == v.gpu))?;
-        Some(super::infra::infra(m, s, g, v))
-    });
-    Ok(Report {
-        version: super::scenario::VERSION,
-        model: m.name.clone(),
-        task: s.task,
-        params: p.total,
-        active_params: p.active,
-        memory_single: memory_for(m, s, &Layout::single()),
-        quick_rule: memory::quick_rule(m, s),
-        training_flops: s.task.is_training().then(|| compute::model_flops(m, s)),
-        cards: verdicts,
-        rent_vs_buy,
-        infra,
-        budget,
-        unknown_specs: cards.iter().filter(|g| g.memory_gb.is_none()).map(|g| g.name.clone()).collect(),
-        warnings: super::warnings::scenario_warnings(m, s),
-    })
-}
-
-/// The card the detail views follow: the one chosen to buy, else the best-ranked fitting card.
-#[must_use]
-pub fn focus<'a>(s: &Scenario, cards: &'a [CardVerdict]) -> Option<&'a CardVerdict> {
-    if s.ownership.gpu.is_empty() {
-        cards.iter().find(|c| c.fits).or(cards.first())
-    } else {
-        cards.iter().find(|c| c.gpu == s.ownership.gpu)
-    }
-}
-
-/// Fitting first; then cards with a cost, those whose only price is stale or a press report
-/// after those with a current price page (the row says so); then by cost and time.
-fn rank(a: &CardVerdict, b: &CardVerdict) -> std::cmp::Ordering {
-    let key =
-        |v: &CardVerdict| (!v.fits, v.cost.is_none(), v.cost.unwrap_or(f64::MAX), v.hours.unwrap_or(f64::MAX), v.gpus);
-    let (ka, kb) = (key(a), key(b));
-    let flagged = |v: &CardVerdict| v.price.as_ref().is_some_and(pricing::Quote::flagged);
-    ka.0.cmp(&kb.0)
-        .then(ka.1.cmp(&kb.1))
-        .then(flagged(a).cmp(&flagged(b)))
-        .then(ka.2.total_cmp(&kb.2))
-        .then(ka.3.total_cmp(&kb.3))
-        .then(ka.4.cmp(&kb.4))
-        .then(a.gpu.cmp(&b.gpu))
-}
+use super::verdict::CardVerdict;
 
 /// Whether the scenario's card filter keeps `g`.
 #[must_use]
@@ -357,7 +214,9 @@ fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64) -> (bool, Layout) {
     (false, fallback)
 }
 
-fn verdict(m: &ModelSpec, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Option<CardVerdict> {
+/// One card's fit, layout, time and rent; the report adds the owned cost and the warnings.
+#[must_use]
+pub fn verdict(m: &ModelSpec, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Option<CardVerdict> {
     let cap = g.memory_gb? * GIB;
     let (fits, mut layout) = choose(m, s, g, cap);
     // Serving with more cards than one replica needs: extra replicas (data parallel).
@@ -383,7 +242,7 @@ fn verdict(m: &ModelSpec, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Option<Ca
         cost = throughput.zip(rent_hourly).map(|(t, r)| r * f64::from(gpus) / (t.decode_tokens_s * 3600.0) * 1e6);
     }
     let needs_fabric = layout.tp > 1;
-    let mut v = CardVerdict {
+    let v = CardVerdict {
         gpu: g.id.clone(),
         name: g.name.clone(),
         fits,
@@ -404,7 +263,5 @@ fn verdict(m: &ModelSpec, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Option<Ca
         interconnect_needed: if needs_fabric { "nvlink".into() } else { "pcie".into() },
         warnings: Vec::new(),
     };
-    v.own_cost = super::cost::own_cost_of_run(s, catalog, g, &v);
-    v.warnings = super::warnings::card_warnings(s, g, &v);
     Some(v)
 }

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 /// Rental-market choices: any, China GPU clouds, global marketplaces, hyperscalers, only the
 /// user's own quotes.
-pub const RENT_MARKETS: [&str; 5] = ["", "china_cloud", "global_marketplace", "hyperscaler", "my_quotes"];
+pub use super::scenario::RENT_MARKETS;
 
 /// A price older than this (whole months to the catalog's `updated` date) is stale.
 pub const STALE_MONTHS: u32 = 12;

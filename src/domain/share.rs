@@ -79,7 +79,7 @@ pub fn decode(text: &str) -> Result<Scenario, DecodeError> {
         return Err(DecodeError::Empty);
     }
     if p.len() > MAX_LEN {
-        return Err(DecodeError::TooLong(p.len()));
+        return Err(DecodeError::TooLong(p.len(), MAX_LEN));
     }
     let Some(body) = p.strip_prefix(PREFIX) else {
         let version: String = p.split('.').next().unwrap_or("").chars().take(12).collect();

@@ -83,3 +83,17 @@ pub const SITES: [Site; 3] = [
 pub fn site(id: &str) -> Option<&'static Site> {
     SITES.iter().find(|s| s.id == id)
 }
+
+impl super::scenario::Ownership {
+    /// Takes the electricity price (converted into this section's currency) and PUE of a site preset.
+    pub fn apply_site(&mut self, site: &Site, cny_per_usd: f64) {
+        let price = match (site.currency, self.currency) {
+            (Currency::USD, Currency::CNY) => site.electricity.value * cny_per_usd,
+            (Currency::CNY, Currency::USD) => site.electricity.value / cny_per_usd,
+            _ => site.electricity.value,
+        };
+        self.electricity_per_kwh = (price * 10_000.0).round() / 10_000.0;
+        self.pue = site.pue.value;
+        self.site = site.id.to_string();
+    }
+}

@@ -2,56 +2,8 @@
 
 use super::catalog::Gpu;
 use super::model::ModelSpec;
-use super::plan::CardVerdict;
 use super::scenario::{Offload, Scenario, Task};
-use serde::{Deserialize, Serialize};
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "code", rename_all = "snake_case")]
-pub enum Warning {
-    /// GeForce cards: no ECC by default, blower-less coolers, EULA limits datacenter use.
-    ConsumerCardForTraining,
-    /// Training across more than 8 PCIe-only cards: gradient all-reduce through PCIe/host.
-    PcieTrainingBeyond8 { gpus: u32 },
-    /// Tensor parallelism beyond the NVLink domain: per-layer all-reduces go over PCIe.
-    TensorParallelOverPcie { tp: u32 },
-    /// More than one server: needs InfiniBand/RoCE between them.
-    MultiServer { servers: u32 },
-    /// Card power: W per card, and the cards' W in one server of `cards` of them.
-    HighPower {
-        card_w: f64,
-        server_w: f64,
-        #[serde(default)]
-        cards: u32,
-    },
-    /// Non-CUDA stack (catalog code: `cann`, `rocm`, …, `other` = the vendor's own): check
-    /// framework and kernel support.
-    SoftwareEcosystem {
-        software: String,
-        #[serde(default)]
-        vendor: String,
-    },
-    /// NVIDIA/AMD China-market variant (export-control cut of interconnect or compute).
-    ChinaMarketVariant,
-    /// A Chinese-made accelerator (Ascend, Cambricon, Hygon, …): how it is bought and supported.
-    DomesticAccelerator,
-    /// The card lacks the chosen format and runs at a fallback rate.
-    NoNativePrecision { precision: String },
-    /// Peak compute unknown: time cannot be estimated.
-    UnknownCompute,
-    /// Offloading to CPU memory: bounded by PCIe, often 1.5–3× slower.
-    CpuOffload,
-    /// Sequence longer than the model's trained context.
-    BeyondContext { tokens: u32, max: u32 },
-    /// The inter-server fabric would take more than half of the step time.
-    FabricDominates { needed_gbit: f64, fabric_gbit: f64 },
-    /// One rack of these servers draws more than the rack position allows.
-    RackPowerOverLimit { rack_kw: f64, limit_kw: f64 },
-    /// High-power cards in an office or workstation room.
-    OfficeRoom { server_w: f64 },
-    /// Does not fit even with the most memory-saving layout tried.
-    DoesNotFit { needed_gib: f64, capacity_gib: f64 },
-}
+use super::verdict::{CardVerdict, Warning};
 
 /// A Chinese-made accelerator: China market, not an NVIDIA/AMD export variant.
 #[must_use]

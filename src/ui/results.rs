@@ -4,7 +4,7 @@
 use super::i18n::{Key, Lang};
 use crate::domain::explain::explain;
 use crate::domain::format;
-use crate::domain::plan::CardVerdict;
+use crate::domain::verdict::CardVerdict;
 use crate::domain::scenario::{Currency, Recompute};
 use crate::domain::{Catalog, Report, Scenario};
 use leptos::{html::Canvas, prelude::*};

@@ -46,7 +46,7 @@ pub fn load() -> Result<Option<Scenario>, StoreError> {
     let Some(text) = read(CURRENT_KEY)? else { return Ok(None) };
     let value: serde_json::Value = serde_json::from_str(&text).map_err(|_| StoreError::Damaged)?;
     let s = crate::domain::scenario::from_stored(value).map_err(|e| match e {
-        crate::domain::error::DecodeError::NewerSchema(_) => StoreError::Newer,
+        crate::domain::error::DecodeError::NewerSchema(..) => StoreError::Newer,
         _ => StoreError::Damaged,
     })?;
     s.validate().map_err(|_| StoreError::Damaged)?;

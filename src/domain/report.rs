@@ -1,0 +1,105 @@
+//! `report(&Scenario, &Catalog) -> Report`, assembled in stages that each read only the stages
+//! before them (DESIGN.md §1): plan (fit, layout, time and rent per card) → infra (storage,
+//! network, power) → economics (owning, rent vs buy, budget) → warnings → the ranking.
+
+use super::catalog::{Catalog, Gpu};
+use super::compute;
+use super::error::PlanError;
+use super::memory::{self, Layout, MemoryBreakdown, QuickRule};
+use super::plan::{memory_for, selected, verdict};
+use super::pricing;
+use super::scenario::{Scenario, Task};
+use super::verdict::{focus, CardVerdict, Warning};
+use serde::{Deserialize, Serialize};
+
+/// Everything the page and the CLI show for one scenario.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub version: u32,
+    pub model: String,
+    pub task: Task,
+    pub params: f64,
+    pub active_params: f64,
+    /// Model memory on a single card without parallelism (what the model needs in total).
+    pub memory_single: MemoryBreakdown,
+    pub quick_rule: QuickRule,
+    pub training_flops: Option<f64>,
+    /// Cards ranked: fitting first, then by cost (when known) and time.
+    pub cards: Vec<CardVerdict>,
+    /// Owning versus renting the focus card.
+    pub rent_vs_buy: Option<super::cost::RentVsBuy>,
+    /// Storage, network, power and cooling of the focus card's plan.
+    pub infra: Option<super::infra::InfraReport>,
+    /// What the budget (if any) can buy or rent.
+    pub budget: Vec<super::cost::BudgetOption>,
+    /// Cards left out because their memory size is not published, by name.
+    pub unknown_specs: Vec<String>,
+    pub warnings: Vec<Warning>,
+}
+
+/// Computes every figure shown on the page from one scenario and the catalog.
+///
+/// # Errors
+/// Returns [`PlanError`] when inputs are out of range, the model is unknown, or no card matches.
+pub fn report(s: &Scenario, catalog: &Catalog) -> Result<Report, PlanError> {
+    s.validate()?;
+    let m = s.model_spec()?;
+    for id in &s.cards.only {
+        if catalog.gpu(id).is_none() && !s.custom_gpus.iter().any(|g| &g.id == id) {
+            return Err(PlanError::UnknownGpu(id.clone()));
+        }
+    }
+    let cards: Vec<&Gpu> = catalog.gpus.iter().chain(s.custom_gpus.iter()).filter(|g| selected(s, g)).collect();
+    if cards.is_empty() {
+        return Err(PlanError::NoCards);
+    }
+    let mut verdicts: Vec<CardVerdict> = cards
+        .iter()
+        .filter_map(|g| {
+            let mut v = verdict(m, s, g, catalog)?;
+            v.own_cost = super::cost::own_cost_of_run(s, catalog, g, &v);
+            v.warnings = super::warnings::card_warnings(s, g, &v);
+            Some(v)
+        })
+        .collect();
+    super::units::sort_stable_by(&mut verdicts, rank);
+    let p = m.params();
+    let rent_vs_buy = super::cost::rent_vs_buy(s, catalog, &verdicts);
+    let budget = super::cost::budget_options(s, catalog, &verdicts);
+    let infra = focus(s, &verdicts).and_then(|v| {
+        let g = catalog.gpu(&v.gpu).or_else(|| s.custom_gpus.iter().find(|g| g.id == v.gpu))?;
+        Some(super::infra::infra(m, s, g, v))
+    });
+    Ok(Report {
+        version: super::scenario::VERSION,
+        model: m.name.clone(),
+        task: s.task,
+        params: p.total,
+        active_params: p.active,
+        memory_single: memory_for(m, s, &Layout::single()),
+        quick_rule: memory::quick_rule(m, s),
+        training_flops: s.task.is_training().then(|| compute::model_flops(m, s)),
+        cards: verdicts,
+        rent_vs_buy,
+        infra,
+        budget,
+        unknown_specs: cards.iter().filter(|g| g.memory_gb.is_none()).map(|g| g.name.clone()).collect(),
+        warnings: super::warnings::scenario_warnings(m, s),
+    })
+}
+
+/// Fitting first; then cards with a cost, those whose only price is stale or a press report
+/// after those with a current price page (the row says so); then by cost and time.
+fn rank(a: &CardVerdict, b: &CardVerdict) -> std::cmp::Ordering {
+    let key =
+        |v: &CardVerdict| (!v.fits, v.cost.is_none(), v.cost.unwrap_or(f64::MAX), v.hours.unwrap_or(f64::MAX), v.gpus);
+    let (ka, kb) = (key(a), key(b));
+    let flagged = |v: &CardVerdict| v.price.as_ref().is_some_and(pricing::Quote::flagged);
+    ka.0.cmp(&kb.0)
+        .then(ka.1.cmp(&kb.1))
+        .then(flagged(a).cmp(&flagged(b)))
+        .then(ka.2.total_cmp(&kb.2))
+        .then(ka.3.total_cmp(&kb.3))
+        .then(ka.4.cmp(&kb.4))
+        .then(a.gpu.cmp(&b.gpu))
+}

@@ -1,0 +1,151 @@
+//! The choices a scenario is made of: task, precision, quantization, optimizer, recompute,
+//! offload, KV precision, LoRA targets.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Task {
+    Pretrain,
+    #[default]
+    FullFinetune,
+    Lora,
+    Qlora,
+    Inference,
+}
+
+impl Task {
+    pub const ALL: [Task; 5] = [Task::Pretrain, Task::FullFinetune, Task::Lora, Task::Qlora, Task::Inference];
+    #[must_use]
+    pub fn is_training(self) -> bool {
+        !matches!(self, Task::Inference)
+    }
+}
+
+/// Numeric format of training compute (and of inference weights when not quantized).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Precision {
+    Fp32,
+    Tf32,
+    #[default]
+    Bf16,
+    Fp16,
+    Fp8,
+}
+
+impl Precision {
+    /// Bytes of a weight/gradient/activation value at this precision. FP8 training
+    /// (Transformer Engine) keeps 16-bit weights and activations and runs the GEMMs in FP8.
+    #[must_use]
+    pub fn bytes(self) -> f64 {
+        match self {
+            Precision::Fp32 | Precision::Tf32 => 4.0,
+            Precision::Bf16 | Precision::Fp16 | Precision::Fp8 => 2.0,
+        }
+    }
+}
+
+/// Storage format of frozen or served weights.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum WeightQuant {
+    /// Same as the compute precision.
+    #[default]
+    None,
+    Fp8,
+    Int8,
+    Int4,
+    Nf4,
+}
+
+impl WeightQuant {
+    /// Bytes per quantized parameter including scales, with the usual conventions (group
+    /// scales on, QLoRA double quantization on): see [`WeightQuant::bytes_with`].
+    #[must_use]
+    pub fn bytes(self, base: Precision) -> f64 {
+        self.bytes_with(base, true, true)
+    }
+
+    /// Bytes per quantized parameter.
+    /// INT8 / FP8: one fp16 scale per 128-value group when `group_scales` (LLM.int8 / vLLM W8 use
+    /// per-channel scales; ≤ 1.6%).
+    /// INT4 (GPTQ/AWQ, group 128): fp16 scale + fp16 zero per group = 4.25 bits; 4 bits without.
+    /// NF4 (QLoRA, Dettmers et al. 2023 §3): fp32 absmax per 64 values = 4.5 bits; with double
+    /// quantization 8-bit constants per 64 + fp32 per 256 of those = 4 + 8/64 + 32/(64·256) bits.
+    #[must_use]
+    pub fn bytes_with(self, base: Precision, group_scales: bool, double_quant: bool) -> f64 {
+        let g = if group_scales { 1.0 } else { 0.0 };
+        match self {
+            WeightQuant::None => base.bytes(),
+            WeightQuant::Fp8 | WeightQuant::Int8 => 1.0 + g * 2.0 / 128.0,
+            WeightQuant::Int4 => (4.0 + g * 32.0 / 128.0) / 8.0,
+            WeightQuant::Nf4 if double_quant => (4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0)) / 8.0,
+            WeightQuant::Nf4 => (4.0 + 32.0 / 64.0) / 8.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Optimizer {
+    #[default]
+    AdamW,
+    AdamW8bit,
+    SgdMomentum,
+    /// Plain SGD: no optimizer state.
+    Sgd,
+    Adafactor,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Recompute {
+    #[default]
+    None,
+    Selective,
+    Full,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Offload {
+    #[default]
+    None,
+    /// ZeRO-Offload: optimizer states, master weights and gradients live in CPU memory.
+    Optimizer,
+    /// ZeRO-Infinity style: the 16-bit weights too (needs ZeRO-3).
+    OptimizerAndParams,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum KvPrecision {
+    #[default]
+    Bf16,
+    Fp8,
+    Int4,
+}
+
+impl KvPrecision {
+    #[must_use]
+    pub fn bytes(self) -> f64 {
+        match self {
+            KvPrecision::Bf16 => 2.0,
+            KvPrecision::Fp8 => 1.0,
+            KvPrecision::Int4 => 0.5 + 2.0 / 64.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum LoraTargets {
+    /// q and v projections only (Hu et al. 2021's choice; peft's default for Llama).
+    Qv,
+    /// q, k, v, o projections.
+    Attention,
+    /// Every linear layer of attention and MLP (QLoRA's recommendation).
+    #[default]
+    AllLinear,
+}

@@ -1,0 +1,178 @@
+//! Owning versus renting, the infrastructure around the cards, and the auto-plan's limits.
+
+use super::sections::Currency;
+use serde::{Deserialize, Serialize};
+
+/// Owning versus renting: the hidden costs of owning and the rental alternatives.
+/// Amounts are in `currency` (converted to the scenario currency in the report).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Ownership {
+    /// Card to buy; empty = the best-ranked fitting card with a purchase price.
+    pub gpu: String,
+    /// Cards to buy; 0 = the plan's count for that card.
+    pub cards: u32,
+    pub currency: Currency,
+    /// Price per card; `None` = newest catalog purchase price.
+    pub card_price: Option<f64>,
+    /// Host per server without GPUs: chassis, CPUs, RAM, storage, NICs, PSU.
+    pub server_price: f64,
+    /// Share of switches and cabling per server.
+    pub network_per_server: f64,
+    /// Host power per server (CPUs, RAM, NICs, fans), W.
+    pub host_watts: f64,
+    /// Site preset the electricity price and PUE came from (`beijing`, `chengdu`, `us`, `custom`).
+    pub site: String,
+    pub electricity_per_kwh: f64,
+    pub pue: f64,
+    /// Rack space / colocation per server per month.
+    pub rack_per_month: f64,
+    pub ops_salary_per_year: f64,
+    /// Share of one engineer's time spent running these servers.
+    pub ops_share: f64,
+    /// Maintenance and spares per year, share of the hardware price.
+    pub maintenance_per_year: f64,
+    pub depreciation_years: f64,
+    /// Resale value at the end of depreciation, share of the hardware price.
+    pub residual: f64,
+    /// Yearly discount rate for the present-value view (0 = straight-line).
+    pub discount_rate: f64,
+    /// Share of the year the owned cards are busy.
+    pub utilisation: f64,
+    /// On-demand price per card-hour; `None` = your quote in `money.overrides`, else the catalog.
+    pub rent_hourly: Option<f64>,
+    /// Monthly commitment per card; `None` = not compared.
+    pub rent_monthly: Option<f64>,
+    /// Yearly commitment per card; `None` = not compared.
+    pub rent_yearly: Option<f64>,
+    /// Months shown on the cumulative chart.
+    pub months: u32,
+    /// GPU-hours needed in each month (hybrid plan: own the base load, rent the peaks).
+    pub demand: Vec<f64>,
+    /// Budget for the budget filter; `None` = off.
+    pub budget: Option<f64>,
+    /// Weeks from order to delivery; `None` = the catalog's newest observation for the card,
+    /// else `cost::DEFAULT_LEAD_WEEKS`.
+    pub lead_weeks: Option<f64>,
+}
+
+impl Default for Ownership {
+    /// Beijing site preset (`sites.rs`), 3-year straight-line depreciation to 20% resale, 60%
+    /// utilisation. Host ¥150k and 1.5 kW per server, network ¥30k per server, rack ¥6k per
+    /// server-month, 10% of a ¥400k engineer, 3% maintenance: stated assumptions, all editable.
+    fn default() -> Self {
+        Self {
+            gpu: String::new(),
+            cards: 0,
+            currency: Currency::CNY,
+            card_price: None,
+            server_price: 150_000.0,
+            network_per_server: 30_000.0,
+            host_watts: 1_500.0,
+            site: "beijing".into(),
+            electricity_per_kwh: 0.62, // sites.rs: Beijing preset
+            pue: 1.35,
+            rack_per_month: 6_000.0,
+            ops_salary_per_year: 400_000.0,
+            ops_share: 0.1,
+            maintenance_per_year: 0.03,
+            depreciation_years: 3.0,
+            residual: 0.2,
+            discount_rate: 0.0,
+            utilisation: 0.6,
+            rent_hourly: None,
+            rent_monthly: None,
+            rent_yearly: None,
+            months: 48,
+            demand: vec![
+                2_000.0, 2_000.0, 8_000.0, 8_000.0, 2_000.0, 2_000.0, 2_000.0, 8_000.0, 2_000.0, 2_000.0, 2_000.0,
+                2_000.0,
+            ],
+            budget: None,
+            lead_weeks: None,
+        }
+    }
+}
+
+impl Ownership {
+    /// The seeds' figures as a preset: "an A100 80G card at ¥70–100k, a 4-card A100 server at
+    /// ¥250–300k". The server figure only adds up as a complete server (4 × ¥70k alone is ¥280k),
+    /// so the preset buys that bundle at its midpoint: 4 cards at ¥275,000 / 4 = ¥68,750 each with
+    /// the host included (server price 0), ¥10,000 of network, 4 cards per server.
+    #[must_use]
+    pub fn seed_a100_server() -> Self {
+        Self {
+            gpu: "a100-80gb-sxm4".into(),
+            cards: 4,
+            currency: Currency::CNY,
+            card_price: Some(68_750.0),
+            server_price: 0.0,
+            network_per_server: 10_000.0,
+            ..Self::default()
+        }
+    }
+}
+
+/// Storage, network between servers, power and cooling around the cards.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Infra {
+    /// Hours between checkpoint saves.
+    pub checkpoint_every_hours: f64,
+    /// Full checkpoints kept on disk.
+    pub checkpoints_kept: u32,
+    /// Write bandwidth of the checkpoint storage, GB/s (decimal).
+    pub storage_gb_s: f64,
+    /// Bytes per token of the tokenized dataset (int32 ids for vocabularies above 65,535).
+    pub dataset_bytes_per_token: f64,
+    /// Owned storage price per TB, in `ownership.currency`.
+    pub storage_price_per_tb: f64,
+    /// Rented storage per TB-month, in `ownership.currency`.
+    pub storage_rent_per_tb_month: f64,
+    /// Inter-server bandwidth per GPU, Gb/s (25, 100, 200, 400 Ethernet or InfiniBand).
+    pub fabric_gbit_per_gpu: f64,
+    /// Servers per rack.
+    pub servers_per_rack: u32,
+    /// Power a rack position may draw, kW (many Chinese IDC racks are 4–8 kW).
+    pub rack_kw_limit: f64,
+    /// Where the servers stand: `datacenter` or `office`.
+    pub room: String,
+}
+
+impl Default for Infra {
+    /// Stated assumptions, all editable: a checkpoint every 2 h, 3 kept, 2 GB/s storage, int32
+    /// tokens, ¥1,500 per TB owned (enterprise NVMe) and ¥120 per TB-month rented, 200 Gb/s per GPU,
+    /// 2 servers per rack within 12 kW, in a data centre.
+    fn default() -> Self {
+        Self {
+            checkpoint_every_hours: 2.0,
+            checkpoints_kept: 3,
+            storage_gb_s: 2.0,
+            dataset_bytes_per_token: 4.0,
+            storage_price_per_tb: 1_500.0,
+            storage_rent_per_tb_month: 120.0,
+            fabric_gbit_per_gpu: 200.0,
+            servers_per_rack: 2,
+            rack_kw_limit: 12.0,
+            room: "datacenter".into(),
+        }
+    }
+}
+
+/// Auto-plan: search every card and layout for the cheapest or fastest way to run the workload.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Search {
+    /// Finish the training within this many days; `None` = no deadline.
+    pub deadline_days: Option<f64>,
+    /// Spend at most this much (scenario currency) renting; `None` = no limit.
+    pub budget: Option<f64>,
+    /// Largest card count to consider.
+    pub max_gpus: u32,
+}
+
+impl Default for Search {
+    fn default() -> Self {
+        Self { deadline_days: None, budget: None, max_gpus: 1024 }
+    }
+}

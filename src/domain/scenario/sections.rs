@@ -1,0 +1,221 @@
+//! Sections of a scenario: training, LoRA, inference, parallel layout, cards, money, efficiency.
+
+use super::inputs::{KvPrecision, LoraTargets, Offload, Optimizer, Recompute};
+use crate::domain::framework::{Conventions, Framework};
+use serde::{Deserialize, Serialize};
+
+/// Rental markets a scenario can price cards in (`""` = any).
+pub const RENT_MARKETS: [&str; 5] = ["", "china_cloud", "global_marketplace", "hyperscaler", "my_quotes"];
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Training {
+    pub seq_len: u32,
+    pub micro_batch: u32,
+    /// Sequences per optimizer step (all data-parallel ranks, all accumulation steps).
+    pub global_batch: u32,
+    /// Tokens to train on.
+    pub tokens: f64,
+    pub optimizer: Optimizer,
+    /// Keep fp32 master weights (mixed precision). Off = pure 16-bit training.
+    pub master_weights: bool,
+    /// Flash attention never stores the s×s scores (same activation saving as selective recompute).
+    pub flash_attention: bool,
+    /// The framework whose memory accounting applies; `conventions` holds its switches.
+    pub framework: Framework,
+    pub conventions: Conventions,
+}
+
+impl Training {
+    /// Switches to a framework's own conventions (and its master-weights default).
+    pub fn set_framework(&mut self, f: Framework) {
+        self.framework = f;
+        if f != Framework::Custom {
+            self.conventions = Conventions::of(f);
+            self.master_weights = Conventions::default_master_weights(f);
+        }
+    }
+}
+
+impl Default for Training {
+    fn default() -> Self {
+        Self {
+            seq_len: 4096,
+            micro_batch: 1,
+            global_batch: 64,
+            tokens: 1e9,
+            optimizer: Optimizer::AdamW,
+            master_weights: true,
+            flash_attention: true,
+            framework: Framework::DeepSpeed,
+            conventions: Conventions::of(Framework::DeepSpeed),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Lora {
+    pub rank: u32,
+    pub targets: LoraTargets,
+}
+
+impl Default for Lora {
+    fn default() -> Self {
+        Self { rank: 16, targets: LoraTargets::AllLinear }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Inference {
+    /// Prompt tokens per request.
+    pub context: u32,
+    /// Generated tokens per request.
+    pub output_tokens: u32,
+    /// Sequences decoded together (batch).
+    pub concurrent: u32,
+    pub kv: KvPrecision,
+}
+
+impl Default for Inference {
+    fn default() -> Self {
+        Self { context: 4096, output_tokens: 512, concurrent: 8, kv: KvPrecision::Bf16 }
+    }
+}
+
+/// Parallel layout: `auto` searches tp/pp/ZeRO/recompute per card; otherwise the given values are used.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Parallel {
+    pub auto: bool,
+    /// Cards to use; 0 = the fewest that fit.
+    pub gpus: u32,
+    pub tp: u32,
+    pub pp: u32,
+    pub zero: u8,
+    pub recompute: Recompute,
+    pub offload: Offload,
+    /// Cards per server (8 on HGX / most GPU servers); sets how many servers a plan needs.
+    pub gpus_per_server: u32,
+    /// Expert parallelism (MoE): routed experts split over this many data-parallel cards.
+    pub ep: u32,
+    /// Context parallelism: each sequence split over this many cards.
+    pub cp: u32,
+    /// Model chunks per pipeline stage (Megatron's interleaved 1F1B, `--num-layers-per-virtual-
+    /// pipeline-stage`): the bubble shrinks to (p − 1)/(v·m).
+    pub virtual_stages: u32,
+}
+
+impl Default for Parallel {
+    fn default() -> Self {
+        Self {
+            auto: true,
+            gpus: 0,
+            tp: 1,
+            pp: 1,
+            zero: 0,
+            recompute: Recompute::None,
+            offload: Offload::None,
+            gpus_per_server: 8,
+            ep: 1,
+            cp: 1,
+            virtual_stages: 1,
+        }
+    }
+}
+
+/// Which catalog cards to consider. Empty lists mean "all".
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct CardFilter {
+    pub segments: Vec<String>,
+    pub vendors: Vec<String>,
+    pub min_memory_gb: f64,
+    pub only: Vec<String>,
+    /// `""` any, `fast` (NVLink-class fabric between cards), `pcie` (PCIe only).
+    pub interconnect: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum Currency {
+    #[default]
+    CNY,
+    USD,
+}
+
+impl Currency {
+    /// ISO code, as catalog prices carry it.
+    #[must_use]
+    pub fn code(self) -> &'static str {
+        match self {
+            Currency::CNY => "CNY",
+            Currency::USD => "USD",
+        }
+    }
+    /// Code and symbol for axis labels.
+    #[must_use]
+    pub fn label(self) -> &'static str {
+        match self {
+            Currency::CNY => "CNY ¥",
+            Currency::USD => "USD $",
+        }
+    }
+}
+
+/// A user's own hourly rental quote for a card.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct PriceOverride {
+    pub gpu: String,
+    pub rent_hourly: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Money {
+    pub currency: Currency,
+    /// CNY per USD. Default: PBOC central parity ≈ 7.1 (late 2025); editable.
+    pub cny_per_usd: f64,
+    /// In `currency`.
+    pub overrides: Vec<PriceOverride>,
+    /// Rental market the ranking prices cards in (`RENT_MARKETS`): `china_cloud`,
+    /// `global_marketplace`, `hyperscaler`, `my_quotes` (only `overrides`), or empty = any.
+    pub rent_market: String,
+    /// Buy used (二手) cards: the catalog's used prices, a lower resale and a failure allowance.
+    pub used: bool,
+}
+
+impl Default for Money {
+    fn default() -> Self {
+        Self {
+            currency: Currency::CNY,
+            cny_per_usd: 7.1,
+            overrides: Vec::new(),
+            rent_market: String::new(),
+            used: false,
+        }
+    }
+}
+
+/// Utilisation assumptions the user may replace with their own benchmark.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Efficiency {
+    /// Model FLOPs utilisation for training; `None` = default per card class (compute.rs).
+    pub mfu: Option<f64>,
+    /// Share of peak memory bandwidth reached while decoding.
+    pub decode_bandwidth: f64,
+    /// Share of peak compute reached during prefill.
+    pub prefill_mfu: f64,
+    /// CUDA context + framework workspace per card, GiB.
+    pub runtime_gib: f64,
+    /// Allocator fragmentation, share of the rest.
+    pub fragmentation: f64,
+}
+
+impl Default for Efficiency {
+    fn default() -> Self {
+        Self { mfu: None, decode_bandwidth: 0.75, prefill_mfu: 0.5, runtime_gib: 1.0, fragmentation: 0.05 }
+    }
+}

@@ -1,0 +1,115 @@
+//! What the report says about one card: its verdict and the plain warnings. Types only (and the
+//! focus rule), so that the stages that fill them in — plan, infra, cost, warnings — and the
+//! report that assembles them all read this module and never each other backwards.
+
+use super::compute::{self, Throughput};
+use super::memory::{Layout, MemoryBreakdown};
+use super::pricing;
+use super::scenario::Scenario;
+use serde::{Deserialize, Serialize};
+
+/// What one card can do for the scenario.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CardVerdict {
+    pub gpu: String,
+    pub name: String,
+    pub fits: bool,
+    /// Cards in the plan (the fewest that fit, or the user's count).
+    pub gpus: u32,
+    /// Servers of `parallel.gpus_per_server` cards.
+    pub servers: u32,
+    pub layout: Layout,
+    pub memory: MemoryBreakdown,
+    /// Usable memory per card, bytes (vendor "GB" of GPU memory are binary GiB in practice:
+    /// an A100 80GB reports 81920 MiB in nvidia-smi).
+    pub capacity: f64,
+    /// Training: wall-clock hours; `None` when the card's peak is unknown or it does not fit.
+    pub hours: Option<f64>,
+    pub gpu_hours: Option<f64>,
+    /// MFU the time uses (training): measured when given, else predicted.
+    pub mfu: f64,
+    /// The predicted MFU's factors and the step's communication (training).
+    pub utilisation: Option<compute::Mfu>,
+    pub throughput: Option<Throughput>,
+    /// Rental price per card-hour in the scenario currency, if known.
+    pub rent_hourly: Option<f64>,
+    /// Where `rent_hourly` comes from: source, date, age, stale or press flags.
+    pub price: Option<pricing::Quote>,
+    /// Training: cost of the run at `rent_hourly`. Inference: cost per million generated tokens.
+    pub cost: Option<f64>,
+    /// Training: cost of the run on owned cards (at the ownership utilisation).
+    pub own_cost: Option<f64>,
+    /// `nvlink` when the plan needs a GPU-to-GPU fabric (tensor parallelism), else `pcie`.
+    pub interconnect_needed: String,
+    pub warnings: Vec<Warning>,
+}
+
+impl CardVerdict {
+    /// Share of the card's memory the plan uses (may exceed 1 when it does not fit).
+    #[must_use]
+    pub fn memory_use(&self) -> f64 {
+        if self.capacity > 0.0 {
+            self.memory.total / self.capacity
+        } else {
+            0.0
+        }
+    }
+}
+
+/// The card the detail views follow: the one chosen to buy, else the best-ranked fitting card.
+#[must_use]
+pub fn focus<'a>(s: &Scenario, cards: &'a [CardVerdict]) -> Option<&'a CardVerdict> {
+    if s.ownership.gpu.is_empty() {
+        cards.iter().find(|c| c.fits).or(cards.first())
+    } else {
+        cards.iter().find(|c| c.gpu == s.ownership.gpu)
+    }
+}
+
+/// Plain warnings about a plan: codes with values, worded in both languages by `format.rs`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum Warning {
+    /// GeForce cards: no ECC by default, blower-less coolers, EULA limits datacenter use.
+    ConsumerCardForTraining,
+    /// Training across more than 8 PCIe-only cards: gradient all-reduce through PCIe/host.
+    PcieTrainingBeyond8 { gpus: u32 },
+    /// Tensor parallelism beyond the NVLink domain: per-layer all-reduces go over PCIe.
+    TensorParallelOverPcie { tp: u32 },
+    /// More than one server: needs InfiniBand/RoCE between them.
+    MultiServer { servers: u32 },
+    /// Card power: W per card, and the cards' W in one server of `cards` of them.
+    HighPower {
+        card_w: f64,
+        server_w: f64,
+        #[serde(default)]
+        cards: u32,
+    },
+    /// Non-CUDA stack (catalog code: `cann`, `rocm`, …, `other` = the vendor's own): check
+    /// framework and kernel support.
+    SoftwareEcosystem {
+        software: String,
+        #[serde(default)]
+        vendor: String,
+    },
+    /// NVIDIA/AMD China-market variant (export-control cut of interconnect or compute).
+    ChinaMarketVariant,
+    /// A Chinese-made accelerator (Ascend, Cambricon, Hygon, …): how it is bought and supported.
+    DomesticAccelerator,
+    /// The card lacks the chosen format and runs at a fallback rate.
+    NoNativePrecision { precision: String },
+    /// Peak compute unknown: time cannot be estimated.
+    UnknownCompute,
+    /// Offloading to CPU memory: bounded by PCIe, often 1.5–3× slower.
+    CpuOffload,
+    /// Sequence longer than the model's trained context.
+    BeyondContext { tokens: u32, max: u32 },
+    /// The inter-server fabric would take more than half of the step time.
+    FabricDominates { needed_gbit: f64, fabric_gbit: f64 },
+    /// One rack of these servers draws more than the rack position allows.
+    RackPowerOverLimit { rack_kw: f64, limit_kw: f64 },
+    /// High-power cards in an office or workstation room.
+    OfficeRoom { server_w: f64 },
+    /// Does not fit even with the most memory-saving layout tried.
+    DoesNotFit { needed_gib: f64, capacity_gib: f64 },
+}
