@@ -5,6 +5,7 @@ pub mod catalog;
 pub mod checklist;
 pub mod comms;
 pub mod compute;
+pub mod config;
 pub mod cost;
 pub mod edit;
 pub mod error;

@@ -1,0 +1,219 @@
+//! Real `config.json` files (tests/configs/, sources in tests/configs/SOURCES.md) read into
+//! models and held to the parameter counts their model cards publish; a config of a preset's
+//! model plans like the preset; bad configs give an error naming the field.
+
+mod common;
+use common::{assert_close, report};
+use gpu_planner::domain::config::{check_index, read_config, ConfigError, ConfigRead};
+use gpu_planner::domain::model::preset;
+use gpu_planner::domain::Scenario;
+
+fn read(file: &str) -> ConfigRead {
+    let path = format!("{}/tests/configs/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    read_config(&text).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+/// (file, published total in billions, published active in billions for MoE, tolerance on the
+/// total).
+/// Counts leave out norms and biases (<0.1%) and multi-token-prediction heads.
+const PUBLISHED: [(&str, f64, Option<f64>, f64); 19] = [
+    // huggingface.co/meta-llama/Llama-3.1-8B: "8.03B params" (safetensors); model card "8B".
+    ("llama-3.1-8b.json", 8.03, None, 0.03),
+    // huggingface.co/meta-llama/Llama-3.1-70B: "70.6B params"; model card "70B".
+    ("llama-3.1-70b.json", 70.6, None, 0.03),
+    // huggingface.co/Qwen/Qwen2.5-7B-Instruct model card: "Number of Parameters: 7.61B".
+    ("qwen2.5-7b-instruct.json", 7.61, None, 0.03),
+    // huggingface.co/Qwen/Qwen3-8B model card: "Number of Parameters: 8.2B".
+    ("qwen3-8b.json", 8.2, None, 0.03),
+    // huggingface.co/Qwen/Qwen3-32B model card: "Number of Parameters: 32.8B".
+    ("qwen3-32b.json", 32.8, None, 0.03),
+    // huggingface.co/Qwen/Qwen3-30B-A3B: "30.5B in total and 3.3B activated".
+    ("qwen3-30b-a3b.json", 30.5, Some(3.3), 0.03),
+    // The FP8 repack of the same model: same shape, plus a quantization_config.
+    ("qwen3-30b-a3b-fp8.json", 30.5, Some(3.3), 0.03),
+    // huggingface.co/Qwen/Qwen3-235B-A22B: "235B in total and 22B activated".
+    ("qwen3-235b-a22b.json", 235.0, Some(22.0), 0.03),
+    // huggingface.co/Qwen/Qwen3-Next-80B-A3B-Thinking: "80B in total and 3B activated".
+    // Its Gated DeltaNet layers are sized as attention layers here (a 1.4% under-count).
+    ("qwen3-next-80b-a3b-thinking.json", 80.0, Some(3.0), 0.03),
+    // huggingface.co/deepseek-ai/DeepSeek-V3: "671B total parameters with 37B activated"
+    // (the 685B on the Hub adds the 14B multi-token-prediction module).
+    ("deepseek-v3.json", 671.0, Some(37.0), 0.03),
+    // huggingface.co/moonshotai/Kimi-K2-Instruct: "32 billion activated parameters and
+    // 1 trillion total parameters".
+    ("kimi-k2.json", 1000.0, Some(32.0), 0.04),
+    // mistral.ai/news/mixtral-of-experts: "46.7B total parameters but only uses 12.9B".
+    ("mixtral-8x7b.json", 46.7, Some(12.9), 0.03),
+    // huggingface.co/openai/gpt-oss-20b: "21B parameters with 3.6B active parameters".
+    ("gpt-oss-20b.json", 21.0, Some(3.6), 0.03),
+    // huggingface.co/openai/gpt-oss-120b: "117B parameters with 5.1B active parameters".
+    ("gpt-oss-120b.json", 117.0, Some(5.1), 0.03),
+    // huggingface.co/google/gemma-2-2b-it: "2.61B params" (Gemma 2 report: 2.6B).
+    ("gemma-2-2b-it.json", 2.61, None, 0.03),
+    // huggingface.co/zai-org/GLM-4.5-Air: "106 billion total parameters and 12 billion active".
+    ("glm-4.5-air.json", 106.0, Some(12.0), 0.03),
+    // huggingface.co/MiniMaxAI/MiniMax-M2: "230 billion total parameters with 10 billion
+    // active" (M2.5 keeps the M2 shape).
+    ("minimax-m2.5.json", 230.0, Some(10.0), 0.03),
+    // huggingface.co/meta-llama/Llama-4-Scout-17B-16E-Instruct: "17B activated, 109B total";
+    // the total includes the vision encoder, which this config only names by its size.
+    ("llama-4-scout.json", 109.0, Some(17.0), 0.05),
+    // huggingface.co/Qwen/Qwen3-VL-8B-Instruct: "8.77B params" (language model + vision tower).
+    ("qwen3-vl-8b.json", 8.77, None, 0.05),
+];
+
+#[test]
+fn parsed_counts_match_published_counts() {
+    let mut failures = Vec::new();
+    for (file, total, active, tol) in PUBLISHED {
+        let r = read(file);
+        let c = r.model.computed_params();
+        let vision = r.vision_params.unwrap_or(0.0);
+        let got = (c.total + vision) / 1e9;
+        let got_active = (c.active + vision) / 1e9;
+        // Vendors differ on whether the embeddings count as active: gpt-oss's card leaves the
+        // input embedding out (20.91B total, 3.61B active), GLM-4.5-Air's both embedding and
+        // head (13.4B − 1.2B ≈ 12B), Qwen's keeps both in.
+        let embeddings = c.embedding / 1e9;
+        println!("{file:38} total {got:8.2} B (published {total}), active {got_active:7.2} B ({active:?})");
+        if (got / total - 1.0).abs() > tol {
+            failures.push(format!("{file}: total {got:.2} B vs published {total} B"));
+        }
+        if let Some(a) = active {
+            if a < (got_active - embeddings) * 0.95 || a > got_active * 1.05 {
+                failures.push(format!("{file}: active {got_active:.2} B vs published {a} B"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// Each family's structure as read (the parts that change memory beyond the count).
+#[test]
+fn families_read_their_structure() {
+    let v3 = read("deepseek-v3.json").model;
+    let (moe, mla) = (v3.moe.as_ref().expect("moe"), v3.mla.as_ref().expect("mla"));
+    assert_eq!((moe.experts, moe.experts_per_token, moe.shared_experts, moe.dense_layers), (256, 8, 1, 3));
+    assert_eq!((mla.kv_lora_rank, mla.qk_rope_head_dim, mla.q_lora_rank), (512, 64, Some(1536)));
+
+    let gemma = read("gemma-2-2b-it.json").model;
+    assert_eq!((gemma.sliding_window, gemma.sliding_window_layers), (Some(4096), Some(0.5)));
+    assert!(gemma.tied_embeddings, "gemma ties its output head");
+
+    let oss = read("gpt-oss-20b.json");
+    assert_eq!((oss.model.sliding_window, oss.model.sliding_window_layers), (Some(128), Some(0.5)));
+    let q = oss.quantization.expect("mxfp4");
+    assert_eq!((q.method.as_str(), q.bits, q.group_size), ("mxfp4", Some(4), Some(32)));
+
+    let next = read("qwen3-next-80b-a3b-thinking.json");
+    // 36 of 48 layers are linear: 32 value heads × 128 × 128 state = 512 tokens of 2·2·256 KV.
+    assert_eq!((next.model.sliding_window, next.model.sliding_window_layers), (Some(512), Some(0.75)));
+    assert_eq!(next.model.moe.as_ref().map(|m| m.shared_experts), Some(1));
+
+    let vl = read("qwen3-vl-8b.json");
+    assert_eq!((vl.model.layers, vl.model.hidden), (36, 4096));
+    assert!(vl.vision_params.is_some_and(|p| p > 0.3e9), "vision tower sized");
+
+    let scout = read("llama-4-scout.json").model;
+    assert_eq!(scout.moe.as_ref().map(|m| (m.experts, m.experts_per_token, m.shared_experts)), Some((16, 1, 1)));
+
+    let fp8 = read("qwen3-30b-a3b-fp8.json").quantization.expect("fp8");
+    assert_eq!((fp8.method.as_str(), fp8.bits, fp8.group_size), ("fp8", Some(8), Some(128 * 128)));
+
+    let glm = read("glm-4.5-air.json").model;
+    assert_eq!(glm.moe.as_ref().map(|m| (m.dense_layers, m.dense_intermediate)), Some((1, Some(10944))));
+}
+
+/// The config of a preset's model, pasted, plans exactly like the preset's structure (as the
+/// custom form would hold it), and within the preset's published-vs-computed gap of the preset.
+#[test]
+fn config_plans_like_its_preset() {
+    for (file, id) in [
+        ("llama-3.1-8b.json", "llama-3.1-8b"),
+        ("llama-3.1-70b.json", "llama-3.1-70b"),
+        ("qwen2.5-7b-instruct.json", "qwen2.5-7b"),
+        ("qwen3-8b.json", "qwen3-8b"),
+        ("qwen3-30b-a3b.json", "qwen3-30b-a3b"),
+        ("deepseek-v3.json", "deepseek-v3"),
+        ("mixtral-8x7b.json", "mixtral-8x7b"),
+    ] {
+        let p = preset(id).expect("preset");
+        let parsed = read(file).model;
+        let shape = |m: &gpu_planner::domain::ModelSpec| {
+            (m.layers, m.hidden, m.intermediate, m.heads, m.kv_heads, m.head_dim(), m.vocab, m.tied_embeddings)
+        };
+        assert_eq!(shape(&parsed), shape(p), "{file}: shape");
+        assert_eq!((&parsed.moe, &parsed.mla), (&p.moe, &p.mla), "{file}: moe/mla");
+        let custom = |m| Scenario { model: "custom".into(), custom_model: m, ..Scenario::default() };
+        let from_config = report(&custom(ModelSpec { max_context: p.max_context, ..parsed }));
+        let from_preset = report(&custom(p.as_custom()));
+        assert_close(from_config.memory_single.total, from_preset.memory_single.total, 1e-12);
+        let published = report(&Scenario { model: id.into(), ..Scenario::default() });
+        assert_close(from_config.memory_single.total, published.memory_single.total, 0.02);
+        println!(
+            "{file}: {:.2} GB from config, {:.2} GB preset",
+            from_config.memory_single.total / 1e9,
+            published.memory_single.total / 1e9
+        );
+    }
+}
+
+use gpu_planner::domain::ModelSpec;
+
+#[test]
+fn bad_configs_name_the_field() {
+    assert!(matches!(read_config("{not json"), Err(ConfigError::NotJson(_))));
+    assert!(matches!(read_config(""), Err(ConfigError::NotJson(_))));
+    assert_eq!(read_config("[1, 2]"), Err(ConfigError::NotObject));
+    let base = r#"{"num_hidden_layers": 32, "hidden_size": 4096, "intermediate_size": 11008,
+        "num_attention_heads": 32, "vocab_size": 32000"#;
+    assert!(read_config(&format!("{base}}}")).is_ok());
+    let without = base.replace(r#""hidden_size": 4096,"#, "");
+    assert_eq!(read_config(&format!("{without}}}")), Err(ConfigError::Missing("hidden_size")));
+    let negative = base.replace("4096", "-4096");
+    let e = read_config(&format!("{negative}}}")).expect_err("negative");
+    assert!(e.to_string().contains("hidden_size") && e.to_string().contains("-4096"), "{e}");
+    let fraction = base.replace("32000", "32000.5");
+    assert!(read_config(&format!("{fraction}}}")).expect_err("fraction").to_string().contains("vocab_size"));
+    let text = base.replace("11008", "\"big\"");
+    assert!(read_config(&format!("{text}}}")).expect_err("string").to_string().contains("intermediate_size"));
+    // Structures the planner cannot size are refused by name.
+    for (extra, field) in [
+        (r#", "is_encoder_decoder": true"#, "is_encoder_decoder"),
+        (r#", "mamba_d_state": 16"#, "mamba_d_state"),
+        (r#", "num_layers": 40"#, "num_layers"),
+        (r#", "layer_types": ["full_attention"]"#, "layer_types"),
+    ] {
+        let e = read_config(&format!("{base}{extra}}}")).expect_err(field);
+        assert!(e.to_string().contains(field), "{field}: {e}");
+    }
+    let mut types = vec!["\"full_attention\""; 31];
+    types.push("\"cross_attention\"");
+    let e = read_config(&format!("{base}, \"layer_types\": [{}]}}", types.join(","))).expect_err("layer kind");
+    assert!(e.to_string().contains("layer_types[31]") && e.to_string().contains("cross_attention"), "{e}");
+    let sliding = vec!["\"sliding_attention\""; 32].join(",");
+    let e = read_config(&format!("{base}, \"layer_types\": [{sliding}]}}")).expect_err("window");
+    assert_eq!(e, ConfigError::Missing("sliding_window"));
+    // MoE without its routing.
+    let e = read_config(&format!("{base}, \"num_local_experts\": 8}}")).expect_err("top-k");
+    assert_eq!(e, ConfigError::Missing("num_experts_per_tok"));
+    // MLA without its dimensions.
+    let e = read_config(&format!("{base}, \"kv_lora_rank\": 512}}")).expect_err("mla");
+    assert!(matches!(e, ConfigError::Missing(_)), "{e}");
+    // kv heads above heads: the model's own check.
+    let e = read_config(&format!("{base}, \"num_key_value_heads\": 64}}")).expect_err("kv");
+    assert!(e.to_string().contains("kv_heads"), "{e}");
+}
+
+#[test]
+fn safetensors_index_cross_checks_the_count() {
+    let r = read("llama-3.1-8b.json");
+    let params = r.model.computed_params().total;
+    // The published index of Llama-3.1-8B: 16,060,522,496 bytes of bf16.
+    let index = r#"{"metadata": {"total_size": 16060522496}, "weight_map": {}}"#;
+    assert_eq!(check_index(index, params, 2.0), Ok(None));
+    let off = check_index(r#"{"metadata": {"total_size": 17000000000}}"#, params, 2.0).expect("parsed");
+    assert!(off.is_some_and(|d| d < -0.02), "{off:?}");
+    assert_eq!(check_index("{}", params, 2.0), Err(ConfigError::Missing("metadata.total_size")));
+}
