@@ -84,3 +84,19 @@ fn report_carries_the_chosen_markets_price_with_source_and_date() {
     }
     assert!(out.contains("\"source\"") && out.contains("\"date\""));
 }
+
+/// A scenario made from a model's config.json plans like the preset of the same model.
+#[test]
+fn from_config_makes_a_scenario_that_plans_like_the_preset() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/configs/llama-3.1-8b.json");
+    let (ok, out, err) = cli(&["from-config", path]);
+    assert!(ok, "{err}");
+    let s: Scenario = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    let from_config = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    let preset = plan(&Scenario { model: "llama-3.1-8b".into(), ..Scenario::default() }, Catalog::embedded())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let rel = (from_config.params / preset.params - 1.0).abs();
+    assert!(rel < 0.01, "{} vs {}", from_config.params, preset.params);
+    let (bad, _, err) = cli(&["from-config", concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml")]);
+    assert!(!bad && !err.is_empty());
+}

@@ -7,6 +7,7 @@
 //! gpu-planner encode FILE            share-link payload of a scenario file
 //! gpu-planner scenario               the default scenario as JSON (a template to edit)
 //! gpu-planner accuracy [--json]      the engine against published reference numbers
+//! gpu-planner from-config FILE       a scenario (default workload) for a model's config.json
 //! ```
 
 use gpu_planner::domain::{accuracy, model, plan, scenario::Task, share, Catalog, Scenario};
@@ -34,6 +35,16 @@ fn run(args: &[String]) -> Result<String, String> {
             let s = read_scenario(arg)?;
             let r = plan(&s, catalog).map_err(|e| e.to_string())?;
             serde_json::to_string_pretty(&r).map_err(|e| e.to_string())
+        }
+        Some("from-config") => {
+            let arg = args.get(1).ok_or("usage: gpu-planner from-config config.json")?;
+            let text = std::fs::read_to_string(arg).map_err(|e| format!("cannot read {arg}: {e}"))?;
+            let read = gpu_planner::domain::config::read_config(&text).map_err(|e| format!("{arg}: {e}"))?;
+            for n in &read.notes {
+                eprintln!("note: {n}");
+            }
+            let s = Scenario { model: "custom".into(), custom_model: read.model, ..Scenario::default() };
+            serde_json::to_string_pretty(&s).map_err(|e| e.to_string())
         }
         Some("scenario") => serde_json::to_string_pretty(&Scenario::default()).map_err(|e| e.to_string()),
         Some("encode") => {
@@ -90,7 +101,7 @@ fn run(args: &[String]) -> Result<String, String> {
             Ok(out)
         }
         _ => {
-            Err("usage: gpu-planner report FILE_OR_URL | report --default | matrix | accuracy | encode FILE | scenario"
+            Err("usage: gpu-planner report FILE_OR_URL | report --default | matrix | accuracy | from-config FILE | encode FILE | scenario"
                 .into())
         }
     }
