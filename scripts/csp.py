@@ -2,30 +2,39 @@
 """Adds a Content-Security-Policy to the built page: only its own origin, plus the sha256 of
 trunk's inline module loader (the one inline script the page needs) and 'wasm-unsafe-eval' for
 WebAssembly. Inline style *attributes* (Leptos bar widths) are allowed; style elements are not.
-Usage: scripts/csp.py dist/index.html"""
+Idempotent (a policy already there is replaced). `trunk build` runs it through
+scripts/postbuild.py (a post_build hook in Trunk.toml); by hand: scripts/csp.py dist/index.html"""
 import base64, hashlib, re, sys
 
-path = sys.argv[1]
-html = open(path, encoding="utf-8").read()
-html = re.sub(r'\s*<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
-hashes = [
-    "'sha256-" + base64.b64encode(hashlib.sha256(body.encode("utf-8")).digest()).decode() + "'"
-    for body in re.findall(r"<script[^>]*>(.*?)</script>", html, flags=re.S)
-    if body.strip()
-]
-policy = "; ".join([
-    "default-src 'self'",
-    "script-src 'self' 'wasm-unsafe-eval' " + " ".join(hashes),
-    "style-src 'self'",
-    "style-src-attr 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    "connect-src 'self'",
-    "font-src 'self'",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'none'",
-])
-meta = f'<meta http-equiv="Content-Security-Policy" content="{policy}" />'
-html = html.replace('<meta charset="utf-8" />', '<meta charset="utf-8" />\n    ' + meta, 1)
-open(path, "w", encoding="utf-8").write(html)
-print(f"CSP added to {path} ({len(hashes)} inline script hash)")
+
+def add_csp(path):
+    html = open(path, encoding="utf-8").read()
+    html = re.sub(r'\s*<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
+    hashes = [
+        "'sha256-" + base64.b64encode(hashlib.sha256(body.encode("utf-8")).digest()).decode() + "'"
+        for body in re.findall(r"<script[^>]*>(.*?)</script>", html, flags=re.S)
+        if body.strip()
+    ]
+    policy = "; ".join([
+        "default-src 'self'",
+        "script-src 'self' 'wasm-unsafe-eval' " + " ".join(hashes),
+        "style-src 'self'",
+        "style-src-attr 'unsafe-inline'",
+        "img-src 'self' data: blob:",
+        "connect-src 'self'",
+        "font-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'none'",
+    ])
+    meta = f'<meta http-equiv="Content-Security-Policy" content="{policy}" />'
+    anchor = '<meta charset="utf-8" />'
+    if anchor not in html:
+        sys.exit(f"csp.py: {anchor} not found in {path}; the policy would be missing")
+    html = html.replace(anchor, anchor + "\n    " + meta, 1)
+    open(path, "w", encoding="utf-8").write(html)
+    print(f"CSP added to {path} ({len(hashes)} inline script hash)")
+
+
+if __name__ == "__main__":
+    add_csp(sys.argv[1])

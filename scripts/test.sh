@@ -23,9 +23,12 @@ cargo test --locked
 step "browser tests (wasm-bindgen-test, headless Chromium)"
 cargo test --locked --target wasm32-unknown-unknown --test web
 
-step "release build"
+step "release build (CSP and precompressed .gz/.br from the post_build hook in Trunk.toml)"
 trunk build --release --offline
-python3 scripts/csp.py dist/index.html
+for f in dist/*.wasm dist/*.js dist/*.css dist/index.html; do
+  [ -s "$f.gz" ] && [ -s "$f.br" ] || { echo "missing $f.gz or $f.br"; exit 1; }
+done
+grep -q 'http-equiv="Content-Security-Policy"' dist/index.html || { echo "no CSP in dist/index.html"; exit 1; }
 
 step "end-to-end: built page under a sub-path and in an iframe"
 rm -rf site && mkdir -p site/tools/gpu && cp -r dist/. site/tools/gpu/ && cp e2e/host.html e2e/host-sandbox.html site/

@@ -33,5 +33,5 @@ pub use catalog::{Catalog, Gpu, Price};
 pub use error::PlanError;
 pub use model::ModelSpec;
 pub use report::{report, report as plan, Report};
-pub use verdict::CardVerdict;
 pub use scenario::Scenario;
+pub use verdict::CardVerdict;

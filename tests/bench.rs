@@ -43,6 +43,14 @@ async fn bench_in_chromium() {
     let _ = document().body().map(|b| b.append_child(&container));
     let _h = leptos::mount::mount_to(container.unchecked_into(), App);
     leptos::task::tick().await;
+    // The panels below the answer (the inputs among them) mount after the first paint.
+    for _ in 0..2 {
+        let p = js_sys::Promise::new(&mut |resolve, _| {
+            let _ = window().request_animation_frame(&resolve);
+        });
+        let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+    }
+    leptos::task::tick().await;
     let input: web_sys::HtmlInputElement = document()
         .query_selector("[data-testid='seq']")
         .ok()

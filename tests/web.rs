@@ -51,11 +51,30 @@ fn clear_storage() {
     }
 }
 
-async fn mount() -> leptos::mount::UnmountHandle<impl Mountable> {
+/// Mounts the page and returns at once: only what renders first (the answer) is there.
+async fn mount_now() -> leptos::mount::UnmountHandle<impl Mountable> {
     let container = document().create_element("div").unwrap_or_else(|_| panic!("div"));
     let _ = document().body().map(|b| b.append_child(&container));
     let handle = leptos::mount::mount_to(container.unchecked_into(), App);
     leptos::task::tick().await;
+    handle
+}
+
+/// Waits for the next two animation frames (the lower panels mount after the first paint).
+async fn frames() {
+    for _ in 0..2 {
+        let p = js_sys::Promise::new(&mut |resolve, _| {
+            let _ = window().request_animation_frame(&resolve);
+        });
+        let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+    }
+    leptos::task::tick().await;
+}
+
+/// Mounts the page and waits until every panel is there.
+async fn mount() -> leptos::mount::UnmountHandle<impl Mountable> {
+    let handle = mount_now().await;
+    frames().await;
     handle
 }
 
@@ -75,8 +94,78 @@ async fn page_shows_the_default_report() {
     let _h = fresh().await;
     let r = plan(&Scenario::default(), Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(text("memory-total"), format::gib(r.memory_single.total));
-    let rows = by_testid("ranking").query_selector_all("tbody tr").map(|l| l.length()).unwrap_or(0);
-    assert_eq!(rows as usize, r.cards.len());
+    assert_eq!(rows(), r.cards.len().min(10), "the top ten first");
+    click("show-all");
+    settle().await;
+    assert_eq!(rows(), r.cards.len());
+}
+
+fn rows() -> usize {
+    by_testid("ranking").query_selector_all("tbody tr").map(|l| l.length()).unwrap_or(0) as usize
+}
+
+/// Opens the details of the first card in the ranking (a click on its name); returns its id.
+fn open_first_card() -> String {
+    let row = by_testid("ranking").query_selector("tbody tr").ok().flatten().unwrap_or_else(|| panic!("a row"));
+    let name: web_sys::HtmlElement =
+        row.query_selector("button.link").ok().flatten().unwrap_or_else(|| panic!("card name")).unchecked_into();
+    name.click();
+    row.get_attribute("data-testid").unwrap_or_default().trim_start_matches("card-").to_string()
+}
+
+/// The answer (summary and ranking) is there as soon as the page mounts; the heavy lower panels
+/// follow after the first paint.
+#[wasm_bindgen_test]
+async fn the_answer_renders_first_and_the_lower_panels_after_it() {
+    clear_storage();
+    set_query("?");
+    let _h = mount_now().await;
+    assert!(find("summary").is_some() && find("ranking").is_some(), "the answer is on the first frame");
+    let lower = ["rvb", "autoplan", "infra", "checklist", "scenarios", "task"];
+    for id in lower {
+        assert!(find(id).is_none(), "{id} waits until the answer is painted");
+    }
+    frames().await;
+    for id in lower {
+        assert!(find(id).is_some(), "{id} follows");
+    }
+}
+
+/// Clicking a card opens its details in a row right under it; the share link carries that card
+/// (`&card=`), and reopening the link opens them again, even for a card below the top ten. An
+/// old link without the card opens none; a second click folds them.
+#[wasm_bindgen_test]
+async fn the_share_link_carries_the_open_card() {
+    let h = fresh().await;
+    assert!(find("memory-chart").is_none(), "no details until a card is clicked");
+    let id = open_first_card();
+    settle().await;
+    let search = window().location().search().unwrap_or_default();
+    assert!(search.contains(&format!("card={id}")) && search.contains("s=v1."), "{search}");
+    assert!(share::decode(&search).is_ok(), "the scenario still decodes beside the card");
+    drop(h);
+    let h = mount().await; // reopen the same address
+    let under = |id: &str| {
+        by_testid(&format!("card-{id}"))
+            .next_element_sibling()
+            .and_then(|tr| tr.query_selector("[data-testid='memory-chart']").ok().flatten())
+            .is_some()
+    };
+    assert!(under(&id), "details open under {id}");
+    open_first_card();
+    settle().await;
+    assert!(find("memory-chart").is_none(), "a second click folds the details");
+    assert!(!window().location().search().unwrap_or_default().contains("card="));
+    drop(h);
+    set_query("?s=v1.e30");
+    let h = mount().await;
+    assert!(find("memory-chart").is_none(), "an old link opens no details");
+    drop(h);
+    let r = plan(&Scenario::default(), Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    let last = r.cards.last().map(|c| c.gpu.clone()).unwrap_or_default();
+    set_query(&format!("?s=v1.e30&card={last}"));
+    let _h = mount().await;
+    assert!(under(&last), "a card below the top ten is listed with its details open");
 }
 
 #[wasm_bindgen_test]
@@ -158,6 +247,7 @@ async fn language_switch_translates_the_page() {
 #[wasm_bindgen_test]
 async fn the_memory_chart_is_drawn() {
     let _h = fresh().await;
+    open_first_card();
     settle().await;
     let canvas: web_sys::HtmlCanvasElement = by_testid("memory-chart").unchecked_into();
     let ctx: web_sys::CanvasRenderingContext2d =
@@ -364,6 +454,8 @@ async fn a_custom_card_added_after_a_removal_is_ranked() {
     type_into("cc-name", "Card C");
     click("cc-add");
     settle().await;
+    click("show-all"); // custom cards without a price rank below the top ten
+    settle().await;
     let ranking = text("ranking");
     assert!(!ranking.contains("Card A"), "{ranking}");
     assert!(ranking.contains("Card B") && ranking.contains("Card C"), "both custom cards are ranked: {ranking}");
@@ -463,6 +555,7 @@ async fn switching_the_market_changes_a_rows_cost_and_shows_its_source_and_date(
 #[wasm_bindgen_test]
 async fn the_framework_choice_changes_the_numbers_and_travels_in_the_link() {
     let _h = fresh().await;
+    open_first_card();
     settle().await;
     let total = || text("memory-total");
     choose("framework", "deep_speed");
@@ -526,6 +619,8 @@ async fn to_zh() {
 async fn the_chinese_page_names_cards_and_says_what_it_covers() {
     let _h = fresh().await;
     to_zh().await;
+    open_first_card();
+    settle().await;
     let summary = text("summary");
     for g in Catalog::embedded().gpus.iter().filter(|g| g.id.contains('-')) {
         assert!(!summary.contains(&g.id), "catalog id {} in the summary: {summary}", g.id);
@@ -544,6 +639,8 @@ async fn serving_is_ranked_by_throughput_with_no_training_terms() {
     let _h = fresh().await;
     to_zh().await;
     choose("task", "inference");
+    settle().await;
+    open_first_card();
     settle().await;
     let head = text("sort-Time");
     assert!(head.contains("吞吐量") && !head.contains("时间"), "serving is ranked by throughput: {head}");

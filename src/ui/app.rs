@@ -1,19 +1,24 @@
 //! The page: one scenario signal → one report memo → results. Effects only sync the outside
 //! world (local storage, the URL, the document language).
+//!
+//! The answer comes first: the summary and the ranking render on the first frame; every other
+//! panel mounts on the frame after it. Each section puts its inputs beside its results (a column
+//! on the left on a wide screen, just above them on a narrow one; the answer's own inputs follow it).
 
 use super::accuracy::AccuracyView;
 use super::autoplan::{AutoPlanForm, AutoPlanView};
 use super::cards::{CardsForm, MoneyForm};
 use super::forms::{ParallelForm, WorkloadForm};
 use super::framework::FrameworkForm;
-use super::i18n::{Key, Lang};
+use super::i18n::{tr, Key, Lang};
 use super::infra::{Checklist, InfraForm, InfraView};
 use super::ownership::{OwnershipForm, RentVsBuyView};
-use super::results::{CardDetail, Ranking, Summary};
-use super::scenarios::Scenarios;
+use super::results::{Ranking, Summary};
+use super::scenarios::{ScenarioBar, Scenarios, Store};
 use crate::domain::{plan, Catalog, Report, Scenario};
 use crate::web;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// The first scenario: the share link, else the saved one, else the demo; plus what went wrong
 /// with the link and with storage.
@@ -43,6 +48,24 @@ fn query_flag(name: &str) -> bool {
         .is_some_and(|q| q.trim_start_matches('?').split('&').any(|kv| kv == format!("{name}=1") || kv == name))
 }
 
+/// Keeps a panel where the eye is when a click in it changes what is above it (an applied
+/// auto-plan fix re-ranks the cards): after the update, scrolls by as much as the clicked
+/// element's section moved. Runs in the capture phase: before the click changes anything.
+fn hold_in_place(ev: leptos::ev::MouseEvent) {
+    let section = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .and_then(|e| e.closest("section").ok().flatten());
+    let Some(el) = section.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) else { return };
+    let before = el.offset_top();
+    request_animation_frame(move || {
+        let moved = el.offset_top() - before;
+        if let (Some(w), true) = (web_sys::window(), moved != 0) {
+            w.scroll_by_with_x_and_y(0.0, f64::from(moved));
+        }
+    });
+}
+
 /// The whole page.
 #[component]
 pub fn App() -> impl IntoView {
@@ -60,7 +83,8 @@ pub fn App() -> impl IntoView {
         Err(_) => prev.cloned().flatten(),
     });
     let report: Signal<Option<Report>> = last_good.into();
-    let selected = RwSignal::new(None::<String>);
+    // The card whose details are open; the share link carries it.
+    let selected = RwSignal::new(web::url::load_card());
     Effect::new(move |_| {
         scenario.with(|s| {
             if let Err(e) = web::storage::save(s) {
@@ -69,9 +93,15 @@ pub fn App() -> impl IntoView {
                     storage_msg.set(Some(e.to_string()));
                 }
             }
-            web::url::replace(s);
+            web::url::replace(s, selected.get().as_deref());
         })
     });
+    if !embed {
+        provide_context(Store::load(lang));
+    }
+    // Everything below the answer mounts after the answer is painted (the second frame).
+    let later = RwSignal::new(false);
+    request_animation_frame(move || request_animation_frame(move || later.set(true)));
     Effect::new(move |_| {
         let l = lang.get();
         web::storage::save_lang(l.tag());
@@ -81,51 +111,41 @@ pub fn App() -> impl IntoView {
     });
     let t = move |k: Key| k.text(lang.get());
     let toggle_lang = move |_| lang.update(|l| *l = if *l == Lang::En { Lang::Zh } else { Lang::En });
+    let lang_button = move || view! { <button type="button" data-testid="lang" on:click=toggle_lang>{tr(lang, Key::Language)}</button> };
+    // In a wiki iframe: the same scenario and open card on the full page, in a new tab.
+    let full = move || web::files::page_url(&scenario.with(|s| web::url::query(s, selected.get().as_deref())));
     view! {
         <div class="app" class:embed=embed>
-            <Show when=move || !embed>
-                <header>
-                    <h1>{move || t(Key::Title)}</h1>
-                    <p>{move || t(Key::Tagline)}</p>
-                    <button type="button" data-testid="lang" on:click=toggle_lang>
-                        {move || t(Key::Language)}
-                    </button>
-                </header>
-            </Show>
+            {if embed {
+                view! { <div class="toolbar embed-bar"><a data-testid="open-full" href=full target="_blank" rel="noopener">{tr(lang, Key::OpenFull)}</a>{lang_button}</div> }.into_any()
+            } else {
+                view! { <header><h1>{tr(lang, Key::Title)}</h1><p>{tr(lang, Key::Tagline)}</p><ScenarioBar card=selected/>{lang_button}</header> }.into_any()
+            }}
             {move || storage_msg.get().map(|e| view! { <p class="muted" role="status" data-testid="storage-status">{t(Key::StorageProblem)} ": " {e}</p> })}
-            {link_error.map(|e| view! { <p class="error" role="alert" data-testid="link-error">{move || t(Key::LinkDamaged)} " (" {e.clone()} ")"</p> })}
-            <div class="layout">
-                <aside class="inputs" aria-label="inputs">
-                    <WorkloadForm/>
-                    <ParallelForm/>
-                    <fieldset class="group"><FrameworkForm/></fieldset>
-                    <AutoPlanForm/>
-                    <CardsForm/>
-                    <MoneyForm/>
-                    <OwnershipForm report/>
-                    <InfraForm/>
-                </aside>
+            {link_error.map(|e| view! { <p class="error" role="alert" data-testid="link-error">{tr(lang, Key::LinkDamaged)} " (" {e.clone()} ")"</p> })}
+            // [inputs | results] pairs on a two-column grid: the answer first in the page order
+            // (on a narrow screen it comes before its inputs), then each form and its results.
+            <div class="pairs" on:click:capture=hold_in_place>
                 <main class="results">
-                    <Show when=move || embed>
-                        <button type="button" class="embed-lang" data-testid="lang" on:click=toggle_lang>
-                            {move || t(Key::Language)}
-                        </button>
-                    </Show>
                     {move || result.get().err().map(|e| view! { <p class="error" role="alert" data-testid="plan-error">{t(Key::PlanFailed)} ": " {e}</p> })}
                     <Summary report/>
                     <Ranking report selected/>
-                    <CardDetail report selected/>
-                    <AutoPlanView/>
-                    <RentVsBuyView report/>
-                    <InfraView report/>
-                    <Checklist report/>
-                    <AccuracyView/>
                 </main>
+                {move || later.get().then(|| view! {
+                    <aside class="inputs" aria-label="inputs">
+                        <WorkloadForm/>
+                        <details class="fold-group"><summary>{tr(lang, Key::Parallelism)}</summary>
+                            <ParallelForm/><fieldset class="group"><FrameworkForm/></fieldset></details>
+                        <details class="fold-group"><summary>{tr(lang, Key::CardsToConsider)}</summary><CardsForm/></details>
+                        <details class="fold-group"><summary>{tr(lang, Key::Money)}</summary><MoneyForm/></details>
+                    </aside>
+                    <AutoPlanForm/><AutoPlanView/>
+                    <OwnershipForm report/><RentVsBuyView report/>
+                    <InfraForm/><InfraView report/><Checklist report/>
+                    <AccuracyView/>
+                    {(!embed).then(|| view! { <Scenarios/><footer><p class="muted">{tr(lang, Key::Footer)}</p></footer> })}
+                })}
             </div>
-            <Show when=move || !embed>
-                <Scenarios/>
-                <footer><p class="muted">{move || t(Key::Footer)}</p></footer>
-            </Show>
         </div>
     }
 }

@@ -1,11 +1,11 @@
-//! The report on screen: headline figures, the sortable card ranking, and the selected card's
-//! memory chart and "how this was computed".
+//! The report on screen: headline figures, the sortable card ranking (the top ten until asked
+//! for all), and under a clicked card its memory chart and "how this was computed".
 
-use super::i18n::{Key, Lang};
+use super::i18n::{tr, Key, Lang};
 use crate::domain::explain::explain;
 use crate::domain::format;
-use crate::domain::verdict::CardVerdict;
 use crate::domain::scenario::{Currency, Recompute};
+use crate::domain::verdict::CardVerdict;
 use crate::domain::{Catalog, Report, Scenario};
 use leptos::{html::Canvas, prelude::*};
 
@@ -58,11 +58,16 @@ pub fn Summary(report: Signal<Option<Report>>) -> impl IntoView {
     }
 }
 
-/// The card ranking: click a header to sort, click a card to see its details.
+/// How many cards the ranking lists until "show all" (the answer is the top; fewer rows also
+/// render sooner).
+const TOP: usize = 10;
+
+/// The card ranking: click a header to sort, click a card to open its details under it.
 #[component]
 pub fn Ranking(report: Signal<Option<Report>>, selected: RwSignal<Option<String>>) -> impl IntoView {
     let lang = expect_context::<RwSignal<Lang>>();
     let sort = RwSignal::new((Col::Rank, true));
+    let all = RwSignal::new(false);
     // Serving is ranked by throughput, training by time: the column says which.
     let serving = move || report.with(|r| r.as_ref().is_some_and(|r| !r.task.is_training()));
     let header = move |col: Col, key: Key| {
@@ -81,27 +86,38 @@ pub fn Ranking(report: Signal<Option<Report>>, selected: RwSignal<Option<String>
         {move || if col == Col::Time && serving() { Key::ThroughputLabel } else { key }.text(lang.get())}{arrow}</button></th> }
     };
     // Keyed rows: a row's DOM is built once per card and its cells update in place, so typing
-    // does not rebuild the table; only the order changes when the ranking does.
+    // does not rebuild the table; only the order changes when the ranking does. The open card
+    // stays listed below the top ten.
     let order = move || {
         let mut cards = report.with(|r| r.as_ref().map(|r| r.cards.clone()).unwrap_or_default());
         let (col, asc) = sort.get();
         crate::domain::units::sort_stable_by(&mut cards, |a, b| if asc { cmp(col, a, b) } else { cmp(col, b, a) });
-        cards.into_iter().map(|c| c.gpu).collect::<Vec<_>>()
+        let (all, open) = (all.get(), selected.get());
+        cards
+            .into_iter()
+            .enumerate()
+            .filter(|(i, c)| all || *i < TOP || open.as_ref() == Some(&c.gpu))
+            .map(|(_, c)| c.gpu)
+            .collect::<Vec<_>>()
     };
+    let count = move || report.with(|r| r.as_ref().map_or(0, |r| r.cards.len()));
     let rows = move || {
         view! { <For each=order key=|id| id.clone() children=move |id| view! { <Row id report selected/> }/> }
     };
     view! {
         <div class="table-wrap">
-            <table class="ranking" data-testid="ranking">
+            <table class="ranking cards" data-testid="ranking">
                 <thead><tr>
-                    {header(Col::Card, Key::Card)}<th>{move || Key::Fits.text(lang.get())}</th>{header(Col::Cards, Key::Cards)}
-                    <th>{move || Key::Layout.text(lang.get())}</th>{header(Col::Memory, Key::MemoryPerCard)}
-                    {header(Col::Time, Key::Time)}{header(Col::Cost, Key::Cost)}<th>{move || Key::Warnings.text(lang.get())}</th>
+                    {header(Col::Card, Key::Card)}<th>{tr(lang, Key::Fits)}</th>{header(Col::Cards, Key::Cards)}
+                    <th>{tr(lang, Key::Layout)}</th>{header(Col::Memory, Key::MemoryPerCard)}
+                    {header(Col::Time, Key::Time)}{header(Col::Cost, Key::Cost)}<th>{tr(lang, Key::Warnings)}</th>
                 </tr></thead>
                 <tbody>{rows}</tbody>
             </table>
         </div>
+        <button type="button" class="link more" data-testid="show-all" hidden=move || count() <= TOP on:click=move |_| all.update(|a| *a = !*a)>
+            {move || if all.get() { Key::ShowTop.text(lang.get()).to_string() } else { Key::ShowAll.text(lang.get()).replace("{n}", &count().to_string()) }}
+        </button>
     }
 }
 
@@ -193,10 +209,14 @@ fn Row(id: String, report: Signal<Option<Report>>, selected: RwSignal<Option<Str
     });
     let t = move |f: fn(&RowText) -> String| move || text.with(|x| x.as_ref().map(f).unwrap_or_default());
     let fits = move || text.with(|x| x.as_ref().is_some_and(|x| x.fits));
-    let (sel_id, click_id) = (id.clone(), id.clone());
+    let mine = id.clone();
+    let open = Memo::new(move |_| selected.with(|s| s.as_ref() == Some(&mine)));
+    // A second click folds the details.
+    let mine = id.clone();
+    let toggle = move |_| selected.set((!open.get_untracked()).then(|| mine.clone()));
     view! {
-        <tr data-testid=format!("card-{id}") class:fits=fits class:nofit=move || !fits() class:selected=move || selected.with(|s| s.as_deref() == Some(sel_id.as_str()))>
-            <td><button type="button" class="link" on:click=move |_| selected.set(Some(click_id.clone()))>{t(|x| x.name.clone())}</button></td>
+        <tr data-testid=format!("card-{id}") class:fits=fits class:nofit=move || !fits() class:selected=open>
+            <td><button type="button" class="link" aria-expanded=move || open.get().to_string() on:click=toggle>{t(|x| x.name.clone())}</button></td>
             <td>{move || if fits() { Key::Yes.text(lang.get()) } else { Key::No.text(lang.get()) }}</td>
             <td>{t(|x| x.cards.clone())}</td>
             <td class="mono">{t(|x| x.layout.clone())}</td>
@@ -207,19 +227,22 @@ fn Row(id: String, report: Signal<Option<Report>>, selected: RwSignal<Option<Str
             <td>{t(|x| x.cost.clone())}<br/><small><a target="_blank" href=move || text.with(|x| x.as_ref().map(|x| x.source.clone()).filter(|s| !s.is_empty()))>{t(|x| x.price.clone())}</a></small></td>
             <td class="warn">{t(|x| x.warnings.clone())}</td>
         </tr>
+        {move || open.get().then(|| view! {
+            <tr class="detail-row"><td colspan="8">
+                // What the columns folded away on a narrower screen say.
+                <p class="fold">{t(|x| format!("{} · {}\n{}", x.layout, x.memory, x.warnings))}</p>
+                <CardDetail id=id.clone() report/>
+            </td></tr>
+        })}
     }
 }
 
-/// The selected card: memory chart on a canvas and every figure's derivation.
+/// An open card: memory chart on a canvas and every figure's derivation.
 #[component]
-pub fn CardDetail(report: Signal<Option<Report>>, selected: RwSignal<Option<String>>) -> impl IntoView {
+fn CardDetail(id: String, report: Signal<Option<Report>>) -> impl IntoView {
     let lang = expect_context::<RwSignal<Lang>>();
     let sc = expect_context::<RwSignal<Scenario>>();
-    let verdict = Memo::new(move |_| {
-        let r = report.get()?;
-        let id = selected.get();
-        r.cards.iter().find(|c| Some(&c.gpu) == id.as_ref()).or(r.cards.first()).cloned()
-    });
+    let verdict = Memo::new(move |_| report.with(|r| r.as_ref()?.cards.iter().find(|c| c.gpu == id).cloned()));
     let canvas = NodeRef::<Canvas>::new();
     Effect::new(move |_| {
         let (Some(v), Some(el)) = (verdict.get(), canvas.get()) else { return };
@@ -255,10 +278,10 @@ pub fn CardDetail(report: Signal<Option<Report>>, selected: RwSignal<Option<Stri
     });
     view! {
         <section class="detail">
-            <h2>{move || format!("{} — {}", Key::MemoryChart.text(lang.get()), verdict.get().map(|v| v.name).unwrap_or_default())}</h2>
+            <h3>{move || format!("{} — {}", Key::MemoryChart.text(lang.get()), verdict.get().map(|v| v.name).unwrap_or_default())}</h3>
             <canvas node_ref=canvas data-testid="memory-chart" width="900" height="220" role="img"
                 aria-label=move || Key::MemoryChart.text(lang.get())></canvas>
-            <h3>{move || Key::HowComputed.text(lang.get())}</h3>
+            <h3>{tr(lang, Key::HowComputed)}</h3>
             <div data-testid="explain">{move || {
                 let l = lang.get();
                 let v = verdict.get()?;

@@ -1,9 +1,9 @@
-//! Saved scenarios (save, rename, duplicate, delete, open), side-by-side comparison,
-//! JSON export/import and the share link.
+//! Saved scenarios: save and share from a bar at the top of the page; below, the panel to
+//! rename, duplicate, delete and open them, compare two or three side by side, export/import JSON.
 
-use super::i18n::{Key, Lang};
+use super::i18n::{tr, Key, Lang};
 use crate::domain::saved::{self, Removed, Saved};
-use crate::domain::{format, plan, share, Catalog, Scenario};
+use crate::domain::{format, plan, Catalog, Scenario};
 use crate::web::{files, storage};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -12,16 +12,19 @@ fn now_id() -> u64 {
     js_sys::Date::now() as u64
 }
 
-/// The saved list plus a message for storage problems, worded in the reader's language.
+/// The saved list plus a message for storage problems, worded in the reader's language; one per
+/// page (a context), shared by the bar and the panel.
 #[derive(Clone, Copy)]
-struct Store {
+pub struct Store {
     list: RwSignal<Vec<Saved>>,
     problem: RwSignal<Option<String>>,
     lang: RwSignal<Lang>,
 }
 
 impl Store {
-    fn load(lang: RwSignal<Lang>) -> Self {
+    /// Reads the saved scenarios from local storage.
+    #[must_use]
+    pub fn load(lang: RwSignal<Lang>) -> Self {
         let l = lang.get_untracked();
         let (list, problem) = match storage::load_saved() {
             Ok((l, 0)) => (l, None),
@@ -41,16 +44,15 @@ impl Store {
     }
 }
 
-/// The scenarios panel.
+/// Save and share at the top of the page: the share link carries the card whose details are
+/// open; the link to the panel counts the saved scenarios (a save shows there at once).
 #[component]
-pub fn Scenarios() -> impl IntoView {
+pub fn ScenarioBar(card: RwSignal<Option<String>>) -> impl IntoView {
     let sc = expect_context::<RwSignal<Scenario>>();
     let lang = expect_context::<RwSignal<Lang>>();
-    let store = Store::load(lang);
-    let compare = RwSignal::new(Vec::<u64>::new());
+    let store = expect_context::<Store>();
+    // "Link copied", or the link itself to copy by hand (the clipboard can be off in an iframe).
     let copied = RwSignal::new(None::<Result<(), String>>);
-    // The last deleted entry, until it is restored or another one is deleted.
-    let undo = RwSignal::new(None::<Removed>);
     let t = move |k: Key| k.text(lang.get());
     let save = move |_| {
         let s = sc.get();
@@ -58,6 +60,34 @@ pub fn Scenarios() -> impl IntoView {
             saved::save(l, &s, now_id());
         });
     };
+    let copy_link = move |_| {
+        let url = files::page_url(&sc.with(|s| crate::web::url::query(s, card.get().as_deref())));
+        copied.set(Some(if files::copy(&url) { Ok(()) } else { Err(url) }));
+    };
+    view! {
+        <div class="toolbar">
+            <button type="button" data-testid="sc-save" on:click=save>{tr(lang, Key::Save)}</button>
+            <button type="button" data-testid="copy-link" on:click=copy_link>{tr(lang, Key::CopyLink)}</button>
+            <a href="#scenarios">{tr(lang, Key::Scenarios)} " (" {move || store.list.with(Vec::len)} ") ↓"</a>
+            <span class="copied" data-testid="copied" class:ok=move || copied.with(|c| matches!(c, Some(Ok(()))))>{move || match copied.get() {
+                None => String::new(),
+                Some(Ok(())) => t(Key::Copied).to_string(),
+                Some(Err(url)) => format!("{} {url}", t(Key::CopyManually)),
+            }}</span>
+        </div>
+    }
+}
+
+/// The scenarios panel.
+#[component]
+pub fn Scenarios() -> impl IntoView {
+    let sc = expect_context::<RwSignal<Scenario>>();
+    let lang = expect_context::<RwSignal<Lang>>();
+    let store = expect_context::<Store>();
+    let compare = RwSignal::new(Vec::<u64>::new());
+    // The last deleted entry, until it is restored or another one is deleted.
+    let undo = RwSignal::new(None::<Removed>);
+    let t = move |k: Key| k.text(lang.get());
     let restore = move |_| {
         if let Some(r) = undo.get() {
             undo.set(None);
@@ -65,10 +95,6 @@ pub fn Scenarios() -> impl IntoView {
                 saved::restore(l, r, now_id());
             });
         }
-    };
-    let copy_link = move |_| {
-        let url = files::page_url(&format!("?s={}", sc.with(share::encode)));
-        copied.set(Some(if files::copy(&url) { Ok(()) } else { Err(url) }));
     };
     let export = move |_| {
         let text = store.list.with(|l| crate::domain::json::write(l, true).unwrap_or_default());
@@ -92,28 +118,22 @@ pub fn Scenarios() -> impl IntoView {
         });
     };
     view! {
-        <section class="scenarios group" data-testid="scenarios">
-            <h2>{move || t(Key::Scenarios)}</h2>
+        <section class="scenarios group" id="scenarios" data-testid="scenarios">
+            <h2>{tr(lang, Key::Scenarios)}</h2>
             <div class="row">
-                <label class="field"><span>{move || t(Key::ScenarioName)}</span>
+                <label class="field"><span>{tr(lang, Key::ScenarioName)}</span>
                     <input type="text" data-testid="sc-name" prop:value=move || sc.with(|s| s.name.clone())
                         on:input=move |ev| { let v = event_target_value(&ev); sc.update(|s| s.name = saved::clip_name(&v)) } /></label>
-                <button type="button" data-testid="sc-save" on:click=save>{move || t(Key::Save)}</button>
-                <button type="button" data-testid="copy-link" on:click=copy_link>{move || t(Key::CopyLink)}</button>
-                <button type="button" data-testid="sc-export" on:click=export>{move || t(Key::Export)}</button>
-                <label class="button">{move || t(Key::Import)}<input type="file" accept="application/json,.json" data-testid="sc-import" class="visually-hidden" on:change=import/></label>
+                <button type="button" data-testid="sc-export" on:click=export>{tr(lang, Key::Export)}</button>
+                <label class="button">{tr(lang, Key::Import)}<input type="file" accept="application/json,.json" data-testid="sc-import" class="visually-hidden" on:change=import/></label>
             </div>
-            {move || copied.get().map(|r| match r {
-                Ok(()) => view! { <p class="ok" data-testid="copied">{t(Key::Copied)}</p> }.into_any(),
-                Err(url) => view! { <p data-testid="copied">{t(Key::CopyManually)} " " <input type="text" readonly prop:value=url class="wide"/></p> }.into_any(),
-            })}
             {move || store.problem.get().map(|p| view! { <p class="error" data-testid="storage-error">{t(Key::StorageProblem)} ": " {p}</p> })}
             <ul class="saved" data-testid="saved-list">{move || store.list.get().into_iter().map(|x| saved_row(x, store, compare, undo, sc, lang)).collect_view()}</ul>
             {move || undo.get().map(|r| view! {
                 <p class="ok" role="status" data-testid="sc-deleted">{t(Key::Deleted).replace("{name}", &r.entry.name)} " "
                     <button type="button" class="link" data-testid="sc-undo" on:click=restore>{t(Key::Undo)}</button></p>
             })}
-            <p class="muted">{move || t(Key::CompareHint)}</p>
+            <p class="muted">{tr(lang, Key::CompareHint)}</p>
             <CompareTable store=store.list compare/>
         </section>
     }
@@ -135,15 +155,15 @@ fn saved_row(
             <input type="checkbox" aria-label=move || t(Key::Compare) prop:checked=move || compare.with(|c| c.contains(&id))
                 on:change=move |ev| { let on = event_target_checked(&ev); compare.update(|c| { c.retain(|v| *v != id); if on { c.push(id); c.truncate(3); } }) }/>
             <span class="name">{x.name.clone()}</span>
-            <button type="button" on:click=move |_| sc.set(open.clone())>{move || t(Key::Load)}</button>
-            <button type="button" on:click=move |_| { let name = sc.with(|s| s.name.clone()); store.edit(|l| saved::rename(l, id, &name)) }>{move || t(Key::Rename)}</button>
-            <button type="button" data-testid="sc-duplicate" on:click=move |_| store.edit(|l| { saved::duplicate(l, id, now_id()); })>{move || t(Key::Duplicate)}</button>
+            <button type="button" on:click=move |_| sc.set(open.clone())>{tr(lang, Key::Load)}</button>
+            <button type="button" on:click=move |_| { let name = sc.with(|s| s.name.clone()); store.edit(|l| saved::rename(l, id, &name)) }>{tr(lang, Key::Rename)}</button>
+            <button type="button" data-testid="sc-duplicate" on:click=move |_| store.edit(|l| { saved::duplicate(l, id, now_id()); })>{tr(lang, Key::Duplicate)}</button>
             <button type="button" data-testid="sc-delete" on:click=move |_| {
                 let mut removed = None;
                 store.edit(|l| removed = saved::remove(l, id));
                 if removed.is_some() { undo.set(removed) }
                 compare.update(|c| c.retain(|v| *v != id));
-            }>{move || t(Key::Delete)}</button>
+            }>{tr(lang, Key::Delete)}</button>
         </li>
     }
 }

@@ -1,4 +1,4 @@
-//! The share link in the page URL (`?s=v1.…`).
+//! The share link in the page URL: `?s=v1.…` and, when a card's details are open, `&card=…`.
 
 use crate::domain::{share, Scenario};
 
@@ -12,17 +12,48 @@ pub fn load() -> Option<Result<Scenario, crate::domain::error::DecodeError>> {
     Some(share::decode_valid(&search))
 }
 
-/// Writes the scenario into the URL without reloading (relative URL keeps any sub-path).
-pub fn replace(s: &Scenario) {
+/// A card id fit for a link: catalog and custom ids are short and URL-safe; anything else is
+/// left out rather than escaped.
+fn safe(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+}
+
+/// The card whose details the link opens (`card=`), if it names one.
+#[must_use]
+pub fn load_card() -> Option<String> {
+    let search = web_sys::window()?.location().search().ok()?;
+    search
+        .trim_start_matches('?')
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("card="))
+        .filter(|c| safe(c))
+        .map(String::from)
+}
+
+/// The share query: `?s=v1.…`, plus `&card=…` for the card whose details are open.
+#[must_use]
+pub fn query(s: &Scenario, card: Option<&str>) -> String {
+    let mut q = format!("?s={}", share::encode(s));
+    if let Some(c) = card.filter(|c| safe(c)) {
+        q.push_str("&card=");
+        q.push_str(c);
+    }
+    q
+}
+
+/// Writes the share query into the URL without reloading, keeping any other parameter
+/// (`embed=1`); a relative URL keeps any sub-path.
+pub fn replace(s: &Scenario, card: Option<&str>) {
     let Some(w) = web_sys::window() else { return };
     let Ok(history) = w.history() else { return };
     let search = w.location().search().unwrap_or_default();
-    let keep: Vec<&str> =
-        search.trim_start_matches('?').split('&').filter(|kv| !kv.is_empty() && !kv.starts_with("s=")).collect();
-    let mut q = keep.join("&");
-    if !q.is_empty() {
-        q.push('&');
-    }
-    let url = format!("?{q}s={}", share::encode(s));
+    let mut url: String = search
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|kv| !kv.is_empty() && !kv.starts_with("s=") && !kv.starts_with("card="))
+        .map(|kv| format!("{kv}&"))
+        .collect();
+    url.insert(0, '?');
+    url.push_str(&query(s, card)[1..]);
     let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
 }
