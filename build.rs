@@ -1,8 +1,8 @@
-//! Writes the copy of `catalog.json` the page embeds: the same cards, figures, prices, dates and
-//! source links, without the prose the page never shows (card notes, source titles, price and
-//! lead-time notes), as compact JSON. That prose stays in catalog.json, which the CLI and the
-//! tests read whole; tests/catalog.rs checks the two differ in nothing else. Keeps the wasm
-//! ~16 KB smaller.
+//! Writes the copy of `catalog.json` the page embeds: the same cards, figures, prices with their
+//! dates and source links, without what the page never shows (card notes, the cards' spec
+//! sources, price and lead-time notes), as compact JSON. The whole file ships beside the page
+//! (index.html copies it; the footer links it), the CLI and the tests read it whole, and
+//! tests/catalog.rs checks the two differ in nothing else. Keeps the wasm ~20 KB smaller.
 
 use serde_json::Value;
 
@@ -19,8 +19,25 @@ fn main() {
         }
         Err(_) => "{}".to_string(),
     };
-    let out = std::path::Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("catalog.page.json");
-    std::fs::write(out, page).expect("write catalog.page.json");
+    let out_dir = std::env::var("OUT_DIR").expect("OUT_DIR");
+    std::fs::write(std::path::Path::new(&out_dir).join("catalog.page.json"), page).expect("write catalog.page.json");
+    // The model presets likewise, without their notes and source links (the page never shows
+    // them; src/domain/models.json keeps them and tests/models.rs checks every preset has one).
+    println!("cargo:rerun-if-changed=src/domain/models.json");
+    let text = std::fs::read_to_string("src/domain/models.json").expect("src/domain/models.json");
+    let page = match serde_json::from_str::<Value>(&text) {
+        Ok(mut v) => {
+            for m in v.as_array_mut().into_iter().flatten() {
+                if let Some(o) = m.as_object_mut() {
+                    o.remove("notes");
+                    o.remove("source");
+                }
+            }
+            v.to_string()
+        }
+        Err(_) => "[]".to_string(),
+    };
+    std::fs::write(std::path::Path::new(&out_dir).join("models.page.json"), page).expect("write models.page.json");
 }
 
 fn strip(v: &mut Value) {
@@ -29,11 +46,9 @@ fn strip(v: &mut Value) {
     }
     for g in v.get_mut("gpus").and_then(Value::as_array_mut).into_iter().flatten() {
         if let Some(o) = g.as_object_mut() {
-            o.remove("notes");
-        }
-        for s in g.get_mut("sources").and_then(Value::as_array_mut).into_iter().flatten() {
-            if let Some(o) = s.as_object_mut() {
-                o.remove("title");
+            // Fields no page code reads (form factor and INT8 rate are for catalog readers).
+            for k in ["notes", "sources", "form_factor", "int8_tops"] {
+                o.remove(k);
             }
         }
     }
@@ -41,6 +56,7 @@ fn strip(v: &mut Value) {
         for p in v.get_mut(key).and_then(Value::as_array_mut).into_iter().flatten() {
             if let Some(o) = p.as_object_mut() {
                 o.remove("notes");
+                o.remove("region");
             }
         }
     }

@@ -54,7 +54,7 @@ fn run(args: &[String]) -> Result<String, String> {
         Some("accuracy") => {
             let rows = accuracy::table(catalog);
             if args.get(1).map(String::as_str) == Some("--json") {
-                return gpu_planner::domain::json::write(&accuracy::shown(&rows), true).map_err(|e| e.to_string());
+                return gpu_planner::domain::json::write(&accuracy::shown(&rows), false).map_err(|e| e.to_string());
             }
             let mut out = format!(
                 "{:<46} {:>14} {:>14} {:>8} {:>5}  {:<6} source\n",

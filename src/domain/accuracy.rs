@@ -257,13 +257,11 @@ pub struct Shown {
     pub error: Option<f64>,
     pub tolerance: f64,
     pub within: bool,
-    pub source: String,
     pub url: String,
     /// The framework setting that reproduces it.
     pub framework: Framework,
-    /// Why the model cannot express it yet (not counted), else a short note.
+    /// Why the model cannot express it yet (not counted).
     pub not_expressible: Option<String>,
-    pub note: String,
 }
 
 /// The rows as the page shows them.
@@ -280,11 +278,9 @@ pub fn shown(rows: &[Row]) -> Vec<Shown> {
                 error: r.error.map(|e| (e * 1e4).round() / 1e4),
                 tolerance: c.tolerance,
                 within: r.within,
-                source: c.source.clone(),
                 url: c.url.clone(),
                 framework: c.framework,
                 not_expressible: c.not_expressible.clone(),
-                note: c.note.clone(),
             }
         })
         .collect()

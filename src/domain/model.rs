@@ -529,9 +529,13 @@ impl Dim {
     }
 }
 
+/// `models.json` as written, with every preset's source and notes (tests, CLI).
+pub const MODELS_JSON: &str = include_str!("models.json");
+
 static PRESETS: LazyLock<Vec<ModelSpec>> = LazyLock::new(|| {
-    // tests/models.rs parses this file and checks every preset, so the fallback is never used.
-    super::json::parse(include_str!("models.json")).unwrap_or_default()
+    // The page's copy (build.rs) without notes and source links; tests/models.rs parses both
+    // texts and checks every preset, so the fallback is never used.
+    super::json::parse(include_str!(concat!(env!("OUT_DIR"), "/models.page.json"))).unwrap_or_default()
 });
 
 /// Model presets from published configs (`src/domain/models.json`).

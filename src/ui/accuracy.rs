@@ -25,10 +25,10 @@ pub fn AccuracyView() -> impl IntoView {
             (None, true) => "✓".into(),
             (None, false) => "✗".into(),
         };
-        let why = c.not_expressible.clone().unwrap_or_else(|| c.note.clone());
+        let why = c.not_expressible.clone().unwrap_or_default();
         view! {
             <tr class:out=c.not_expressible.is_none() && !c.within>
-                <td><a href=c.url.clone() target="_blank" rel="noopener noreferrer" title=c.source.clone()>{c.id.clone()}</a></td>
+                <td><a href=c.url.clone() target="_blank" rel="noopener noreferrer">{c.id.clone()}</a></td>
                 <td>{format!("{} {}", fmt(c.published), c.unit)}</td>
                 <td>{c.ours.map_or("—".into(), fmt)}</td>
                 <td>{c.error.map_or("—".into(), |e| format!("{:+.1}%", e * 100.0))}</td>

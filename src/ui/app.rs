@@ -143,7 +143,7 @@ pub fn App() -> impl IntoView {
                     <OwnershipForm report/><RentVsBuyView report/>
                     <InfraForm/><InfraView report/><Checklist report/>
                     <AccuracyView/>
-                    {(!embed).then(|| view! { <Scenarios/><footer><p class="muted">{tr(lang, Key::Footer)}</p></footer> })}
+                    {(!embed).then(|| view! { <Scenarios/><footer><p class="muted">{tr(lang, Key::Footer)} " " <a href="catalog.json" target="_blank" rel="noopener" data-testid="catalog-link">"catalog.json"</a></p></footer> })}
                 })}
             </div>
         </div>

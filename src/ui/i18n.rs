@@ -359,7 +359,7 @@ strings! {
     ShowAll => "Show all {n} cards", "显示全部 {n} 张卡";
     ShowTop => "Show the top 10 only", "只显示前 10 名";
     OpenFull => "Open the full page ↗", "打开完整页面 ↗";
-    Footer => "Formulas: ZeRO (Rajbhandari 2019), Korthikanti 2022, Kaplan 2020, PaLM 2022, QLoRA 2023. Specs: vendor datasheets, dense figures. GiB = 2³⁰ bytes.", "公式：ZeRO（Rajbhandari 2019）、Korthikanti 2022、Kaplan 2020、PaLM 2022、QLoRA 2023。规格：厂商数据手册，稠密算力。GiB = 2³⁰ 字节。";
+    Footer => "Formulas: ZeRO (Rajbhandari 2019), Korthikanti 2022, Kaplan 2020, PaLM 2022, QLoRA 2023. Specs: vendor datasheets, dense figures. GiB = 2³⁰ bytes. Every card and price with its sources and dates:", "公式：ZeRO（Rajbhandari 2019）、Korthikanti 2022、Kaplan 2020、PaLM 2022、QLoRA 2023。规格：厂商数据手册，稠密算力。GiB = 2³⁰ 字节。每张卡和每个价格的来源与日期：";
 }
 
 /// The text of `key` in the page language, as a view child that follows a language switch.
@@ -394,6 +394,6 @@ mod tests {
         // The one-string store hands each key its own pair, first to last.
         assert_eq!((Key::Title.text(Lang::En), Key::Title.text(Lang::Zh)), ("GPU Planner", "GPU 选型规划"));
         assert_eq!(Key::MemoryPerCard.text(Lang::Zh), "每卡显存");
-        assert!(Key::Footer.text(Lang::Zh).ends_with("字节。"));
+        assert!(Key::Footer.text(Lang::Zh).ends_with("来源与日期："));
     }
 }
