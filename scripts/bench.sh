@@ -29,7 +29,12 @@ status=0
 total_raw=0 total_gz=0 total_br=0
 printf '%-46s %10s %9s %9s\n' file raw gzip brotli
 for f in "$DIST"/*; do
-  case "$f" in *.gz|*.br) continue ;; esac
+  case "$f" in
+    *.gz|*.br) continue ;;
+    # The full catalog ships beside the page as a linked download (the footer's sources link);
+    # the page never loads it, so it is not part of the page's transfer.
+    */catalog.json) echo "catalog.json (linked download, not loaded by the page): $(gzip -9c "$f" | wc -c) B gzip"; continue ;;
+  esac
   raw=$(stat -c%s "$f")
   if [ -f "$f.gz" ] && [ -f "$f.br" ]; then
     gz=$(stat -c%s "$f.gz"); br=$(stat -c%s "$f.br")
