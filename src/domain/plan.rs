@@ -175,6 +175,11 @@ fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64) -> (bool, Layout) {
     let mut best: Option<(u32, f64, Layout)> = None;
     for c in &cands {
         let shards = c.tp * c.pp * c.cp.max(1);
+        // Fewest cards first: a layout that cannot beat the best count is not worth sizing.
+        let fewest = best.as_ref().map_or(u32::MAX, |(n, _, _)| *n);
+        if want == 0 && shards * c.ep.max(1) > fewest {
+            continue;
+        }
         let layout = if want > 0 {
             let dp = want / shards.max(1);
             if !want.is_multiple_of(shards)
@@ -194,6 +199,9 @@ fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64) -> (bool, Layout) {
                 None => continue,
             }
         };
+        if layout.gpus() > fewest {
+            continue;
+        }
         let key = (layout.gpus(), speed_cost(m, s, g, &layout));
         let better = best.as_ref().is_none_or(|(n, t, _)| key.0 < *n || (key.0 == *n && key.1 < *t));
         if better {
