@@ -98,12 +98,11 @@ case("llama2-70b-gpu-hours", "gpu_hours", "fsdp", merge({"model": "llama-2-70b"}
      tr(seq_len=4096, global_batch=1024, tokens=2e12)), tol=0.25)
 for rid, mid in [("llama31-8b-gpu-hours", "llama-3.1-8b"), ("llama31-70b-gpu-hours", "llama-3.1-70b")]:
     case(rid, "gpu_hours", "fsdp", merge({"model": mid}, bf, card(H100), tr(seq_len=8192, global_batch=2048, tokens=15e12)),
-         tol=0.3, nx="The model card's hours cover the whole program (8K pre-training, the 128K long-context stage, annealing) with no layout, GPU count or per-stage tokens; only 405B's run is described (next rows).")
+         tol=0.3, nx="The hours cover the whole program (8K, 128K stage, annealing) with no layout or GPU count.")
 case("llama31-405b-gpu-hours", "gpu_hours", "megatron", merge({"model": "llama-3.1-405b"}, bf, card(H100),
      tr(seq_len=8192, global_batch=2048, tokens=15.6e12), {"parallel": {"gpus": 8192}}), tol=0.3,
      note="8,192 GPUs (Dubey et al. 2024, Table 4) with the planner's own layout; 15.6T tokens.")
-LLAMA3_PP = ("Llama 3 ran a tuned interleaved pipeline schedule (Dubey et al. 2024, §3.3.2) whose number of virtual "
-             "stages is not published; with 16 or 32 micro-batches per group on 16 stages the bubble decides the MFU.")
+LLAMA3_PP = "The number of virtual pipeline stages (Dubey et al. 2024, §3.3.2) is not published; it decides the bubble."
 case("llama3-405b-8k-8192gpu-mfu", "mfu_pct", "megatron", merge({"model": "llama-3.1-405b"}, bf, card(H100),
      tr(seq_len=8192, global_batch=2048, micro_batch=1)), L(tp=8, pp=16, dp=64, zero=1), tol=0.15, nx=LLAMA3_PP)
 case("llama3-405b-8k-16384gpu-mfu", "mfu_pct", "megatron", merge({"model": "llama-3.1-405b"}, bf, card(H100),
@@ -114,7 +113,7 @@ case("llama3-405b-128k-cp16-mfu", "mfu_pct", "megatron", merge({"model": "llama-
 case("deepseek-v3-pretrain-gpu-hours", "gpu_hours", "megatron", merge({"model": "deepseek-v3", "task": "pretrain",
      "precision": "fp8"}, card("h800-sxm"), tr(seq_len=4096, global_batch=15360, tokens=14.8e12)),
      dict(L(pp=16, dp=128, zero=1), ep=64), tol=0.25,
-     nx="PP16 x EP64 x ZeRO-1 DP on 2,048 H800s (report §3.2) is now a layout, but DualPipe, FP8 activation caching and the partial recomputation of §3.3 are not modelled: with plain 1F1B and 16-bit activations the first stage does not fit in 80 GB.")
+     nx="DualPipe, FP8 activations and partial recompute (§3.2–3.3) are not modelled: with 1F1B the first stage does not fit.")
 case("bloom-176b-gpu-hours", "gpu_hours", "megatron", merge(custom(gpt(70, 14336, 112, vocab=250680, params=176.247)),
      bf, card(A100), tr(seq_len=2048, global_batch=2048, tokens=366e9)), L(tp=4, pp=12, dp=8, zero=1), tol=0.25,
      note="384 A100s as TP4 x PP12 x DP8 with ZeRO-1 (BLOOM paper); hours include restarts.")
