@@ -46,25 +46,14 @@ fn memory_chart_draws_every_nonzero_segment_and_the_capacity_line() {
 
 #[test]
 fn rent_vs_buy_charts_draw_every_option_and_mark_the_breakeven() {
-    use gpu_planner::chart::{draw_annual, draw_cumulative, RentLabels};
+    use gpu_planner::chart::{draw_annual, draw_cumulative};
     use gpu_planner::domain::{plan, Catalog, Scenario};
     let mut s = Scenario::default();
     s.ownership.rent_monthly = Some(4_000.0);
     s.ownership.rent_hourly = Some(20.0);
     let r = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
     let rvb = r.rent_vs_buy.unwrap_or_else(|| panic!("no rent-vs-buy in the default report"));
-    let l = RentLabels {
-        title: "累计成本 cumulative",
-        x: "月 month",
-        y: "¥",
-        own: "own",
-        own_net: "own-net",
-        on_demand: "on-demand",
-        monthly: "monthly",
-        yearly: "yearly",
-        breakeven: "breakeven",
-        unit: "months",
-    };
+    let l = rent_labels("累计成本 cumulative", "月 month");
     let render = |annual: bool| {
         let mut svg = String::new();
         {
@@ -88,7 +77,7 @@ fn rent_vs_buy_charts_draw_every_option_and_mark_the_breakeven() {
 /// The cumulative chart's month axis is labelled in whole months, over a few months or many.
 #[test]
 fn the_month_axis_is_labelled_in_whole_months() {
-    use gpu_planner::chart::{draw_cumulative, RentLabels};
+    use gpu_planner::chart::draw_cumulative;
     use gpu_planner::domain::{plan, Catalog, Scenario};
     for months in [3, 7, 48] {
         let mut s = Scenario::default();
@@ -96,18 +85,7 @@ fn the_month_axis_is_labelled_in_whole_months() {
         s.ownership.months = months;
         let r = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
         let rvb = r.rent_vs_buy.unwrap_or_else(|| panic!("rent-vs-buy"));
-        let l = RentLabels {
-            title: "t",
-            x: "months",
-            y: "¥",
-            own: "own",
-            own_net: "own-net",
-            on_demand: "on-demand",
-            monthly: "monthly",
-            yearly: "yearly",
-            breakeven: "breakeven",
-            unit: "months",
-        };
+        let l = rent_labels("t", "months");
         let mut svg = String::new();
         {
             let area = SVGBackend::with_string(&mut svg, (800, 400)).into_drawing_area();
@@ -121,5 +99,21 @@ fn the_month_axis_is_labelled_in_whole_months() {
         assert!(fractional.is_empty(), "{months} months: axis labels {fractional:?} are not whole months");
         let ticks: Vec<f64> = texts.iter().filter_map(|t| t.parse::<f64>().ok()).collect();
         assert!(ticks.len() >= 3, "{months} months: ticks {texts:?}");
+    }
+}
+
+/// Chart texts for the rent-vs-buy tests: a title and an x-axis name, the rest fixed.
+fn rent_labels(title: &'static str, x: &'static str) -> gpu_planner::chart::RentLabels<'static> {
+    gpu_planner::chart::RentLabels {
+        title,
+        x,
+        y: "¥",
+        own: "own",
+        own_net: "own-net",
+        on_demand: "on-demand",
+        monthly: "monthly",
+        yearly: "yearly",
+        breakeven: "breakeven",
+        unit: "months",
     }
 }

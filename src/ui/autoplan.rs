@@ -34,7 +34,7 @@ fn now_ms() -> f64 {
 }
 
 fn layout_text(c: &Candidate, lang: Lang) -> String {
-    use crate::domain::scenario::{Offload, Recompute};
+    use crate::domain::scenario::Offload;
     let l = &c.layout;
     let t = |k: Key| k.text(lang);
     format!(
@@ -45,11 +45,7 @@ fn layout_text(c: &Candidate, lang: Lang) -> String {
         l.pp,
         l.dp,
         l.zero,
-        t(match l.recompute {
-            Recompute::None => Key::RecNone,
-            Recompute::Selective => Key::RecSelective,
-            Recompute::Full => Key::RecFull,
-        }),
+        t(Key::from(l.recompute)),
         t(Key::MicroBatch),
         c.micro_batch,
         if l.offload == Offload::None { String::new() } else { format!(" · {}", t(Key::OffloadLabel)) }

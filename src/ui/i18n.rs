@@ -382,6 +382,18 @@ impl From<crate::web::storage::StoreError> for Key {
     }
 }
 
+/// The recompute mode's words (the ranking, the auto-plan rows).
+impl From<crate::domain::scenario::Recompute> for Key {
+    fn from(r: crate::domain::scenario::Recompute) -> Self {
+        use crate::domain::scenario::Recompute;
+        match r {
+            Recompute::None => Key::RecNone,
+            Recompute::Selective => Key::RecSelective,
+            Recompute::Full => Key::RecFull,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,7 +4,7 @@
 use super::i18n::{tr, Key, Lang};
 use crate::domain::explain::explain;
 use crate::domain::format;
-use crate::domain::scenario::{Currency, Recompute};
+use crate::domain::scenario::Currency;
 use crate::domain::verdict::CardVerdict;
 use crate::domain::{Catalog, Report, Scenario};
 use leptos::{html::Canvas, prelude::*};
@@ -171,16 +171,7 @@ fn row_text(c: &CardVerdict, l: Lang, cur: Currency, training: bool) -> RowText 
         cards: format!("{}{servers}", c.gpus),
         // Serving has no ZeRO stage or recompute: the layout says only how the model is split.
         layout: if training {
-            format!(
-                "{parallel} · ZeRO-{} · {}",
-                c.layout.zero,
-                match c.layout.recompute {
-                    Recompute::None => Key::RecNone,
-                    Recompute::Selective => Key::RecSelective,
-                    Recompute::Full => Key::RecFull,
-                }
-                .text(l)
-            )
+            format!("{parallel} · ZeRO-{} · {}", c.layout.zero, Key::from(c.layout.recompute).text(l))
         } else {
             parallel
         },
