@@ -506,8 +506,8 @@ async fn a_custom_model_shows_the_structure_it_copied_and_keeps_none_hidden() {
 async fn without_a_rental_price_the_breakeven_says_so_instead_of_never() {
     clear_storage();
     let s = Scenario {
-        cards: gpu_planner::domain::scenario::CardFilter { only: vec!["l40".into()], ..Default::default() },
-        ownership: gpu_planner::domain::scenario::Ownership { gpu: "l40".into(), ..Default::default() },
+        cards: gpu_planner::domain::scenario::CardFilter { only: vec!["h20".into()], ..Default::default() },
+        ownership: gpu_planner::domain::scenario::Ownership { gpu: "h20".into(), ..Default::default() },
         ..Scenario::default()
     };
     set_query(&format!("?s={}", share::encode(&s)));
