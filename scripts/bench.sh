@@ -24,7 +24,7 @@ echo "== release build (trunk build --release: CSP and precompressed files come 
 trunk build --release --offline --dist "$DIST" >/tmp/gpu-planner-build.log 2>&1 || { cat /tmp/gpu-planner-build.log; exit 1; }
 grep -E '^(CSP|precompressed)' /tmp/gpu-planner-build.log
 
-echo "== transfer size of every shipped file (precompressed files as built: gzip -9, brotli q11)"
+echo "== transfer size of every shipped file (precompressed files as built: zopfli gzip, brotli q11)"
 status=0
 total_raw=0 total_gz=0 total_br=0
 printf '%-46s %10s %9s %9s\n' file raw gzip brotli

@@ -11,6 +11,7 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 need_apt=()
 command -v chromium >/dev/null || need_apt+=(chromium)
 command -v chromedriver >/dev/null || need_apt+=(chromium-driver)
+command -v zopfli >/dev/null || need_apt+=(zopfli)
 fc-list :lang=zh 2>/dev/null | grep -q . || need_apt+=(fonts-wqy-microhei)
 if [ ${#need_apt[@]} -gt 0 ]; then
   say "apt-get install ${need_apt[*]}"
