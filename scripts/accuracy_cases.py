@@ -115,8 +115,9 @@ case("deepseek-v3-pretrain-gpu-hours", "gpu_hours", "megatron", merge({"model": 
      dict(L(pp=16, dp=128, zero=1), ep=64), tol=0.25,
      nx="DualPipe, FP8 activations and partial recompute (§3.2–3.3) are not modelled: with 1F1B the first stage does not fit.")
 case("bloom-176b-gpu-hours", "gpu_hours", "megatron", merge(custom(gpt(70, 14336, 112, vocab=250680, params=176.247)),
-     bf, card(A100), tr(seq_len=2048, global_batch=2048, tokens=366e9)), L(tp=4, pp=12, dp=8, zero=1), tol=0.25,
-     note="384 A100s as TP4 x PP12 x DP8 with ZeRO-1 (BLOOM paper); hours include restarts.")
+     bf, card(A100), tr(seq_len=2048, global_batch=2048, micro_batch=2, tokens=366e9)), L(tp=4, pp=12, dp=8, zero=1, rec="full"), tol=0.25,
+     note="384 A100s as TP4 x PP12 x DP8 with ZeRO-1 (BLOOM paper); micro-batch 2 and --checkpoint-activations (full recompute) from the run's "
+          "launch script, github.com/bigscience-workshop/bigscience/blob/e726b15982fa088fb6d9a4c869c19c3d4dbc84a7/train/tr11-176B-ml/tr11-176B-ml.slurm; hours include restarts.")
 case("opt-175b-992xa100-tflops", "hw_tflops", "fsdp", merge(custom(GPT3), fp, card(A100),
      tr(seq_len=2048, global_batch=992, micro_batch=1)), L(tp=8, dp=124, zero=3), tol=0.2,
      note="FSDP with Megatron TP 8 (degree from the OPT logbook); 147 is an 'up to' figure.")
@@ -198,23 +199,28 @@ case("vllm-qwen3-235b-fp8-4xh100-kv", "kv_capacity_tokens", "deep_speed", merge(
      nx="vLLM V1 also reserves CUDA-graph memory and the run used an LMCache connector; maintainers attributed the smaller pool to profiling.")
 
 # Training throughput (NeMo / Megatron-Core, FP8 on H100).
+NEMO_TP_OVERLAP = ("NeMo's performance recipes overlap TP communication with GEMMs (userbuffers presets such as "
+    "userbuffers_fp8_h100_h8192_tp4_mbs1_seqlen8192 for Llama 3 70B and userbuffers_bf16_h100_h12288_tp4_mbs1_seqlen2048 "
+    "for GPT-3 175B; NeMo user guide, Communication Overlap).")
 for rid, mid, task, gpus, gb, seq, lay, vp in [
     ("nemo-llama2-7b-8xh100-fp8-tokps", "llama-2-7b", "pretrain", 8, 128, 4096, L(dp=8, zero=1), 1),
     ("nemo-llama2-70b-64xh100-fp8-tokps", "llama-2-70b", "pretrain", 64, 128, 4096, L(tp=4, pp=4, dp=4, zero=1), 20),
     ("nemo-llama2-7b-sft-8xh100-fp8-tokps", "llama-2-7b", "full_finetune", 8, 32, 4096, L(dp=8, zero=1), 1)]:
     case(rid, "tokens_per_s_gpu", "megatron", merge({"model": mid, "task": task, "precision": "fp8"}, card(H100),
-         tr(seq_len=seq, micro_batch=1, global_batch=gb, tokens=1e10), {"parallel": {"virtual_stages": vp}}), lay, tol=0.2)
+         tr(seq_len=seq, micro_batch=1, global_batch=gb, tokens=1e10), {"parallel": {"virtual_stages": vp}}), lay, tol=0.2,
+         **({"scenario_conventions": {"overlap_tp_comm": True}, "note": NEMO_TP_OVERLAP} if lay["tp"] > 1 else {}))
 for rid in ["nemo-llama3-8b-8xh100-fp8-tokps", "nemo-llama3-70b-64xh100-fp8-tokps"]:
     big = "70b" in rid
     case(rid, "tokens_per_s_gpu", "megatron", merge({"model": "llama-3.1-70b" if big else "llama-3.1-8b",
          "task": "pretrain", "precision": "fp8"}, card(H100), tr(seq_len=8192, micro_batch=1, global_batch=128, tokens=1e10),
          {"parallel": {"virtual_stages": 5 if big else 1}}),
          dict(L(tp=4, pp=4, dp=2, zero=1), cp=2) if big else dict(L(dp=4, zero=1), cp=2), tol=0.2,
+         **({"scenario_conventions": {"overlap_tp_comm": True}, "note": NEMO_TP_OVERLAP} if big else {}),
          nx=None if big else "Transformer Engine keeps some FP8 activations in 8 bits; with 16-bit activations the engine puts this plan 6% over 80 GB, so it has no time for it.")
 case("nemo-gpt3-175b-512xh100-fp8-tokps", "tokens_per_s_gpu", "megatron", merge(custom(gpt(96, 12288, 96, vocab=50257, params=175)),
      {"task": "pretrain", "precision": "fp8"}, card(H100), tr(seq_len=2048, micro_batch=2, global_batch=2048, tokens=1e10),
      {"parallel": {"virtual_stages": 6}}),
-     L(tp=4, pp=8, dp=16, zero=1), tol=0.2)
+     L(tp=4, pp=8, dp=16, zero=1), tol=0.2, scenario_conventions={"overlap_tp_comm": True}, note=NEMO_TP_OVERLAP)
 case("torchtune-llama31-8b-qlora-4090-tokps", "tokens_per_s_gpu", "torchtune", merge({"model": "llama-3.1-8b", "task": "qlora",
      "lora": {"rank": 8, "targets": "all_linear"}}, tt, card("rtx-4090"), tr(seq_len=2048, micro_batch=2, global_batch=2, tokens=1e8)),
      L(rec="full"), tol=0.3, note="QLoRA dequantizes NF4 weights on the fly; the engine counts only matmul FLOPs.")

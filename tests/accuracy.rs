@@ -23,12 +23,12 @@ fn at_least_40_sourced_cases_and_90_percent_within_tolerance() {
     let (within, counted) = score(&rows);
     println!("{within} of {counted} expressible cases within tolerance; {} cases in all", rows.len());
     assert!(counted >= 40, "only {counted} expressible cases");
-    // A ratchet at today's level (46 of 56 on 2026-11-30), below the 90% the engine aims for: the
-    // misses are large-model MFUs (h ≥ 12288 runs and FP8 runs reach a higher kernel efficiency
-    // than the sourced constants), BLOOM's and Llama 3.1 405B's hours, a long-sequence
-    // TensorRT-LLM batch and torchtune QLoRA speed. Raise it when a change fixes a miss; never
-    // fit a constant to reach it.
-    assert!(within * 100 >= counted * 82, "{within} of {counted} within tolerance (< 82%)");
+    // A ratchet at today's level (49 of 56 on 2026-11-30), below the 90% the engine aims for: the
+    // misses are large-model MFUs (the h ≥ 12288 runs of Korthikanti et al. and Narayanan et al.
+    // reach a higher kernel efficiency than the sourced constant), Llama 3.1 405B's hours with the
+    // planner's own layout, a long-sequence TensorRT-LLM batch and torchtune QLoRA speed. Raise it
+    // when a change fixes a miss; never fit a constant to reach it.
+    assert!(within * 100 >= counted * 87, "{within} of {counted} within tolerance (< 87%)");
 }
 
 #[test]

@@ -153,3 +153,28 @@ fn a_bridged_pair_uses_nvlink_only_inside_the_pair() {
     assert_eq!(eight.dp_link, "pcie");
     assert!(eight.dp_s > 3.0 * pair.dp_s);
 }
+
+/// Tensor-parallel collectives: 4 all-reduces per layer and micro-batch, each 2·(t−1)/t of the
+/// activation bytes at the link's bus bandwidth (Narayanan et al. 2021, §3.2). Without overlap
+/// they sit on the critical path; with Megatron-Core's `tp_comm_overlap` (NeMo user guide,
+/// "Communication Overlap") they hide behind the layer's GEMMs, and only what outlasts the
+/// compute shows.
+#[test]
+fn tensor_parallel_traffic_is_exposed_unless_the_framework_overlaps_it() {
+    let g = card("h100-sxm");
+    let (bw, _) = intra_server(&g);
+    let l = Layout { tp: 4, ..Layout::single() };
+    let x = StepTraffic { act_bytes: 1e8, stage_layers: 10.0, ..traffic(0.0) };
+    let mut s = Scenario::default();
+    let plain = step_comm(&s, &g, &l, &x, 1.0);
+    let tp_s = 10.0 * 4.0 * 2.0 * 3.0 / 4.0 * 1e8 / bw;
+    assert_close(plain.tp_s, tp_s, 1e-12);
+    assert_close(plain.exposed_s, tp_s, 1e-12);
+    s.training.conventions.overlap_tp_comm = true;
+    let hidden = step_comm(&s, &g, &l, &x, 1.0);
+    assert_close(hidden.tp_s, tp_s, 1e-12);
+    assert!(hidden.exposed_s.abs() < 1e-15, "{hidden:?}");
+    // Compute shorter than the traffic: the excess stays exposed.
+    let short = step_comm(&s, &g, &l, &x, tp_s / 4.0);
+    assert_close(short.exposed_s, tp_s * 0.75, 1e-12);
+}

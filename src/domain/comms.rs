@@ -170,6 +170,9 @@ pub fn step_comm(s: &Scenario, g: &Gpu, l: &Layout, x: &StepTraffic, compute_s: 
         0.0
     };
     let window = if s.training.conventions.overlap_grad_reduce { x.overlap_window * compute_s } else { 0.0 };
-    let exposed_s = tp_s + pp_s + ep_s + (cp_s - x.attention_s).max(0.0) + (dp_s - window).max(0.0);
+    // Overlapped TP collectives hide behind the layer's GEMMs: only what exceeds the compute shows.
+    let tp_exposed =
+        if s.training.conventions.overlap_tp_comm && l.tp > 1 { (tp_s - compute_s).max(0.0) } else { tp_s };
+    let exposed_s = tp_exposed + pp_s + ep_s + (cp_s - x.attention_s).max(0.0) + (dp_s - window).max(0.0);
     StepComm { compute_s, dp_s, tp_s, pp_s, ep_s, cp_s, exposed_s, dp_link }
 }

@@ -101,6 +101,11 @@ pub struct Conventions {
     pub sequence_parallel: bool,
     /// Communication of data-parallel gradients overlaps the backward pass.
     pub overlap_grad_reduce: bool,
+    /// Tensor-parallel collectives run under the GEMMs of the same layer (Megatron-Core with
+    /// Transformer Engine userbuffers, `tp_comm_overlap=True`; needs sequence parallelism). NeMo's
+    /// performance recipes turn it on; plain Megatron-LM leaves it off. NeMo user guide,
+    /// "Communication Overlap": https://docs.nvidia.com/nemo-framework/user-guide/24.12/nemotoolkit/features/optimizations/communication_overlap.html
+    pub overlap_tp_comm: bool,
     /// LoRA adapters kept in fp32 (peft `autocast_adapter_dtype=True`) rather than the model dtype.
     pub adapter_fp32: bool,
     /// QLoRA double quantization of the NF4 block constants (Dettmers et al. 2023, §3).
@@ -140,6 +145,7 @@ impl Conventions {
             dropout: false,
             sequence_parallel: false,
             overlap_grad_reduce: true,
+            overlap_tp_comm: false,
             adapter_fp32: true,
             double_quant: true,
             group_scales: true,

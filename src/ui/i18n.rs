@@ -183,6 +183,7 @@ strings! {
     Dropout => "dropout masks stored", "保存 dropout 掩码";
     SequenceParallel => "sequence parallelism with TP", "张量并行时启用序列并行";
     OverlapGrad => "overlap gradient communication with backward", "梯度通信与反向计算重叠";
+    OverlapTp => "overlap tensor-parallel communication with GEMMs (Megatron-Core tp_comm_overlap)", "张量并行通信与矩阵乘重叠（Megatron-Core tp_comm_overlap）";
     AdapterFp32 => "LoRA adapters in fp32", "LoRA 适配器用 fp32";
     DoubleQuant => "QLoRA double quantization", "QLoRA 双重量化";
     GroupScales => "group scales on quantized weights", "量化权重带分组缩放";
