@@ -12,6 +12,7 @@ pub mod framework;
 pub mod i18n;
 pub mod infra;
 pub mod ownership;
+pub mod paste_config;
 pub mod results;
 pub mod scenarios;
 

@@ -217,3 +217,41 @@ fn safetensors_index_cross_checks_the_count() {
     assert!(off.is_some_and(|d| d < -0.02), "{off:?}");
     assert_eq!(check_index("{}", params, 2.0), Err(ConfigError::Missing("metadata.total_size")));
 }
+
+/// One paste box takes either file: a config becomes the scenario's custom model (pre-quantised
+/// FP8 weights set the weight format), an index is checked against the model in use.
+#[test]
+fn a_pasted_config_becomes_the_custom_model_and_an_index_is_checked() {
+    use gpu_planner::domain::config::{read_pasted, Pasted};
+    use gpu_planner::domain::scenario::WeightQuant;
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/configs/qwen3-30b-a3b-fp8.json"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let Ok(Pasted::Config(read)) = read_pasted(&text, 0.0, 2.0) else { panic!("not read as a config") };
+    let mut s = Scenario::default();
+    s.apply_config(&read);
+    assert_eq!((s.model.as_str(), s.weight_quant), ("custom", WeightQuant::Fp8));
+    assert_eq!(s.custom_model, read.model);
+    // The same structure as the Qwen3-30B-A3B preset: the same plan.
+    let p = preset("qwen3-30b-a3b").expect("preset");
+    assert_eq!((&s.custom_model.moe, s.custom_model.layers), (&p.moe, p.layers));
+    let index = r#"{"metadata": {"total_size": 16060522496}, "weight_map": {"lm_head.weight": "x"}}"#;
+    let params = read_config(
+        &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/configs/llama-3.1-8b.json"))
+            .unwrap_or_default(),
+    )
+    .map(|r| r.model.computed_params().total)
+    .unwrap_or(0.0);
+    assert_eq!(read_pasted(index, params, 2.0), Ok(Pasted::Index(None)));
+    assert!(matches!(read_pasted(index, params * 1.1, 2.0), Ok(Pasted::Index(Some(d))) if (d - 0.1).abs() < 1e-3));
+}
+
+/// Messages in Chinese keep the field name as written in the file.
+#[test]
+fn config_errors_read_in_both_languages() {
+    use gpu_planner::domain::format::Lang;
+    let e = read_config(r#"{"hidden_size": 4096}"#).expect_err("incomplete");
+    let (en, zh) = (e.message(Lang::En), e.message(Lang::Zh));
+    assert_eq!(en, e.to_string());
+    assert!(zh.starts_with("缺少字段 `") && en.starts_with("missing field `"), "{zh} / {en}");
+    assert!(read_config("not json").expect_err("json").message(Lang::Zh).starts_with("不是有效的 JSON"));
+}

@@ -205,6 +205,7 @@ pub fn read_config(text: &str) -> Result<ConfigRead, ConfigError> {
     let model = ModelSpec {
         id: "custom".into(),
         name: name.chars().take(80).collect(),
+        family: String::new(),
         params_b: None,
         active_params_b: None,
         layers,
@@ -475,4 +476,62 @@ pub fn check_index(index: &str, params: f64, bytes_per_param: f64) -> Result<Opt
     let from_index = bytes / bytes_per_param;
     let diff = params / from_index - 1.0;
     Ok((diff.abs() > 0.02).then_some(diff))
+}
+
+impl ConfigError {
+    /// The message in the page's language (field names and values stay as written in the file).
+    #[must_use]
+    pub fn message(&self, l: super::format::Lang) -> String {
+        use super::format::Lang;
+        if l == Lang::En {
+            return self.to_string();
+        }
+        match self {
+            ConfigError::NotJson(e) => format!("不是有效的 JSON：{e}"),
+            ConfigError::NotObject => "config 不是 JSON 对象".into(),
+            ConfigError::Missing(f) => format!("缺少字段 `{f}`"),
+            ConfigError::BadNumber { field, value, min, max } => {
+                format!("字段 `{field}` 应为 {min} 到 {max} 的整数，实际为 {value}")
+            }
+            ConfigError::Unsupported { field, value, why } => format!("无法识别字段 `{field}` = {value}（{why}）"),
+            ConfigError::Invalid(e) => format!("读出的模型不可用：{e}"),
+        }
+    }
+}
+
+impl Quantization {
+    /// The planner's weight format for these pre-quantised weights, when it has one.
+    #[must_use]
+    pub fn weight_quant(&self) -> Option<super::scenario::WeightQuant> {
+        use super::scenario::WeightQuant;
+        match (self.method.as_str(), self.bits) {
+            ("fp8" | "fbgemm_fp8", _) => Some(WeightQuant::Fp8),
+            ("bitsandbytes", Some(4)) => Some(WeightQuant::Nf4),
+            (_, Some(8)) => Some(WeightQuant::Int8),
+            (_, Some(4)) => Some(WeightQuant::Int4),
+            _ => None,
+        }
+    }
+}
+
+/// What a pasted text turned out to be: a model's `config.json`, or a
+/// `model.safetensors.index.json` checked against the model in use.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pasted {
+    Config(Box<ConfigRead>),
+    /// The relative difference between the model's count and the index's size, when over 2%.
+    Index(Option<f64>),
+}
+
+/// Reads a pasted `config.json` or `model.safetensors.index.json` (told apart by the index's
+/// `weight_map`); an index is checked against `params` stored at `bytes_per_param`.
+///
+/// # Errors
+/// What [`read_config`] or [`check_index`] reports.
+pub fn read_pasted(text: &str, params: f64, bytes_per_param: f64) -> Result<Pasted, ConfigError> {
+    let v: Value = super::json::parse(text).map_err(|e| ConfigError::NotJson(e.to_string()))?;
+    if v.get("weight_map").is_some() {
+        return check_index(text, params, bytes_per_param).map(Pasted::Index);
+    }
+    read_config(text).map(|r| Pasted::Config(Box::new(r)))
 }

@@ -151,6 +151,17 @@ impl Scenario {
         self.model = id.to_string();
     }
 
+    /// Makes a model read from a `config.json` the scenario's model: it becomes the custom
+    /// model (the share link and saved scenarios carry it), and pre-quantised weights set the
+    /// weight format when the planner has one for them.
+    pub fn apply_config(&mut self, read: &super::config::ConfigRead) {
+        self.custom_model = read.model.clone();
+        self.model = "custom".into();
+        if let Some(q) = read.quantization.as_ref().and_then(super::config::Quantization::weight_quant) {
+            self.weight_quant = q;
+        }
+    }
+
     /// Adds the user's own card with an id no other card has; returns the id.
     ///
     /// # Errors

@@ -35,6 +35,8 @@ pub struct MlaSpec {
 pub struct ModelSpec {
     pub id: String,
     pub name: String,
+    /// The picker's group ("Llama", "Qwen", "DeepSeek"…); empty for custom models.
+    pub family: String,
     pub params_b: Option<f64>,
     pub active_params_b: Option<f64>,
     pub layers: u32,
@@ -64,6 +66,7 @@ impl Default for ModelSpec {
         Self {
             id: "custom".into(),
             name: "Custom".into(),
+            family: String::new(),
             params_b: None,
             active_params_b: None,
             layers: 32,
@@ -193,6 +196,7 @@ impl ModelSpec {
         ModelSpec {
             id: "custom".into(),
             name: "Custom".into(),
+            family: String::new(),
             params_b: None,
             active_params_b: None,
             source: String::new(),

@@ -98,20 +98,40 @@ pub fn SelectField(
     value: Signal<String>,
     on_change: Callback<String>,
     #[prop(optional, into)] disabled: Signal<bool>,
+    /// Each option's group label (parallel to `options`): runs of one label become an
+    /// `<optgroup>`; an empty label stays ungrouped.
+    #[prop(optional, into)]
+    groups: Option<Signal<Vec<String>>>,
 ) -> impl IntoView {
     let lang = expect_context::<RwSignal<Lang>>();
     let id = format!("f-{testid}");
     let label_for = id.clone();
+    let option = move |(v, l): (String, String)| {
+        let key = v.clone();
+        view! { <option value=v selected=move || value.with(|cur| *cur == key)>{l}</option> }
+    };
     view! {
         <label class="field" for=label_for>
             <span>{move || label.text(lang.get())}</span>
             <select id=id data-testid=testid disabled=move || disabled.get()
                 on:change=move |ev| on_change.run(event_target_value(&ev))>
                 // Options are rebuilt only when the list changes; selection updates in place.
-                {move || options.get().into_iter().map(|(v, l)| {
-                    let key = v.clone();
-                    view! { <option value=v selected=move || value.with(|cur| *cur == key)>{l}</option> }
-                }).collect_view()}
+                {move || {
+                    let names = groups.map(|g| g.get()).unwrap_or_default();
+                    let mut runs: Vec<(String, Vec<(String, String)>)> = Vec::new();
+                    for (i, o) in options.get().into_iter().enumerate() {
+                        let g = names.get(i).cloned().unwrap_or_default();
+                        match runs.last_mut() {
+                            Some((last, items)) if *last == g => items.push(o),
+                            _ => runs.push((g, vec![o])),
+                        }
+                    }
+                    runs.into_iter().map(|(g, items)| if g.is_empty() {
+                        items.into_iter().map(option).collect_view().into_any()
+                    } else {
+                        view! { <optgroup label=g>{items.into_iter().map(option).collect_view()}</optgroup> }.into_any()
+                    }).collect_view()
+                }}
             </select>
         </label>
     }

@@ -5,6 +5,7 @@ use super::bind::{enum_get, enum_name, enum_set, get, num, set};
 use super::custom_model::CustomModelForm;
 use super::fields::{CheckField, NumField, SelectField};
 use super::i18n::{Key, Lang};
+use super::paste_config::PasteConfig;
 use crate::domain::model;
 use crate::domain::scenario::*;
 use crate::domain::Scenario;
@@ -35,6 +36,8 @@ pub fn WorkloadForm() -> impl IntoView {
         v.push(("custom".into(), Key::CustomModel.text(lang.get()).into()));
         v
     });
+    // The picker groups presets by family (models.json keeps each family's presets together).
+    let families = Signal::derive(|| model::presets().iter().map(|m| m.family.clone()).collect::<Vec<_>>());
     // A custom model starts as a full copy of the preset shown before (domain/edit.rs).
     let on_model = Callback::new(move |id: String| sc.update(|s| s.select_model(&id)));
     let tasks = opts(
@@ -91,7 +94,8 @@ pub fn WorkloadForm() -> impl IntoView {
             <legend>{move || Key::Workload.text(lang.get())}</legend>
             <SelectField label=Key::Task testid="task" options=tasks value=enum_get(sc, |s| s.task) on_change=enum_set(sc, |s, v| s.task = v)/>
             <p class="muted" data-testid="task-scope">{move || Key::TaskScope.text(lang.get())}</p>
-            <SelectField label=Key::Model testid="model" options=models value=get(sc, |s| s.model.clone()) on_change=on_model/>
+            <SelectField label=Key::Model testid="model" options=models groups=families value=get(sc, |s| s.model.clone()) on_change=on_model/>
+            <PasteConfig/>
             <Show when=move || custom.get()><CustomModelForm/></Show>
             <SelectField label=Key::Precision testid="precision" options=precisions value=enum_get(sc, |s| s.precision) on_change=enum_set(sc, |s, v| s.precision = v)/>
             <SelectField label=Key::WeightQuant testid="quant" options=quants value=enum_get(sc, |s| s.weight_quant) on_change=enum_set(sc, |s, v| s.weight_quant = v)/>

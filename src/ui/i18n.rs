@@ -183,6 +183,16 @@ strings! {
     Dropout => "dropout masks stored", "保存 dropout 掩码";
     SequenceParallel => "sequence parallelism with TP", "张量并行时启用序列并行";
     OverlapGrad => "overlap gradient communication with backward", "梯度通信与反向计算重叠";
+    PasteConfig => "Paste config.json", "粘贴 config.json";
+    PasteConfigHint => "A Hugging Face config.json fills the custom model (MoE, MLA, sliding window, nested text_config, quantization_config). Paste model.safetensors.index.json afterwards to cross-check the parameter count.", "Hugging Face 的 config.json 会填入自定义模型（MoE、MLA、滑动窗口、嵌套 text_config、quantization_config）。之后再粘贴 model.safetensors.index.json 可核对参数量。";
+    ReadConfig => "Read", "读取";
+    ChooseFile => "Choose a file", "选择文件";
+    ConfigRead => "Read {name}: {params} B parameters; it is now the custom model.", "已读取 {name}：{params} B 参数，已设为自定义模型。";
+    ConfigVision => " Vision tower {params} B not included.", " 视觉编码器 {params} B 未计入。";
+    ConfigDerived => "derived (English)", "推导说明（英文）";
+    ConfigFailed => "Could not read the config", "无法读取 config";
+    IndexAgrees => "The index's total size agrees with the model's parameter count (within 2%).", "索引的总大小与模型参数量一致（误差 2% 以内）。";
+    IndexDiffers => "The model's parameter count differs from the index's total size by {pct}%: check the dimensions or the weight format.", "模型参数量与索引总大小相差 {pct}%：请检查维度或权重格式。";
     OverlapTp => "overlap tensor-parallel communication with GEMMs (Megatron-Core tp_comm_overlap)", "张量并行通信与矩阵乘重叠（Megatron-Core tp_comm_overlap）";
     AdapterFp32 => "LoRA adapters in fp32", "LoRA 适配器用 fp32";
     DoubleQuant => "QLoRA double quantization", "QLoRA 双重量化";

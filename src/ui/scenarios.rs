@@ -6,7 +6,6 @@ use crate::domain::saved::{self, Removed, Saved};
 use crate::domain::{format, plan, Catalog, Scenario};
 use crate::web::{files, storage};
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 fn now_id() -> u64 {
     js_sys::Date::now() as u64
@@ -103,14 +102,9 @@ pub fn Scenarios() -> impl IntoView {
         }
     };
     let import = move |ev: leptos::ev::Event| {
-        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
-        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+        let Some(file) = files::picked(&ev) else { return };
         wasm_bindgen_futures::spawn_local(async move {
-            let text = wasm_bindgen_futures::JsFuture::from(file.text())
-                .await
-                .ok()
-                .and_then(|v| v.as_string())
-                .unwrap_or_default();
+            let text = files::read_text(file).await;
             match store.list.with_untracked(|l| saved::import(&text, l, now_id())) {
                 Ok(items) => store.edit(|l| l.extend(items)),
                 Err(_) => store.say(Key::ImportFailed),

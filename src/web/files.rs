@@ -41,3 +41,23 @@ pub fn download(name: &str, text: &str) -> Result<(), String> {
     let _ = web_sys::Url::revoke_object_url(&url);
     Ok(())
 }
+
+/// Removes the static first answer that postbuild.py puts in index.html (src/ui/prerender.rs),
+/// once the live page is mounted.
+pub fn remove_prerender() {
+    if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("prerender")) {
+        el.remove();
+    }
+}
+
+/// The file chosen in an `<input type=file>` change event.
+#[must_use]
+pub fn picked(ev: &web_sys::Event) -> Option<web_sys::File> {
+    let input = ev.target()?.dyn_into::<web_sys::HtmlInputElement>().ok()?;
+    input.files()?.get(0)
+}
+
+/// A file's text (empty when it cannot be read).
+pub async fn read_text(file: web_sys::File) -> String {
+    wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string()).unwrap_or_default()
+}

@@ -1,0 +1,78 @@
+//! "Paste config.json": a model's Hugging Face `config.json` (pasted or chosen as a file) becomes
+//! the custom model; a `model.safetensors.index.json` pasted after it cross-checks the count.
+//! Reading and checking are in `domain::config`; this is the box and the message.
+
+use super::i18n::{tr, Key, Lang};
+use crate::domain::config::{read_pasted, Pasted};
+use crate::domain::Scenario;
+use crate::web::files;
+use leptos::prelude::*;
+
+/// What the last paste did, in the page language.
+fn outcome(sc: RwSignal<Scenario>, text: &str, l: Lang) -> (bool, String) {
+    let (params, bytes) = sc.with_untracked(|s| {
+        (s.model_spec().map(|m| m.computed_params().total).unwrap_or(0.0), s.weight_quant.bytes(s.precision))
+    });
+    match read_pasted(text, params, bytes) {
+        Ok(Pasted::Config(read)) => {
+            sc.update(|s| s.apply_config(&read));
+            let p = read.model.computed_params();
+            let mut msg = Key::ConfigRead
+                .text(l)
+                .replace("{name}", &read.model.name)
+                .replace("{params}", &format!("{:.2}", p.total / 1e9));
+            if p.active < p.total {
+                msg.push_str(&format!(" ({} {:.2} B)", Key::Active.text(l), p.active / 1e9));
+            }
+            if let Some(v) = read.vision_params {
+                msg.push_str(&Key::ConfigVision.text(l).replace("{params}", &format!("{:.2}", v / 1e9)));
+            }
+            if !read.notes.is_empty() {
+                msg.push_str(&format!("\n{}: {}", Key::ConfigDerived.text(l), read.notes.join("; ")));
+            }
+            (true, msg)
+        }
+        Ok(Pasted::Index(None)) => (true, Key::IndexAgrees.text(l).to_string()),
+        Ok(Pasted::Index(Some(d))) => {
+            (false, Key::IndexDiffers.text(l).replace("{pct}", &format!("{:+.1}", d * 100.0)))
+        }
+        Err(e) => (false, format!("{}: {}", Key::ConfigFailed.text(l), e.message(l))),
+    }
+}
+
+/// The paste box, folded under the model picker.
+#[component]
+pub fn PasteConfig() -> impl IntoView {
+    let sc = expect_context::<RwSignal<Scenario>>();
+    let lang = expect_context::<RwSignal<Lang>>();
+    let text = RwSignal::new(String::new());
+    let status: RwSignal<Option<(bool, String)>> = RwSignal::new(None);
+    let read = move |t: String| status.set(Some(outcome(sc, &t, lang.get_untracked())));
+    let on_file = move |ev: leptos::ev::Event| {
+        let Some(file) = files::picked(&ev) else { return };
+        spawn_local_read(file, move |t| {
+            text.set(t.clone());
+            read(t);
+        });
+    };
+    view! {
+        <details class="paste-config" data-testid="paste-config">
+            <summary>{tr(lang, Key::PasteConfig)}</summary>
+            <p class="muted">{tr(lang, Key::PasteConfigHint)}</p>
+            <textarea data-testid="config-text" rows="6" spellcheck="false" aria-label=move || Key::PasteConfig.text(lang.get())
+                prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+            <div class="row">
+                <button type="button" data-testid="config-read" on:click=move |_| read(text.get_untracked())>{tr(lang, Key::ReadConfig)}</button>
+                <label class="button">{tr(lang, Key::ChooseFile)}
+                    <input type="file" accept="application/json,.json" class="visually-hidden" data-testid="config-file" on:change=on_file/></label>
+            </div>
+            {move || status.get().map(|(ok, msg)| view! {
+                <p class=if ok { "muted pre" } else { "error pre" } role="status" data-testid="config-status">{msg}</p>
+            })}
+        </details>
+    }
+}
+
+fn spawn_local_read(file: web_sys::File, done: impl FnOnce(String) + 'static) {
+    wasm_bindgen_futures::spawn_local(async move { done(files::read_text(file).await) });
+}
