@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """trunk post_build hook (Trunk.toml [[hooks]]): makes `trunk build --release` produce the page as
 shipped. Runs in trunk's staging folder ($TRUNK_STAGING_DIR, moved to dist/ afterwards):
-1. adds the Content-Security-Policy to index.html (scripts/csp.py);
+1. inserts public/prerender.html (the default answer as static HTML, `gpu-planner prerender`) at the
+   start of <body>, then adds the Content-Security-Policy to index.html (scripts/csp.py; it
+   hashes the prerender's inline script too);
 2. release builds only: writes precompressed NAME.gz (zopfli: a deflate stream any gzip client
    reads, ~4% smaller than gzip -9; Python's gzip -9 when zopfli is not installed) and NAME.br
    (brotli quality 11, Node's built-in zlib: Node is already needed for wasm-opt, so nothing
@@ -33,7 +35,16 @@ for (const f of process.argv.slice(1)) {
 
 def main():
     staging = os.environ.get("TRUNK_STAGING_DIR") or (sys.argv[1] if len(sys.argv) > 1 else "dist")
-    add_csp(os.path.join(staging, "index.html"))
+    index = os.path.join(staging, "index.html")
+    prerender = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "public", "prerender.html")
+    html = open(index, encoding="utf-8").read()
+    if 'id="prerender"' not in html:
+        block = open(prerender, encoding="utf-8").read()
+        if "<body>" not in html:
+            sys.exit("postbuild.py: <body> not found in index.html; the prerendered answer would be missing")
+        html = html.replace("<body>", "<body>\n" + block, 1)
+        open(index, "w", encoding="utf-8").write(html)
+    add_csp(index)
     if os.environ.get("TRUNK_PROFILE", "release") != "release":
         return
     assets = []

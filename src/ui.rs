@@ -13,6 +13,7 @@ pub mod i18n;
 pub mod infra;
 pub mod ownership;
 pub mod paste_config;
+pub mod prerender;
 pub mod results;
 pub mod scenarios;
 

@@ -100,6 +100,24 @@ async fn page_shows_the_default_report() {
     assert_eq!(rows(), r.cards.len());
 }
 
+/// The model picker groups the presets by family, in the order of models.json.
+#[wasm_bindgen_test]
+async fn the_model_picker_groups_presets_by_family() {
+    let _h = fresh().await;
+    let presets = gpu_planner::domain::model::presets();
+    let picker = by_testid("model");
+    for family in ["Llama", "Qwen", "DeepSeek", "gpt-oss"] {
+        let want = presets.iter().filter(|m| m.family == family).count();
+        let got = picker
+            .query_selector_all(&format!("optgroup[label='{family}'] option"))
+            .unwrap_or_else(|_| panic!("query"))
+            .length() as usize;
+        assert!(want > 0 && got == want, "{family}: {got} options, {want} presets");
+    }
+    // "Custom" stays outside the groups.
+    assert!(picker.query_selector(":scope > option[value=custom]").ok().flatten().is_some());
+}
+
 fn rows() -> usize {
     by_testid("ranking").query_selector_all("tbody tr").map(|l| l.length()).unwrap_or(0) as usize
 }
@@ -385,6 +403,42 @@ fn tick(el: &web_sys::Element, on: bool) {
 fn all(selector: &str) -> Vec<web_sys::Element> {
     let list = document().query_selector_all(selector).unwrap_or_else(|_| panic!("selector {selector}"));
     (0..list.length()).filter_map(|i| list.item(i)).map(JsCast::unchecked_into).collect()
+}
+
+/// Pasting a config.json makes it the custom model (the summary follows, pre-quantised FP8
+/// weights set the weight format); a bad one says which field and keeps the model in use.
+#[wasm_bindgen_test]
+async fn a_pasted_config_becomes_the_custom_model_and_a_bad_one_says_why() {
+    let _h = fresh().await;
+    let config = include_str!("configs/qwen3-30b-a3b-fp8.json");
+    let expected =
+        gpu_planner::domain::config::read_config(config).unwrap_or_else(|e| panic!("{e}")).model.computed_params();
+    type_into("config-text", config);
+    click("config-read");
+    settle().await;
+    assert_eq!(by_testid("model").unchecked_ref::<web_sys::HtmlSelectElement>().value(), "custom");
+    assert_eq!(by_testid("quant").unchecked_ref::<web_sys::HtmlSelectElement>().value(), "fp8");
+    assert_eq!(text("params"), format!("{:.2} B", expected.total / 1e9));
+    assert!(text("config-status").contains(&format!("{:.2} B", expected.total / 1e9)), "{}", text("config-status"));
+    assert!(find("m-moe").is_some(), "the custom form shows the structure read");
+    type_into("config-text", r#"{"num_hidden_layers": 32, "hidden_size": 4096}"#);
+    click("config-read");
+    settle().await;
+    let status = by_testid("config-status");
+    assert!(status.class_name().contains("error"), "{}", status.class_name());
+    assert!(
+        text("config-status").contains("intermediate_size") || text("config-status").contains("num_attention_heads"),
+        "{}",
+        text("config-status")
+    );
+    assert_eq!(text("params"), format!("{:.2} B", expected.total / 1e9), "the model in use is kept");
+    click("lang");
+    settle().await;
+    click("config-read");
+    settle().await;
+    assert!(text("config-status").starts_with("无法读取 config"), "{}", text("config-status"));
+    click("lang");
+    settle().await;
 }
 
 /// Hands `text` to the import input as a chosen file and waits for it to be read.

@@ -8,6 +8,7 @@
 //! gpu-planner scenario               the default scenario as JSON (a template to edit)
 //! gpu-planner accuracy [--json]      the engine against published reference numbers
 //! gpu-planner from-config FILE       a scenario (default workload) for a model's config.json
+//! gpu-planner prerender              the default answer as static HTML (public/prerender.html)
 //! ```
 
 use gpu_planner::domain::{accuracy, model, plan, scenario::Task, share, Catalog, Scenario};
@@ -46,6 +47,7 @@ fn run(args: &[String]) -> Result<String, String> {
             let s = Scenario { model: "custom".into(), custom_model: read.model, ..Scenario::default() };
             serde_json::to_string_pretty(&s).map_err(|e| e.to_string())
         }
+        Some("prerender") => Ok(gpu_planner::ui::prerender::document().trim_end().to_string()),
         Some("scenario") => serde_json::to_string_pretty(&Scenario::default()).map_err(|e| e.to_string()),
         Some("encode") => {
             let arg = args.get(1).ok_or("usage: gpu-planner encode FILE")?;
@@ -101,7 +103,7 @@ fn run(args: &[String]) -> Result<String, String> {
             Ok(out)
         }
         _ => {
-            Err("usage: gpu-planner report FILE_OR_URL | report --default | matrix | accuracy | from-config FILE | encode FILE | scenario"
+            Err("usage: gpu-planner report FILE_OR_URL | report --default | matrix | accuracy | from-config FILE | encode FILE | scenario | prerender"
                 .into())
         }
     }

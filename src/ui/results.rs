@@ -60,7 +60,7 @@ pub fn Summary(report: Signal<Option<Report>>) -> impl IntoView {
 
 /// How many cards the ranking lists until "show all" (the answer is the top; fewer rows also
 /// render sooner).
-const TOP: usize = 10;
+pub(crate) const TOP: usize = 10;
 
 /// The card ranking: click a header to sort, click a card to open its details under it.
 #[component]
@@ -123,22 +123,22 @@ pub fn Ranking(report: Signal<Option<Report>>, selected: RwSignal<Option<String>
 
 /// A ranking row's texts, in the page language.
 #[derive(Debug, Clone, PartialEq)]
-struct RowText {
-    name: String,
-    fits: bool,
-    cards: String,
-    layout: String,
-    pct: f64,
-    memory: String,
-    time: String,
-    cost: String,
+pub(crate) struct RowText {
+    pub(crate) name: String,
+    pub(crate) fits: bool,
+    pub(crate) cards: String,
+    pub(crate) layout: String,
+    pub(crate) pct: f64,
+    pub(crate) memory: String,
+    pub(crate) time: String,
+    pub(crate) cost: String,
     /// Where the rental price comes from (date, or "price from …, report") and its url.
-    price: String,
-    source: String,
-    warnings: String,
+    pub(crate) price: String,
+    pub(crate) source: String,
+    pub(crate) warnings: String,
 }
 
-fn row_text(c: &CardVerdict, l: Lang, cur: Currency, training: bool) -> RowText {
+pub(crate) fn row_text(c: &CardVerdict, l: Lang, cur: Currency, training: bool) -> RowText {
     let time = match (c.hours, c.throughput) {
         (Some(h), _) => format!("{} · {} {:.0}%", format::hours(h, l), Key::MfuShort.text(l), c.mfu * 100.0),
         (None, Some(t)) => format!("{} tok/s", format::grouped(t.decode_tokens_s, 0)),

@@ -1,0 +1,32 @@
+//! The static first answer written into index.html (public/prerender.html) is what the engine
+//! says for the default scenario today: a catalog, price or formula change that alters the
+//! default answer must regenerate it (`gpu-planner prerender > public/prerender.html`).
+#![cfg(not(target_arch = "wasm32"))] // host only
+
+use gpu_planner::domain::format::Lang;
+use gpu_planner::domain::{plan, Catalog, Scenario};
+use gpu_planner::ui::prerender::{answer, document};
+
+#[test]
+fn the_committed_prerender_matches_the_engine() {
+    let file = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/public/prerender.html"))
+        .unwrap_or_else(|e| panic!("public/prerender.html: {e}"));
+    assert!(
+        file.trim_end() == document().trim_end(),
+        "public/prerender.html is stale: run `cargo run --release --bin gpu-planner -- prerender > public/prerender.html`"
+    );
+}
+
+#[test]
+fn it_lists_the_default_rankings_top_cards_in_both_languages() {
+    let r = plan(&Scenario::default(), Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    let (en, zh) = (answer(Lang::En), answer(Lang::Zh));
+    assert_eq!(en.matches("<tr class=").count(), r.cards.len().min(10));
+    for c in r.cards.iter().take(10) {
+        assert!(en.contains(&c.name) && zh.contains(&c.name), "{} missing", c.name);
+    }
+    assert!(zh.contains("显卡") && en.contains("Memory / card"));
+    // Shown only by the inline script: hidden without JavaScript or when a scenario is open.
+    assert!(document().starts_with("<div id=\"prerender\" hidden>"));
+    assert!(!document().contains("data-testid"), "test ids belong to the live page only");
+}
