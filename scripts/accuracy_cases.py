@@ -235,6 +235,13 @@ for rid, mid, c, prec, kv, b, isl, osl, lay in [
          "precision": "bf16" if prec == "fp8" else "fp16", "inference": {"context": isl, "output_tokens": osl,
          "concurrent": b, "kv": kv}}, q, card(c)), lay, tol=0.3,
          note="Roofline estimate (bandwidth or compute bound per step), not a measurement.")
+# Serving latency (NeMo inference, 16-bit): the engine's step model, static batch.
+for rid, c, tp, b in [("nemo-infer-llama2-7b-a100-tp1-bs1", A100, 1, 1), ("nemo-infer-llama2-7b-h100-tp1-bs1", H100, 1, 1),
+                      ("nemo-infer-llama2-7b-a100-tp1-bs8", A100, 1, 8), ("nemo-infer-llama2-7b-h100-tp1-bs8", H100, 1, 8),
+                      ("nemo-infer-llama2-7b-a100-tp2-bs1", A100, 2, 1), ("nemo-infer-llama2-7b-h100-tp2-bs1", H100, 2, 1)]:
+    case(rid, "request_latency_ms", "deep_speed", merge({"model": "llama-2-7b", "task": "inference", "precision": "bf16",
+         "inference": {"context": 128, "output_tokens": 20, "concurrent": b}}, card(c)), L(tp=tp), tol=0.2,
+         note="Prefill in one step, then 19 decode steps (the first token comes with the prefill); 2 ms per step overhead.")
 for rid in ["trtllm-llama31-8b-h100-fp8-1k1k", "trtllm-llama31-8b-h100-fp8-2048-128", "trtllm-llama33-70b-h100tp2-fp8-1k1k",
             "trtllm-llama31-405b-h100tp8-fp8-1k1k", "trtllm-qwen3-235b-h100tp8-fp8-1k1k"]:
     r = refs[rid]

@@ -54,6 +54,9 @@ pub enum Metric {
     /// Generated tokens per second per GPU of a static batch (`inference.concurrent` requests of
     /// `context` prompt and `output_tokens` generated tokens).
     StaticBatchTokensSGpu,
+    /// Milliseconds from sending a static batch (`inference.concurrent` requests) to its last
+    /// token, on the serving engine's step model (domain/serving.rs).
+    RequestLatencyMs,
 }
 
 /// One published reference number and the inputs that reproduce it.
@@ -208,6 +211,11 @@ pub fn measure(c: &Case, catalog: &Catalog) -> Result<f64, String> {
         Metric::TokensPerSGpu => {
             let v = first_card(&s, catalog)?;
             t.tokens / (v.gpu_hours.ok_or("no time")? * 3600.0)
+        }
+        Metric::RequestLatencyMs => {
+            let e = super::serving::Engine::new(m, &s, gpu()?, layout.tp)
+                .ok_or("card figures unknown, or no room for a KV cache")?;
+            e.static_latency(f64::from(s.inference.concurrent)) * 1e3
         }
         Metric::StaticBatchTokensSGpu => {
             let g = gpu()?;

@@ -351,11 +351,16 @@ pub fn rent_vs_buy(s: &Scenario, catalog: &Catalog, cards: &[CardVerdict]) -> Op
     })
 }
 
-/// Owned cost of a training run on one card type: run GPU-hours × owned cost per card-hour.
+/// Owned cost of a training run on one card type: run GPU-hours × owned cost per card-hour; for
+/// serving, the owned cost of a million output tokens with the cards busy around the clock.
 #[must_use]
 pub fn own_cost_of_run(s: &Scenario, catalog: &Catalog, g: &Gpu, v: &CardVerdict) -> Option<f64> {
     let price = card_price(s, catalog, &g.id, s.ownership.gpu == g.id)?;
     let own = own_costs(s, g, v.gpus.max(1), price);
+    if let Some(c) = v.serving.as_ref().filter(|c| c.tokens_s > 0.0) {
+        // Serving runs around the clock: a million output tokens at full use.
+        return Some(own.per_gpu_hour(1.0) * f64::from(v.gpus) / (c.tokens_s * 3600.0) * 1e6);
+    }
     v.gpu_hours.map(|gh| gh * own.per_gpu_hour(s.ownership.utilisation))
 }
 

@@ -226,10 +226,12 @@ fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64) -> (bool, Layout) {
 #[must_use]
 pub fn verdict(m: &ModelSpec, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Option<CardVerdict> {
     let cap = g.memory_gb? * GIB;
-    let (fits, mut layout) = choose(m, s, g, cap);
-    // Serving with more cards than one replica needs: extra replicas (data parallel).
-    if !s.task.is_training() && fits && s.parallel.gpus > 0 {
-        layout.dp = (s.parallel.gpus / (layout.tp * layout.pp)).max(1);
+    let (mut fits, mut layout) = choose(m, s, g, cap);
+    // Serving: the layout is the replicas the load and the latency targets need.
+    let serving = if s.task.is_training() { None } else { super::serving::capacity(m, s, g) };
+    if let Some(c) = &serving {
+        fits = true;
+        layout = Layout { tp: c.tp, pp: 1, dp: c.replicas, ..Layout::single() };
     }
     let memory = memory_for(m, s, &layout);
     let gpus = layout.gpus();
@@ -241,13 +243,14 @@ pub fn verdict(m: &ModelSpec, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Optio
     if s.task.is_training() {
         hours = fits.then(|| compute::training_hours(m, s, g, &layout)).flatten();
         cost = hours.zip(rent_hourly).map(|(h, r)| h * f64::from(gpus) * r);
-    } else if fits {
-        throughput = compute::inference_throughput(m, s, g, &layout).map(|t| Throughput {
-            decode_tokens_s: t.decode_tokens_s * f64::from(layout.dp),
-            prefill_tokens_s: t.prefill_tokens_s * f64::from(layout.dp),
-            ..t
+    } else if let Some(c) = &serving {
+        throughput = Some(Throughput {
+            prefill_tokens_s: c.rate_rps * f64::from(s.inference.context),
+            time_to_first_token_s: c.latency.ttft_p50_s,
+            decode_tokens_s: c.tokens_s,
+            per_request_tokens_s: c.tokens_s_user,
         });
-        cost = throughput.zip(rent_hourly).map(|(t, r)| r * f64::from(gpus) / (t.decode_tokens_s * 3600.0) * 1e6);
+        cost = rent_hourly.filter(|_| c.tokens_s > 0.0).map(|r| r * f64::from(gpus) / (c.tokens_s * 3600.0) * 1e6);
     }
     let needs_fabric = layout.tp > 1;
     let v = CardVerdict {
@@ -268,6 +271,7 @@ pub fn verdict(m: &ModelSpec, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Optio
         price,
         cost,
         own_cost: None,
+        serving,
         interconnect_needed: if needs_fabric { "nvlink".into() } else { "pcie".into() },
         warnings: Vec::new(),
     };

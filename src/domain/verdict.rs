@@ -37,8 +37,12 @@ pub struct CardVerdict {
     pub price: Option<pricing::Quote>,
     /// Training: cost of the run at `rent_hourly`. Inference: cost per million generated tokens.
     pub cost: Option<f64>,
-    /// Training: cost of the run on owned cards (at the ownership utilisation).
+    /// Training: cost of the run on owned cards (at the ownership utilisation). Serving: cost
+    /// per million output tokens on owned cards used around the clock.
     pub own_cost: Option<f64>,
+    /// Serving: replicas, latency and throughput at the offered load (domain/serving.rs).
+    #[serde(default)]
+    pub serving: Option<super::serving::Capacity>,
     /// `nvlink` when the plan needs a GPU-to-GPU fabric (tensor parallelism), else `pcie`.
     pub interconnect_needed: String,
     pub warnings: Vec<Warning>,

@@ -73,14 +73,50 @@ pub struct Inference {
     pub context: u32,
     /// Generated tokens per request.
     pub output_tokens: u32,
-    /// Sequences decoded together (batch).
+    /// Concurrent users: each sends its next request `think_s` after the last answer ends
+    /// (with no think time: requests in flight).
     pub concurrent: u32,
     pub kv: KvPrecision,
+    /// Offered load in requests per second; replaces the users when set.
+    pub rate_rps: Option<f64>,
+    /// Seconds a user waits between an answer and the next request.
+    pub think_s: f64,
+    /// Share of prompt tokens served from a prefix cache (no prefill compute).
+    pub prefix_share: f64,
+    /// Latency targets: time to first token (seconds) and time per output token (ms), p50 and p99.
+    pub ttft_p50_s: f64,
+    pub ttft_p99_s: f64,
+    pub tpot_p50_ms: f64,
+    pub tpot_p99_ms: f64,
+    /// Share of card memory the engine may use (vLLM `gpu_memory_utilization`).
+    pub mem_util: f64,
+    /// Tensor-parallel cards per replica; 0 = the cheapest that meets the targets.
+    pub tp: u32,
+    /// Tokens one engine step may process (vLLM `max_num_batched_tokens`): the prefill chunk.
+    pub max_batched_tokens: u32,
+    /// Fixed time per engine step (scheduling, sampling, launches), ms.
+    pub step_overhead_ms: f64,
 }
 
 impl Default for Inference {
     fn default() -> Self {
-        Self { context: 4096, output_tokens: 512, concurrent: 8, kv: KvPrecision::Bf16 }
+        Self {
+            context: 4096,
+            output_tokens: 512,
+            concurrent: 8,
+            kv: KvPrecision::Bf16,
+            rate_rps: None,
+            think_s: 0.0,
+            prefix_share: 0.0,
+            ttft_p50_s: 1.0,
+            ttft_p99_s: 3.0,
+            tpot_p50_ms: 50.0,
+            tpot_p99_ms: 100.0,
+            mem_util: 0.9,
+            tp: 0,
+            max_batched_tokens: 8192,
+            step_overhead_ms: 2.0,
+        }
     }
 }
 

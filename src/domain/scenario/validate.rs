@@ -31,6 +31,19 @@ impl Scenario {
         check("inference.context", f64::from(i.context), 1.0, 2_097_152.0)?;
         check("inference.output_tokens", f64::from(i.output_tokens), 0.0, 2_097_152.0)?;
         check("inference.concurrent", f64::from(i.concurrent), 1.0, 100_000.0)?;
+        if let Some(r) = i.rate_rps {
+            check("inference.rate_rps", r, 0.001, 1e6)?;
+        }
+        check("inference.think_s", i.think_s, 0.0, 86_400.0)?;
+        check("inference.prefix_share", i.prefix_share, 0.0, 0.99)?;
+        check("inference.ttft_p50_s", i.ttft_p50_s, 0.001, 3_600.0)?;
+        check("inference.ttft_p99_s", i.ttft_p99_s, 0.001, 3_600.0)?;
+        check("inference.tpot_p50_ms", i.tpot_p50_ms, 0.1, 60_000.0)?;
+        check("inference.tpot_p99_ms", i.tpot_p99_ms, 0.1, 60_000.0)?;
+        check("inference.mem_util", i.mem_util, 0.1, 1.0)?;
+        check("inference.tp", f64::from(i.tp), 0.0, 64.0)?;
+        check("inference.max_batched_tokens", f64::from(i.max_batched_tokens), 16.0, 1_048_576.0)?;
+        check("inference.step_overhead_ms", i.step_overhead_ms, 0.0, 1_000.0)?;
         let p = &self.parallel;
         check("parallel.gpus", f64::from(p.gpus), 0.0, 100_000.0)?;
         check("parallel.tp", f64::from(p.tp), 1.0, 64.0)?;

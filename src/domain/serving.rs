@@ -1,0 +1,406 @@
+//! Serving capacity: how many replicas of which tensor-parallel width serve the offered load
+//! within the latency targets, and what a million output tokens cost.
+//!
+//! The engine is continuous batching with chunked prefill (vLLM, SGLang, TensorRT-LLM in-flight
+//! batching). One step decodes one token for every running request and carries up to
+//! `max_batched_tokens` of prompt. A step lasts
+//!   max(bytes read / (bandwidth × efficiency), FLOPs / (peak × efficiency)) + TP traffic + overhead,
+//! where the bytes are the weight shard (MoE: the experts the batch touches, 1 − (1 − k/E)^B of
+//! them) plus every running request's KV cache, and the FLOPs are 2·N_active per token plus
+//! attention (Kaplan et al. 2020; the roofline of Williams et al. 2009 as applied to decoding in
+//! Pope et al. 2022, "Efficiently Scaling Transformer Inference", §2).
+//!
+//! Queueing (stated assumptions): requests arrive as a Poisson stream (or from a closed loop of
+//! users with think time); prompts of one length are prefilled first come, first served in
+//! chunks that share steps with decoding; the wait for prefill follows Kingman's G/G/1
+//! approximation (Kingman 1961) with an exponential tail; a request's time per output token is
+//! its plain decode steps plus the steps that carry other prompts' chunks, whose number is
+//! Poisson (vLLM's benchmark defines TPOT per request: decode time / output tokens).
+
+use super::catalog::Gpu;
+use super::compute::peak_tflops;
+use super::memory;
+use super::model::ModelSpec;
+use super::scenario::Scenario;
+use serde::{Deserialize, Serialize};
+
+/// Tensor-parallel widths tried per replica.
+pub const TP_DEGREES: [u32; 4] = [1, 2, 4, 8];
+/// Latency of one small all-reduce inside an NVLink server: about 6 µs on 2 H100s with CUDA
+/// graphs (NCCL issue #1259, nccl-tests all_reduce_perf at 128 B–64 KB). Decoding pays it twice
+/// per layer whatever the batch.
+pub const ALLREDUCE_LATENCY_S: f64 = 6e-6;
+/// The most cards a serving plan may use.
+const MAX_CARDS: u32 = 4096;
+
+/// One replica's costs per engine step.
+#[derive(Debug, Clone, Copy)]
+pub struct Engine {
+    pub tp: u32,
+    /// FLOP/s of the replica at the prefill efficiency.
+    flops: f64,
+    /// Bytes/s of the replica at the decode bandwidth efficiency.
+    bandwidth: f64,
+    /// Weight bytes read every step (dense part), and the routed experts' bytes.
+    dense_bytes: f64,
+    routed_bytes: f64,
+    /// k/E of the MoE router (0 for dense models).
+    route_share: f64,
+    /// KV bytes of one token of context, whole replica.
+    kv_per_token: f64,
+    /// Mean tokens in cache per running request: uncached + cached prompt + half the output.
+    mean_ctx: f64,
+    /// FLOPs per decoded token, and per prompt token prefilled.
+    decode_flops: f64,
+    prefill_flops: f64,
+    /// Seconds of tensor-parallel all-reduce per token in a step, and per step (latency).
+    comm_per_token: f64,
+    comm_per_step: f64,
+    overhead: f64,
+    /// Tokens of KV cache the replica holds.
+    pub kv_tokens: f64,
+    chunk: f64,
+    prompt: f64,
+    uncached: f64,
+    output: f64,
+}
+
+impl Engine {
+    /// The replica at `tp` cards of `g`, or `None` when the card's peak or bandwidth is unknown or
+    /// the weights leave no room for a KV cache.
+    #[must_use]
+    pub fn new(m: &ModelSpec, s: &Scenario, g: &Gpu, tp: u32) -> Option<Engine> {
+        let i = &s.inference;
+        let t = f64::from(tp.max(1));
+        let peak = peak_tflops(g, s.precision)? * 1e12;
+        let bw = g.memory_bandwidth_gb_s? * 1e9;
+        let capacity = g.memory_gb? * super::units::GIB;
+        let chunk = f64::from(i.max_batched_tokens.max(16));
+        let kv_tokens = memory::kv_capacity_tokens(m, s, capacity, tp, i.mem_util, chunk);
+        if kv_tokens < 1.0 {
+            return None;
+        }
+        let p = m.params();
+        let weights = memory::weight_bytes(&p, s.weight_quant, s.precision, &s.training.conventions);
+        let routed = m.routed_expert_fraction();
+        let prompt = f64::from(i.context);
+        let output = f64::from(i.output_tokens);
+        let mean_ctx = prompt + output / 2.0;
+        // Attention score FLOPs per token against a context of c tokens: 4·L·heads·head_dim·c.
+        let attention = |c: f64| 4.0 * f64::from(m.layers) * f64::from(m.heads) * f64::from(m.head_dim()) * c;
+        // Megatron-style TP: two all-reduces of the token's hidden state per layer, each moving
+        // 2·(t − 1)/t of h × 2 bytes over the replica's link (Shoeybi et al. 2019, §3).
+        let comm_per_token = if tp > 1 {
+            let (link, _) = super::comms::link_within(g, tp);
+            2.0 * f64::from(m.layers) * 2.0 * (t - 1.0) / t * f64::from(m.hidden) * 2.0 / link
+        } else {
+            0.0
+        };
+        let route_share = m.moe.as_ref().map_or(0.0, |e| f64::from(e.experts_per_token) / f64::from(e.experts.max(1)));
+        Some(Engine {
+            tp,
+            flops: t * peak * s.efficiency.prefill_mfu,
+            bandwidth: t * bw * s.efficiency.decode_bandwidth,
+            dense_bytes: weights * (1.0 - routed),
+            routed_bytes: weights * routed,
+            route_share,
+            kv_per_token: memory::kv_cache_bytes(m, 1.0, i.kv.bytes()),
+            mean_ctx,
+            decode_flops: 2.0 * p.active + attention(mean_ctx),
+            prefill_flops: 2.0 * p.active + attention(prompt / 2.0),
+            comm_per_token,
+            comm_per_step: if tp > 1 { 2.0 * f64::from(m.layers) * ALLREDUCE_LATENCY_S } else { 0.0 },
+            overhead: i.step_overhead_ms / 1e3,
+            kv_tokens,
+            chunk,
+            prompt,
+            uncached: prompt * (1.0 - i.prefix_share.clamp(0.0, 0.99)),
+            output,
+        })
+    }
+
+    /// Seconds of one step decoding `batch` requests and prefilling `prefill` prompt tokens.
+    #[must_use]
+    pub fn step(&self, batch: f64, prefill: f64) -> f64 {
+        let touched = if self.route_share > 0.0 { 1.0 - (1.0 - self.route_share).powf(batch + prefill) } else { 1.0 };
+        let bytes = self.dense_bytes + self.routed_bytes * touched + batch * self.mean_ctx * self.kv_per_token;
+        let compute = (batch * self.decode_flops + prefill * self.prefill_flops) / self.flops;
+        (bytes / self.bandwidth).max(compute)
+            + (batch + prefill) * self.comm_per_token
+            + self.comm_per_step
+            + self.overhead
+    }
+
+    /// Seconds for a static batch of `batch` requests: their prompts prefilled in chunks (the
+    /// last chunk gives the first token), then output − 1 decode steps of the whole batch.
+    #[must_use]
+    pub fn static_latency(&self, batch: f64) -> f64 {
+        let tokens = batch * self.prompt;
+        let full = (tokens / self.chunk).floor();
+        let rest = tokens - full * self.chunk;
+        let prefill = full * self.step(0.0, self.chunk) + if rest > 0.0 { self.step(0.0, rest) } else { 0.0 };
+        prefill + (self.output - 1.0).max(0.0) * self.step(batch, 0.0)
+    }
+
+    /// Requests the KV cache holds at once at the mean occupancy.
+    #[must_use]
+    pub fn max_batch(&self) -> f64 {
+        self.kv_tokens / self.mean_ctx.max(1.0)
+    }
+
+    /// The replica at `rate` requests per second, or `None` when it cannot keep up.
+    #[must_use]
+    pub fn at(&self, rate: f64) -> Option<Latency> {
+        // Steps are plain decode steps or steps that also carry a prompt chunk. With B = rate ·
+        // output · T requests decoding, chunk steps take x = rate · chunks · (chunk step − plain
+        // step) of every second, so the mean step is T = plain / (1 − x): iterate B and T.
+        let mut t = self.step(0.0, 0.0);
+        let mut parts = (0.0, 1.0, t, t, 0.0); // (batch, chunks, plain, chunk step, x)
+        for _ in 0..100 {
+            let batch = rate * self.output * t;
+            let room = self.chunk - batch;
+            if room < 1.0 || batch > self.max_batch() {
+                return None;
+            }
+            let chunks = (self.uncached / room).ceil().max(1.0);
+            let plain = self.step(batch, 0.0);
+            let chunk_step = self.step(batch, self.uncached.min(room));
+            let x = rate * chunks * (chunk_step - plain);
+            if x >= 1.0 {
+                return None;
+            }
+            let next = plain / (1.0 - x);
+            parts = (batch, chunks, plain, chunk_step, x);
+            let done = (next - t).abs() <= 1e-6 * t;
+            t = next;
+            if done {
+                break;
+            }
+            if t > 600.0 {
+                return None;
+            }
+        }
+        let (batch, chunks, plain, chunk_step, _) = parts;
+        let room = (self.chunk - batch).max(1.0);
+        let service = chunks * chunk_step;
+        // Share of the prefill capacity (`room` prompt tokens per step) the arrivals use.
+        let rho = rate * self.uncached * chunk_step / room;
+        if rho >= 1.0 {
+            return None;
+        }
+        // Kingman's G/G/1 approximation with Poisson arrivals and fixed-length prompts (c_s² = 0):
+        // mean wait ρ/(1 − ρ) · S/2; the wait, when there is one (probability ρ), taken as
+        // exponential, so P(W > t) = ρ·e^(−t·ρ/mean).
+        let mean_wait = rho / (1.0 - rho) * service / 2.0;
+        let wait = |q: f64| if rho > 1.0 - q { mean_wait / rho * (rho / (1.0 - q)).ln() } else { 0.0 };
+        // Time per output token of one request (vLLM's benchmark: decode time / output tokens):
+        // plain decode steps, plus k steps that carry another prompt's chunk, k ~ Poisson with
+        // the chunks that arrive while it decodes; its mean is T.
+        let stall = (chunk_step - plain).max(0.0) / self.output.max(1.0);
+        let arrivals = rate * chunks * self.output * t;
+        let tpot = |q: f64| plain + poisson_quantile(arrivals, q) * stall;
+        Some(Latency {
+            ttft_p50_s: service + wait(0.5),
+            ttft_p99_s: service + wait(0.99),
+            tpot_p50_s: tpot(0.5),
+            tpot_p99_s: tpot(0.99),
+            tpot_mean_s: t,
+            batch,
+            prefill_load: rho,
+        })
+    }
+}
+
+/// The smallest k with P(X ≤ k) ≥ q for X ~ Poisson(mean).
+#[must_use]
+pub fn poisson_quantile(mean: f64, q: f64) -> f64 {
+    if mean <= 0.0 {
+        return 0.0;
+    }
+    if mean > 500.0 {
+        // Normal approximation; the exact sum underflows e^−mean.
+        return (mean + 2.326 * mean.sqrt() * (q - 0.5).signum() * if q > 0.9 { 1.0 } else { 0.0 }).ceil();
+    }
+    let (mut k, mut term) = (0.0, (-mean).exp());
+    let mut sum = term;
+    while sum < q && k < mean + 50.0 * mean.sqrt() + 50.0 {
+        k += 1.0;
+        term *= mean / k;
+        sum += term;
+    }
+    k
+}
+
+/// Latency of one replica at a load.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct Latency {
+    pub ttft_p50_s: f64,
+    pub ttft_p99_s: f64,
+    pub tpot_p50_s: f64,
+    pub tpot_p99_s: f64,
+    /// Mean time per output token (what a closed loop of users waits on average).
+    pub tpot_mean_s: f64,
+    /// Requests decoding at once.
+    pub batch: f64,
+    /// Share of time the prefill queue is busy (ρ).
+    pub prefill_load: f64,
+}
+
+impl Latency {
+    fn meets(&self, s: &Scenario) -> bool {
+        let i = &s.inference;
+        self.ttft_p50_s <= i.ttft_p50_s
+            && self.ttft_p99_s <= i.ttft_p99_s
+            && self.tpot_p50_s * 1e3 <= i.tpot_p50_ms
+            && self.tpot_p99_s * 1e3 <= i.tpot_p99_ms
+    }
+}
+
+/// What one card type needs to serve the load.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Capacity {
+    pub tp: u32,
+    pub replicas: u32,
+    pub cards: u32,
+    /// KV-cache tokens per replica, and the requests of prompt + output tokens that fit at once.
+    pub kv_tokens: f64,
+    pub max_concurrency: f64,
+    /// Offered load, requests per second (all replicas).
+    pub rate_rps: f64,
+    pub latency: Latency,
+    /// Output tokens per second: all replicas, per card, and as one user sees them.
+    pub tokens_s: f64,
+    pub tokens_s_gpu: f64,
+    pub tokens_s_user: f64,
+    /// Whether the targets are met; when not, the plan is the best reachable (fewest cards at
+    /// the lowest p99 time to first token).
+    pub meets: bool,
+}
+
+/// The replica's request rate: the offered rate split over `replicas`, or for a closed loop of
+/// users the rate at which they return, users / (think time + response time), solved by bisection.
+fn replica_rate(e: &Engine, s: &Scenario, replicas: u32) -> Option<(f64, Latency)> {
+    let i = &s.inference;
+    let n = f64::from(replicas.max(1));
+    if let Some(r) = i.rate_rps {
+        return e.at(r / n).map(|l| (r / n, l));
+    }
+    let users = f64::from(i.concurrent.max(1)) / n;
+    let response = |l: &Latency| l.ttft_p50_s + e.output * l.tpot_mean_s;
+    let (mut lo, mut hi) = (0.0, users / (i.think_s + e.step(0.0, 0.0) * (1.0 + e.output)).max(1e-9));
+    let mut best = None;
+    let mut overloaded = false;
+    for _ in 0..40 {
+        let mid = (lo + hi) / 2.0;
+        match e.at(mid) {
+            Some(l) if mid * (i.think_s + response(&l)) <= users => {
+                lo = mid;
+                best = Some((mid, l));
+            }
+            Some(_) => {
+                hi = mid;
+                overloaded = false;
+            }
+            None => {
+                hi = mid;
+                overloaded = true;
+            }
+        }
+        if hi - lo <= 2e-3 * hi {
+            break;
+        }
+    }
+    // When the rate was capped by overload rather than by the users' own pace, the replica
+    // cannot hold them: the rest wait for admission and the response time has no bound.
+    best.filter(|(rate, l)| {
+        (!overloaded || rate * (i.think_s + response(l)) >= users * 0.98) && l.batch <= e.max_batch()
+    })
+}
+
+fn plan_for(e: &Engine, s: &Scenario) -> Option<Capacity> {
+    // A closed loop of users needs no more replicas than users.
+    let users = if s.inference.rate_rps.is_some() { u32::MAX } else { s.inference.concurrent.max(1) };
+    let max_replicas = (MAX_CARDS / e.tp.max(1)).min(users);
+    let ok = |n: u32| replica_rate(e, s, n).filter(|(_, l)| l.meets(s));
+    let build = |n: u32, (rate, l): (f64, Latency), meets: bool| {
+        let cards = n * e.tp;
+        let tokens = rate * f64::from(n) * e.output;
+        Capacity {
+            tp: e.tp,
+            replicas: n,
+            cards,
+            kv_tokens: e.kv_tokens,
+            max_concurrency: e.kv_tokens / (e.prompt + e.output).max(1.0),
+            rate_rps: rate * f64::from(n),
+            latency: l,
+            tokens_s: tokens,
+            tokens_s_gpu: tokens / f64::from(cards),
+            tokens_s_user: 1.0 / l.tpot_p50_s,
+            meets,
+        }
+    };
+    // The user's own card count: that many replicas, whatever the targets say.
+    if s.parallel.gpus > 0 {
+        let n = (s.parallel.gpus / e.tp.max(1)).max(1);
+        return replica_rate(e, s, n).map(|r| build(n, r, r.1.meets(s)));
+    }
+    if let Some(n) = smallest(max_replicas, |n| ok(n).is_some()) {
+        return ok(n).map(|r| build(n, r, true));
+    }
+    // Best effort: the fewest replicas that keep up at all.
+    let n = smallest(max_replicas, |n| replica_rate(e, s, n).is_some())?;
+    replica_rate(e, s, n).map(|r| build(n, r, false))
+}
+
+/// The smallest n in 1..=max with `pred(n)`, for a `pred` that stays true once true.
+fn smallest(max: u32, pred: impl Fn(u32) -> bool) -> Option<u32> {
+    if max == 0 || !pred(max) {
+        return None;
+    }
+    let (mut lo, mut hi) = (0, max); // pred(hi); lo = 0 is never tested
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if pred(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Some(hi)
+}
+
+/// The serving plan of card `g`: the tensor-parallel width (the scenario's, or each of
+/// [`TP_DEGREES`] the card's server holds) and replica count with the fewest cards that meet the
+/// targets; `None` when the model does not fit or the card's figures are unknown.
+#[must_use]
+pub fn capacity(m: &ModelSpec, s: &Scenario, g: &Gpu) -> Option<Capacity> {
+    let per_server = s.parallel.gpus_per_server.max(1);
+    let degrees: Vec<u32> = if s.inference.tp > 0 {
+        vec![s.inference.tp]
+    } else if !s.parallel.auto {
+        vec![s.parallel.tp.max(1)]
+    } else {
+        TP_DEGREES.into_iter().filter(|&t| t <= per_server && m.heads.is_multiple_of(t)).collect()
+    };
+    let want = s.parallel.gpus;
+    let degrees = degrees.into_iter().filter(|&t| want == 0 || (t <= want && want.is_multiple_of(t)));
+    let key = |c: &Capacity| (!c.meets, c.cards, c.latency.ttft_p99_s);
+    degrees.filter_map(|t| Engine::new(m, s, g, t)).filter_map(|e| plan_for(&e, s)).min_by(|a, b| {
+        let (ka, kb) = (key(a), key(b));
+        ka.0.cmp(&kb.0).then(ka.1.cmp(&kb.1)).then(ka.2.total_cmp(&kb.2))
+    })
+}
+
+/// The throughput/latency trade-off of one replica, decoding only: (output tokens/s one user
+/// sees, output tokens/s per card) at batch 1, 2, 4, … up to what the KV cache holds.
+#[must_use]
+pub fn tradeoff(e: &Engine) -> Vec<(f64, f64)> {
+    let mut out = Vec::new();
+    let mut b = 1.0;
+    while b <= e.max_batch().max(1.0) {
+        let t = e.step(b, 0.0);
+        out.push((1.0 / t, b / t / f64::from(e.tp.max(1))));
+        b *= 2.0;
+    }
+    out
+}

@@ -1,0 +1,107 @@
+//! Serving capacity (domain/serving.rs): replicas, latency and cost at an offered load. The step
+//! model itself is held to NVIDIA's published latencies in the accuracy table
+//! (nemo-infer-* rows); these tests pin the queueing arithmetic and the planning rules.
+#![cfg(not(target_arch = "wasm32"))] // host only
+
+mod common;
+
+use common::{assert_close, report};
+use gpu_planner::domain::scenario::{CardFilter, Parallel, Task};
+use gpu_planner::domain::serving::{capacity, poisson_quantile, Engine};
+use gpu_planner::domain::{Catalog, Scenario};
+
+fn card(id: &str) -> gpu_planner::domain::Gpu {
+    Catalog::embedded().gpu(id).cloned().unwrap_or_else(|| panic!("{id}"))
+}
+
+/// The team: Qwen2.5-72B for 100 concurrent users at 4k-token prompts.
+fn qwen72b(only: &str, gpus: u32) -> Scenario {
+    let mut s = Scenario {
+        task: Task::Inference,
+        model: "qwen2.5-72b".into(),
+        cards: CardFilter { only: vec![only.into()], ..CardFilter::default() },
+        parallel: Parallel { gpus, ..Parallel::default() },
+        ..Scenario::default()
+    };
+    s.inference.concurrent = 100;
+    s.inference.context = 4096;
+    s.inference.output_tokens = 512;
+    s
+}
+
+/// Poisson quantiles from the standard tables: P(X ≤ 17) = 0.9857 and P(X ≤ 18) = 0.9928 for
+/// mean 10, so the 99th percentile is 18; for mean 1, P(X ≤ 0) = 0.368 and P(X ≤ 1) = 0.736.
+#[test]
+fn poisson_quantiles_match_the_tables() {
+    assert_close(poisson_quantile(10.0, 0.99), 18.0, 0.0);
+    assert_close(poisson_quantile(1.0, 0.5), 1.0, 0.0);
+    assert_close(poisson_quantile(0.0, 0.99), 0.0, 0.0);
+}
+
+/// "At 100 users with 4k prompts the prefill alone needs about twice the compute of 4 H100s":
+/// 100 users / (≈ 13 s per answer) ≈ 7.5 requests/s × 4,096 tokens × 2 × 72.7e9 FLOPs ≈ 4.5 PFLOP/s
+/// against 4 × 989 TFLOP/s × 0.5. Four H100s cannot meet the targets; the plan needs more.
+#[test]
+fn four_h100s_cannot_serve_100_users_of_a_72b_model_and_the_plan_says_how_many_can() {
+    let fixed = report(&qwen72b("h100-sxm", 4));
+    let c = fixed.cards[0].serving.clone().unwrap_or_else(|| panic!("no serving plan"));
+    assert_eq!(c.cards, 4);
+    assert!(!c.meets, "{c:?}");
+    let free = report(&qwen72b("h100-sxm", 0));
+    let c = free.cards[0].serving.clone().unwrap_or_else(|| panic!("no serving plan"));
+    assert!(c.meets && c.cards > 4, "{c:?}");
+    let i = &free.cards[0];
+    assert_eq!(i.gpus, c.cards);
+    // The latencies meet the default targets (1 s / 3 s to first token, 50 / 100 ms per token).
+    assert!(c.latency.ttft_p50_s <= 1.0 && c.latency.ttft_p99_s <= 3.0, "{c:?}");
+    assert!(c.latency.tpot_p50_s <= 0.05 && c.latency.tpot_p99_s <= 0.1, "{c:?}");
+    // Cost per million output tokens = cards × hourly rent / (tokens/s × 3600) × 1e6.
+    let rent = i.rent_hourly.unwrap_or_else(|| panic!("H100 has a rental price"));
+    assert_close(i.cost.unwrap_or(f64::NAN), rent * f64::from(c.cards) / (c.tokens_s * 3600.0) * 1e6, 1e-9);
+    assert!(i.own_cost.is_some_and(|o| o > 0.0), "owned cost per million tokens");
+}
+
+/// Little's law per replica: requests decoding = arrival rate × output tokens × mean time per
+/// output token; and the KV cache bounds the concurrency at prompt + output tokens each.
+#[test]
+fn batch_follows_littles_law_and_the_cache_bounds_concurrency() {
+    let s = qwen72b("h100-sxm", 0);
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let e = Engine::new(&m, &s, &card("h100-sxm"), 8).unwrap_or_else(|| panic!("engine"));
+    let l = e.at(2.0).unwrap_or_else(|| panic!("2 req/s on 8 H100s"));
+    assert_close(l.batch, 2.0 * 512.0 * l.tpot_mean_s, 0.02);
+    let c = capacity(&m, &s, &card("h100-sxm")).unwrap_or_else(|| panic!("plan"));
+    assert_close(c.max_concurrency, c.kv_tokens / (4096.0 + 512.0), 1e-12);
+    // Past what one replica can prefill, it refuses the load rather than quoting a latency.
+    assert!(e.at(50.0).is_none());
+}
+
+/// A tighter time-per-token target never needs fewer cards; a prefix cache never needs more.
+#[test]
+fn tighter_targets_need_more_cards_and_a_prefix_cache_fewer() {
+    let s = qwen72b("h100-sxm", 0);
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let g = card("h100-sxm");
+    let base = capacity(&m, &s, &g).unwrap_or_else(|| panic!("plan"));
+    let mut tight = s.clone();
+    tight.inference.tpot_p50_ms = 25.0;
+    tight.inference.tpot_p99_ms = 40.0;
+    let t = capacity(&m, &tight, &g).unwrap_or_else(|| panic!("plan"));
+    assert!(t.cards >= base.cards, "{} < {}", t.cards, base.cards);
+    let mut cached = s.clone();
+    cached.inference.prefix_share = 0.8;
+    let c = capacity(&m, &cached, &g).unwrap_or_else(|| panic!("plan"));
+    assert!(c.cards <= base.cards && c.latency.ttft_p50_s < base.latency.ttft_p50_s, "{c:?} vs {base:?}");
+}
+
+/// An offered rate in requests per second: the plan serves exactly that load.
+#[test]
+fn an_offered_rate_is_served_in_full() {
+    let mut s = qwen72b("h100-sxm", 0);
+    s.inference.rate_rps = Some(3.0);
+    let r = report(&s);
+    let c = r.cards[0].serving.clone().unwrap_or_else(|| panic!("plan"));
+    assert_close(c.rate_rps, 3.0, 1e-9);
+    assert_close(c.tokens_s, 3.0 * 512.0, 1e-9);
+    assert_close(c.tokens_s_gpu, c.tokens_s / f64::from(c.cards), 1e-12);
+}
