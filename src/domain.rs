@@ -23,6 +23,7 @@ pub mod report;
 pub mod saved;
 pub mod scenario;
 pub mod search;
+pub mod serving;
 pub mod share;
 pub mod sites;
 pub mod units;
