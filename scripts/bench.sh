@@ -34,6 +34,8 @@ for f in "$DIST"/*; do
     # The full catalog ships beside the page as a linked download (the footer's sources link);
     # the page never loads it, so it is not part of the page's transfer.
     */catalog.json) echo "catalog.json (linked download, not loaded by the page): $(gzip -9c "$f" | wc -c) B gzip"; continue ;;
+    # The accuracy table is a static page the accuracy section links to; opened on demand.
+    */accuracy.html) echo "accuracy.html (linked page, not loaded by the page): $(stat -c%s "$f.gz") B gzip"; continue ;;
   esac
   raw=$(stat -c%s "$f")
   if [ -f "$f.gz" ] && [ -f "$f.br" ]; then

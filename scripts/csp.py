@@ -28,10 +28,11 @@ def add_csp(path):
         "form-action 'none'",
     ])
     meta = f'<meta http-equiv="Content-Security-Policy" content="{policy}" />'
-    anchor = '<meta charset="utf-8" />'
-    if anchor not in html:
-        sys.exit(f"csp.py: {anchor} not found in {path}; the policy would be missing")
-    html = html.replace(anchor, anchor + "\n    " + meta, 1)
+    # The charset tag as written, or as trunk's HTML minifier leaves it (`<meta charset=utf-8>`).
+    found = re.search(r'<meta charset="?utf-8"?\s*/?>', html, flags=re.I)
+    if not found:
+        sys.exit(f"csp.py: no <meta charset=utf-8> in {path}; the policy would be missing")
+    html = html[: found.end()] + meta + html[found.end() :]
     open(path, "w", encoding="utf-8").write(html)
     print(f"CSP added to {path} ({len(hashes)} inline script hash)")
 

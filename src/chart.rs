@@ -266,3 +266,38 @@ pub fn draw_pareto<DB: DrawingBackend>(
     chart.draw_series(front.iter().map(|p| Circle::new(*p, 4, red.filled())))?;
     finish(area, chart, None, SeriesLabelPosition::UpperRight)
 }
+
+/// Labels of the serving trade-off chart, in the page language.
+pub struct TradeoffLabels<'a> {
+    pub title: &'a str,
+    pub x: &'a str,
+    pub y: &'a str,
+    /// "TP{n}" legend entries are built from this prefix.
+    pub tp: &'a str,
+    pub target: &'a str,
+}
+
+/// Output tokens/s per card against tokens/s one user sees, one line per tensor-parallel width
+/// (points at batch 1, 2, 4, …), with the time-per-token target as a vertical line.
+///
+/// # Errors
+/// The backend's drawing error.
+pub fn draw_tradeoff<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    curves: &[(u32, Vec<(f64, f64)>)],
+    target_tokens_s: f64,
+    l: &TradeoffLabels,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let xmax = y_max(curves.iter().flat_map(|(_, c)| c.iter().map(|p| p.0)).chain([target_tokens_s]));
+    let ymax = y_max(curves.iter().flat_map(|(_, c)| c.iter().map(|p| p.1)));
+    let mut chart = money_chart(area, l.title, l.x, l.y, (xmax, false), ymax)?;
+    let colors = [RGBColor(31, 119, 180), RGBColor(255, 127, 14), RGBColor(44, 160, 44), RGBColor(148, 103, 189)];
+    for ((tp, pts), color) in curves.iter().zip(colors.iter().cycle()) {
+        line(&mut chart, pts.clone(), &format!("{}{tp}", l.tp), *color)?;
+        chart.draw_series(pts.iter().map(|p| Circle::new(*p, 3, color.filled())))?;
+    }
+    if target_tokens_s.is_finite() && target_tokens_s > 0.0 {
+        line(&mut chart, vec![(target_tokens_s, 0.0), (target_tokens_s, ymax)], l.target, RGBColor(214, 39, 40))?;
+    }
+    finish(area, chart, None, SeriesLabelPosition::UpperRight)
+}

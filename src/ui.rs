@@ -16,5 +16,6 @@ pub mod paste_config;
 pub mod prerender;
 pub mod results;
 pub mod scenarios;
+pub mod serving;
 
 pub use app::App;

@@ -46,15 +46,17 @@ fn every_case_is_sourced_and_computable() {
     }
 }
 
-/// The page shows `accuracy_table.json`; it must be what the engine computes now. When this
-/// fails after an engine change, regenerate it:
-/// `cargo run --bin gpu-planner -- accuracy --json > src/domain/accuracy_table.json`.
+/// The page states [`SCORE`] and links `public/accuracy.html`; both must be what the engine
+/// computes now. When this fails after an engine change, regenerate the page
+/// (`cargo run --release --bin gpu-planner -- accuracy --html > public/accuracy.html`) and set
+/// `SCORE` in src/domain/accuracy.rs.
 #[test]
-fn the_table_the_page_shows_is_current() {
-    use gpu_planner::domain::accuracy::{shown, snapshot};
+fn the_score_and_the_table_the_page_links_are_current() {
+    use gpu_planner::domain::accuracy::{shown, shown_score, SCORE};
     let fresh = shown(&table(Catalog::embedded()));
-    assert_eq!(snapshot().len(), fresh.len(), "regenerate src/domain/accuracy_table.json");
-    for (a, b) in snapshot().iter().zip(&fresh) {
-        assert_eq!(a, b, "regenerate src/domain/accuracy_table.json");
-    }
+    let (within, counted) = shown_score(&fresh);
+    assert_eq!(SCORE, (within, counted, fresh.len()), "update accuracy::SCORE");
+    let file =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/public/accuracy.html")).unwrap_or_default();
+    assert!(file.trim_end() == gpu_planner::ui::accuracy::page(&fresh).trim_end(), "regenerate public/accuracy.html");
 }

@@ -441,6 +441,53 @@ async fn a_pasted_config_becomes_the_custom_model_and_a_bad_one_says_why() {
     settle().await;
 }
 
+/// Serving: the load and the targets go in, and per card the replicas, latency, tokens/s and
+/// cost per million tokens come out, with the trade-off chart drawn; a tighter target never
+/// needs fewer cards; the share link carries the load.
+#[wasm_bindgen_test]
+async fn serving_capacity_answers_the_load_with_replicas_latency_and_cost() {
+    let _h = fresh().await;
+    choose("task", "inference");
+    settle().await;
+    choose("model", "qwen2.5-72b");
+    type_into("conc", "100");
+    frames().await;
+    let mut s = Scenario {
+        task: gpu_planner::domain::scenario::Task::Inference,
+        model: "qwen2.5-72b".into(),
+        ..Scenario::default()
+    };
+    s.inference.concurrent = 100;
+    let r = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    let first = r.cards.iter().find(|v| v.serving.is_some()).unwrap_or_else(|| panic!("a serving plan"));
+    let c = first.serving.clone().unwrap_or_else(|| panic!("plan"));
+    let row = text(&format!("serve-{}", first.gpu));
+    assert!(row.contains(&format!("TP{} × {} = {}", c.tp, c.replicas, c.cards)), "{row}");
+    assert!(non_white_pixels("tradeoff-chart") > 500, "the trade-off chart is drawn");
+    type_into("tpot50", "20");
+    type_into("tpot99", "30");
+    frames().await;
+    s.inference.tpot_p50_ms = 20.0;
+    s.inference.tpot_p99_ms = 30.0;
+    let tight = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    let t = tight
+        .cards
+        .iter()
+        .find(|v| v.gpu == first.gpu)
+        .and_then(|v| v.serving.clone())
+        .unwrap_or_else(|| panic!("plan"));
+    assert!(t.cards >= c.cards);
+    assert!(text(&format!("serve-{}", first.gpu)).contains(&format!("= {}", t.cards)));
+    let link = gpu_planner::domain::share::decode(&window().location().search().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((link.inference.concurrent, link.inference.tpot_p50_ms), (100, 20.0));
+    click("lang");
+    settle().await;
+    assert!(text("serving").contains("服务容量"));
+    click("lang");
+    settle().await;
+}
+
 /// Hands `text` to the import input as a chosen file and waits for it to be read.
 async fn import_file(text: &str) {
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
@@ -626,13 +673,9 @@ async fn the_framework_choice_changes_the_numbers_and_travels_in_the_link() {
     settle().await;
     let sel: web_sys::HtmlSelectElement = by_testid("framework").unchecked_into();
     assert_eq!(sel.value(), "custom");
-    let acc = by_testid("accuracy");
-    acc.unchecked_ref::<web_sys::HtmlElement>().set_attribute("open", "").unwrap_or_else(|_| panic!("open"));
-    fire(&acc, "toggle");
-    settle().await;
-    let rows = all("[data-testid='accuracy'] tbody tr").len();
-    assert_eq!(rows, gpu_planner::domain::accuracy::snapshot().len());
-    assert!(text("accuracy-score").contains('/'));
+    let (within, counted, _) = gpu_planner::domain::accuracy::SCORE;
+    assert!(text("accuracy-score").starts_with(&format!("{within} / {counted}")), "{}", text("accuracy-score"));
+    assert_eq!(by_testid("accuracy-link").get_attribute("href").as_deref(), Some("accuracy.html"));
 }
 
 /// Lowercase English words (three letters or more) in Chinese text; identifiers, file names and

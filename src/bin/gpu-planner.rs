@@ -58,6 +58,9 @@ fn run(args: &[String]) -> Result<String, String> {
             if args.get(1).map(String::as_str) == Some("--json") {
                 return gpu_planner::domain::json::write(&accuracy::shown(&rows), false).map_err(|e| e.to_string());
             }
+            if args.get(1).map(String::as_str) == Some("--html") {
+                return Ok(gpu_planner::ui::accuracy::page(&accuracy::shown(&rows)).trim_end().to_string());
+            }
             let mut out = format!(
                 "{:<46} {:>14} {:>14} {:>8} {:>5}  {:<6} source\n",
                 "case", "published", "ours", "error", "tol", "within"

@@ -164,6 +164,13 @@ pub fn warning(w: &Warning, lang: Lang) -> String {
                 format!("tensor parallel {tp} beyond the NVLink domain: per-layer all-reduces over PCIe slow training and add serving latency")
             }
         }
+        Warning::ServingTargetsMissed { ttft_p99_s, tpot_p99_ms } => {
+            if zh {
+                format!("任何张量并行宽度都达不到延迟目标：最好为首 token p99 {ttft_p99_s:.1} 秒、每 token p99 {tpot_p99_ms:.0} 毫秒")
+            } else {
+                format!("no tensor-parallel width meets the latency targets: best reachable p99 {ttft_p99_s:.1} s to first token, {tpot_p99_ms:.0} ms per token")
+            }
+        }
         Warning::MultiServer { servers } => {
             if zh {
                 format!("需要 {servers} 台服务器：服务器间需 InfiniBand/RoCE 高速网络")

@@ -82,6 +82,9 @@ pub enum Warning {
     TensorParallelOverPcie { tp: u32 },
     /// More than one server: needs InfiniBand/RoCE between them.
     MultiServer { servers: u32 },
+    /// Serving: no tensor-parallel width on this card meets the latency targets at the load;
+    /// the figures are the best reachable (p99 time to first token, p99 time per token).
+    ServingTargetsMissed { ttft_p99_s: f64, tpot_p99_ms: f64 },
     /// Card power: W per card, and the cards' W in one server of `cards` of them.
     HighPower {
         card_w: f64,

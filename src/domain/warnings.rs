@@ -28,6 +28,12 @@ pub fn card_warnings(s: &Scenario, g: &Gpu, v: &CardVerdict) -> Vec<Warning> {
             capacity_gib: v.capacity / super::units::GIB,
         });
     }
+    if let Some(c) = v.serving.as_ref().filter(|c| !c.meets) {
+        w.push(Warning::ServingTargetsMissed {
+            ttft_p99_s: c.latency.ttft_p99_s,
+            tpot_p99_ms: c.latency.tpot_p99_s * 1e3,
+        });
+    }
     if training && g.segment == "consumer" {
         w.push(Warning::ConsumerCardForTraining);
     }

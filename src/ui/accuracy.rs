@@ -1,9 +1,12 @@
-//! "How accurate is it?": the engine against published reference numbers (domain/accuracy.rs),
-//! from the table the tests keep equal to a fresh computation.
+//! "How accurate is it?": the engine against published reference numbers (domain/accuracy.rs).
+//! The page states the score and links the full table, a static page written by [`page`]
+//! (`gpu-planner accuracy --html > public/accuracy.html`) and shipped beside the page; the tests
+//! keep both current.
 
 use super::i18n::{Key, Lang};
-use crate::domain::accuracy::{shown_score, snapshot, Shown};
+use crate::domain::accuracy::{Shown, SCORE};
 use leptos::prelude::*;
+use std::fmt::Write as _;
 
 fn fmt(v: f64) -> String {
     if v.abs() >= 1000.0 {
@@ -13,47 +16,79 @@ fn fmt(v: f64) -> String {
     }
 }
 
-/// The accuracy table, in a collapsed section.
-#[component]
-pub fn AccuracyView() -> impl IntoView {
-    let lang = expect_context::<RwSignal<Lang>>();
-    let open = RwSignal::new(false);
-    let t = move |k: Key| k.text(lang.get());
-    let row = move |c: &'static Shown| {
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// The accuracy table as a standalone page, headings in both languages.
+#[must_use]
+pub fn page(rows: &[Shown]) -> String {
+    let both = |k: Key| format!("{} · {}", esc(k.text(Lang::En)), esc(k.text(Lang::Zh)));
+    let (within, counted) = crate::domain::accuracy::shown_score(rows);
+    let mut h = String::from(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\" />\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\" />",
+    );
+    let _ = write!(h, "<title>GPU Planner · {}</title>", both(Key::Accuracy));
+    h.push_str(
+        "<style>body{font:14px system-ui,sans-serif;margin:16px;color:#222}table{border-collapse:collapse}\
+         td,th{padding:3px 8px;border-bottom:1px solid #ddd;text-align:left}tr.out td{background:#fdecea}\
+         .muted{color:#666}</style></head><body>",
+    );
+    let _ = write!(h, "<h1>{}</h1>", both(Key::Accuracy));
+    let _ = write!(
+        h,
+        "<p class=\"muted\">{}</p><p class=\"muted\">{}</p>",
+        esc(Key::AccuracyIntro.text(Lang::En)),
+        esc(Key::AccuracyIntro.text(Lang::Zh))
+    );
+    let _ = write!(
+        h,
+        "<p><b>{within} / {counted}</b> {} ({} {})</p>",
+        both(Key::AccuracyScore),
+        rows.len(),
+        both(Key::CasesInAll)
+    );
+    h.push_str("<table><thead><tr>");
+    for k in [Key::AccuracyCase, Key::Published, Key::Ours, Key::ErrorLabel, Key::Tolerance, Key::Within] {
+        let _ = write!(h, "<th>{}</th>", both(k));
+    }
+    h.push_str("</tr></thead><tbody>\n");
+    for c in rows {
         let within = match (&c.not_expressible, c.within) {
-            (Some(_), _) => t(Key::NotExpressible).to_string(),
+            (Some(why), _) => format!("{}: {}", both(Key::NotExpressible), esc(why)),
             (None, true) => "✓".into(),
             (None, false) => "✗".into(),
         };
-        let why = c.not_expressible.clone().unwrap_or_default();
-        view! {
-            <tr class:out=c.not_expressible.is_none() && !c.within>
-                <td><a href=c.url.clone() target="_blank" rel="noopener noreferrer">{c.id.clone()}</a></td>
-                <td>{format!("{} {}", fmt(c.published), c.unit)}</td>
-                <td>{c.ours.map_or("—".into(), fmt)}</td>
-                <td>{c.error.map_or("—".into(), |e| format!("{:+.1}%", e * 100.0))}</td>
-                <td>{format!("±{:.0}%", c.tolerance * 100.0)}</td>
-                <td title=why>{within}</td>
-            </tr>
-        }
-    };
+        let out = if c.not_expressible.is_none() && !c.within { " class=\"out\"" } else { "" };
+        let _ = writeln!(
+            h,
+            "<tr{out}><td><a href=\"{}\">{}</a></td><td>{} {}</td><td>{}</td><td>{}</td><td>±{:.0}%</td><td>{within}</td></tr>",
+            esc(&c.url),
+            esc(&c.id),
+            fmt(c.published),
+            esc(&c.unit),
+            c.ours.map_or("—".into(), fmt),
+            c.error.map_or("—".into(), |e| format!("{:+.1}%", e * 100.0)),
+            c.tolerance * 100.0,
+        );
+    }
+    h.push_str("</tbody></table></body></html>\n");
+    h
+}
+
+/// The score and a link to the table.
+#[component]
+pub fn AccuracyView() -> impl IntoView {
+    let lang = expect_context::<RwSignal<Lang>>();
+    let t = move |k: Key| k.text(lang.get());
+    let (within, counted, all) = SCORE;
     view! {
-        <details class="accuracy" data-testid="accuracy" on:toggle=move |_| open.set(true)>
-            <summary><h2>{move || t(Key::Accuracy)}</h2></summary>
+        <section class="accuracy group" data-testid="accuracy">
+            <h2>{move || t(Key::Accuracy)}</h2>
             <p class="muted">{move || t(Key::AccuracyIntro)}</p>
-            <p data-testid="accuracy-score">{move || {
-                let (within, counted) = shown_score(snapshot());
-                format!("{within} / {counted} {} ({} {})", t(Key::AccuracyScore), snapshot().len(), t(Key::CasesInAll))
-            }}</p>
-            <div class="table-wrap">
-                <table class="accuracy-table">
-                    <thead><tr>
-                        <th>{move || t(Key::AccuracyCase)}</th><th>{move || t(Key::Published)}</th><th>{move || t(Key::Ours)}</th>
-                        <th>{move || t(Key::ErrorLabel)}</th><th>{move || t(Key::Tolerance)}</th><th>{move || t(Key::Within)}</th>
-                    </tr></thead>
-                    <tbody>{move || open.get().then(|| snapshot().iter().map(row).collect_view())}</tbody>
-                </table>
-            </div>
-        </details>
+            <p data-testid="accuracy-score">{move || format!("{within} / {counted} {} ({all} {}) · ", t(Key::AccuracyScore), t(Key::CasesInAll))}
+                <a href="accuracy.html" target="_blank" rel="noopener" data-testid="accuracy-link">{move || t(Key::AccuracyTable)}</a></p>
+        </section>
     }
 }

@@ -15,6 +15,7 @@ use super::infra::{Checklist, InfraForm, InfraView};
 use super::ownership::{OwnershipForm, RentVsBuyView};
 use super::results::{Ranking, Summary};
 use super::scenarios::{ScenarioBar, Scenarios, Store};
+use super::serving::ServingView;
 use crate::domain::{plan, Catalog, Report, Scenario};
 use crate::web;
 use leptos::prelude::*;
@@ -139,6 +140,7 @@ pub fn App() -> impl IntoView {
                         <details class="fold-group"><summary>{tr(lang, Key::CardsToConsider)}</summary><CardsForm/></details>
                         <details class="fold-group"><summary>{tr(lang, Key::Money)}</summary><MoneyForm/></details>
                     </aside>
+                    <ServingView report/>
                     <AutoPlanForm/><AutoPlanView/>
                     <OwnershipForm report/><RentVsBuyView report/>
                     <InfraForm/><InfraView report/><Checklist report/>

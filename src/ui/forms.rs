@@ -6,6 +6,7 @@ use super::custom_model::CustomModelForm;
 use super::fields::{CheckField, NumField, SelectField};
 use super::i18n::{Key, Lang};
 use super::paste_config::PasteConfig;
+use super::serving::ServingForm;
 use crate::domain::model;
 use crate::domain::scenario::*;
 use crate::domain::Scenario;
@@ -116,6 +117,7 @@ pub fn WorkloadForm() -> impl IntoView {
                 <NumField label=Key::OutputTokens testid="out" min=0.0 max=2_097_152.0 integer=true value=num(sc, |s| f64::from(s.inference.output_tokens)) on_change=set(sc, |s, v: f64| s.inference.output_tokens = v as u32)/>
                 <NumField label=Key::Concurrent testid="conc" min=1.0 max=100_000.0 integer=true value=num(sc, |s| f64::from(s.inference.concurrent)) on_change=set(sc, |s, v: f64| s.inference.concurrent = v as u32)/>
                 <SelectField label=Key::KvPrecision testid="kv" options=kvs value=enum_get(sc, |s| s.inference.kv) on_change=enum_set(sc, |s, v| s.inference.kv = v)/>
+                <ServingForm/>
             </Show>
         </fieldset>
     }

@@ -48,3 +48,17 @@ pub fn draw_pareto(
     let backend = CanvasBackend::with_canvas_object(canvas).ok_or("no 2d context")?;
     chart::draw_pareto(&backend.into_drawing_area(), r, labels).map_err(|e| e.to_string())
 }
+
+/// Draws the serving throughput/latency trade-off.
+///
+/// # Errors
+/// A message when the canvas has no 2D context or drawing fails.
+pub fn draw_tradeoff(
+    canvas: web_sys::HtmlCanvasElement,
+    curves: &[(u32, Vec<(f64, f64)>)],
+    target_tokens_s: f64,
+    labels: &chart::TradeoffLabels,
+) -> Result<(), String> {
+    let backend = CanvasBackend::with_canvas_object(canvas).ok_or("no 2d context")?;
+    chart::draw_tradeoff(&backend.into_drawing_area(), curves, target_tokens_s, labels).map_err(|e| e.to_string())
+}

@@ -1,0 +1,127 @@
+//! Serving capacity: the load and latency-target inputs, and per card the replicas, latency,
+//! throughput and cost per million tokens (domain/serving.rs), with the trade-off chart of the
+//! card in focus.
+
+use super::bind::{num, set};
+use super::fields::NumField;
+use super::i18n::{tr, Key, Lang};
+use crate::chart::TradeoffLabels;
+use crate::domain::format;
+use crate::domain::serving::{tradeoff, Engine, TP_DEGREES};
+use crate::domain::{verdict, Catalog, Report, Scenario};
+use leptos::html::Canvas;
+use leptos::prelude::*;
+
+/// Load, targets and engine settings (shown for the inference task).
+#[component]
+pub fn ServingForm() -> impl IntoView {
+    let sc = expect_context::<RwSignal<Scenario>>();
+    let lang = expect_context::<RwSignal<Lang>>();
+    let rate = Signal::derive(move || sc.with(|s| s.inference.rate_rps));
+    view! {
+        <details class="fold-group" data-testid="serving-form"><summary>{tr(lang, Key::LoadTargets)}</summary>
+            <NumField label=Key::RateRps testid="rate" min=0.001 max=1e6 value=rate
+                on_change=set(sc, |s, v: f64| s.inference.rate_rps = Some(v))
+                on_empty=Callback::new(move |()| sc.update(|s| s.inference.rate_rps = None))/>
+            <NumField label=Key::ThinkS testid="think" min=0.0 max=86_400.0 value=num(sc, |s| s.inference.think_s) on_change=set(sc, |s, v: f64| s.inference.think_s = v)/>
+            <NumField label=Key::PrefixShare testid="prefix" min=0.0 max=99.0 value=num(sc, |s| s.inference.prefix_share * 100.0) on_change=set(sc, |s, v: f64| s.inference.prefix_share = v / 100.0)/>
+            <NumField label=Key::TtftP50 testid="ttft50" min=0.001 max=3_600.0 value=num(sc, |s| s.inference.ttft_p50_s) on_change=set(sc, |s, v: f64| s.inference.ttft_p50_s = v)/>
+            <NumField label=Key::TtftP99 testid="ttft99" min=0.001 max=3_600.0 value=num(sc, |s| s.inference.ttft_p99_s) on_change=set(sc, |s, v: f64| s.inference.ttft_p99_s = v)/>
+            <NumField label=Key::TpotP50 testid="tpot50" min=0.1 max=60_000.0 value=num(sc, |s| s.inference.tpot_p50_ms) on_change=set(sc, |s, v: f64| s.inference.tpot_p50_ms = v)/>
+            <NumField label=Key::TpotP99 testid="tpot99" min=0.1 max=60_000.0 value=num(sc, |s| s.inference.tpot_p99_ms) on_change=set(sc, |s, v: f64| s.inference.tpot_p99_ms = v)/>
+            <NumField label=Key::MemUtil testid="memutil" min=10.0 max=100.0 value=num(sc, |s| s.inference.mem_util * 100.0) on_change=set(sc, |s, v: f64| s.inference.mem_util = v / 100.0)/>
+            <NumField label=Key::ServeTp testid="serve-tp" min=0.0 max=64.0 integer=true value=num(sc, |s| f64::from(s.inference.tp)) on_change=set(sc, |s, v: f64| s.inference.tp = v as u32)/>
+            <NumField label=Key::MaxBatched testid="mbt" min=16.0 max=1_048_576.0 integer=true value=num(sc, |s| f64::from(s.inference.max_batched_tokens)) on_change=set(sc, |s, v: f64| s.inference.max_batched_tokens = v as u32)/>
+            <NumField label=Key::StepOverhead testid="overhead" min=0.0 max=1_000.0 value=num(sc, |s| s.inference.step_overhead_ms) on_change=set(sc, |s, v: f64| s.inference.step_overhead_ms = v)/>
+        </details>
+    }
+}
+
+fn ms(s: f64) -> String {
+    format!("{:.0}", s * 1e3)
+}
+
+/// Per card: replicas × TP, latency p50/p99, tokens/s and cost per million tokens; and the
+/// throughput/latency trade-off of the card in focus.
+#[component]
+pub fn ServingView(report: Signal<Option<Report>>) -> impl IntoView {
+    let sc = expect_context::<RwSignal<Scenario>>();
+    let lang = expect_context::<RwSignal<Lang>>();
+    let serving = move || report.with(|r| r.as_ref().is_some_and(|r| !r.task.is_training()));
+    let canvas = NodeRef::<Canvas>::new();
+    let focus = Memo::new(move |_| {
+        report.with(|r| r.as_ref().and_then(|r| sc.with(|s| verdict::focus(s, &r.cards).map(|v| v.gpu.clone()))))
+    });
+    Effect::new(move |_| {
+        let (Some(id), Some(el), l) = (focus.get(), canvas.get(), lang.get()) else { return };
+        let curves = sc.with(|s| {
+            let (Ok(m), Some(g)) = (s.model_spec(), s.gpu(Catalog::embedded(), &id)) else { return Vec::new() };
+            TP_DEGREES
+                .into_iter()
+                .filter(|&t| t <= s.parallel.gpus_per_server.max(1))
+                .filter_map(|t| Engine::new(m, s, g, t).map(|e| (t, tradeoff(&e))))
+                .collect::<Vec<_>>()
+        });
+        let target = sc.with(|s| 1e3 / s.inference.tpot_p50_ms);
+        let title = format!("{} · {}", Key::TradeoffTitle.text(l), id);
+        let labels = TradeoffLabels {
+            title: &title,
+            x: Key::TokensPerUser.text(l),
+            y: Key::TokensPerCard.text(l),
+            tp: "TP",
+            target: Key::TpotTarget.text(l),
+        };
+        if let Err(e) = crate::web::canvas::draw_tradeoff(el, &curves, target, &labels) {
+            leptos::logging::warn!("trade-off chart: {e}");
+        }
+    });
+    let rows = move || {
+        let l = lang.get();
+        let cur = sc.with(|s| s.money.currency);
+        report.with(|r| {
+            r.as_ref()
+                .map(|r| {
+                    r.cards
+                        .iter()
+                        .filter_map(|v| v.serving.clone().map(|c| (v.name.clone(), v.gpu.clone(), v.cost, v.own_cost, c)))
+                        .take(10)
+                        .map(|(name, id, cost, own, c)| {
+                            let lat = &c.latency;
+                            let money = |v: Option<f64>| v.map_or("—".to_string(), |v| format::money(v, cur));
+                            view! {
+                                <tr data-testid=format!("serve-{id}") class:nofit=!c.meets>
+                                    <td>{name}</td>
+                                    <td class="mono">{format!("TP{} × {} = {}", c.tp, c.replicas, c.cards)}</td>
+                                    <td>{format!("{:.2} / {:.2}", lat.ttft_p50_s, lat.ttft_p99_s)}</td>
+                                    <td>{format!("{} / {}", ms(lat.tpot_p50_s), ms(lat.tpot_p99_s))}</td>
+                                    <td>{format::grouped(c.tokens_s, 0)}<br/><small>{format!("{} / {}", format::grouped(c.tokens_s_gpu, 0), Key::PerCard.text(l))}</small></td>
+                                    <td>{format!("{:.1}", c.tokens_s_user)}</td>
+                                    <td>{money(cost)}</td>
+                                    <td>{money(own)}</td>
+                                    <td>{if c.meets { Key::Yes.text(l) } else { Key::TargetsMissed.text(l) }}</td>
+                                </tr>
+                            }
+                        })
+                        .collect_view()
+                })
+                .unwrap_or_default()
+        })
+    };
+    view! {
+        <Show when=serving>
+            <section class="group serving" data-testid="serving">
+                <h2>{tr(lang, Key::ServingTitle)}</h2>
+                <p class="muted">{tr(lang, Key::ServingHint)}</p>
+                <div class="table-wrap"><table class="cards">
+                    <thead><tr>
+                        <th>{tr(lang, Key::Card)}</th><th>{tr(lang, Key::Replicas)}</th><th>{tr(lang, Key::TtftCol)}</th>
+                        <th>{tr(lang, Key::TpotCol)}</th><th>{tr(lang, Key::TokensS)}</th><th>{tr(lang, Key::TokensPerUser)}</th>
+                        <th>{tr(lang, Key::CostPerMRent)}</th><th>{tr(lang, Key::CostPerMOwn)}</th><th>{tr(lang, Key::MeetsTargets)}</th>
+                    </tr></thead>
+                    <tbody>{rows}</tbody>
+                </table></div>
+                <canvas node_ref=canvas width="720" height="360" data-testid="tradeoff-chart"></canvas>
+            </section>
+        </Show>
+    }
+}
