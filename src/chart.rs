@@ -92,14 +92,17 @@ fn y_max(values: impl Iterator<Item = f64>) -> f64 {
     values.filter(|v| v.is_finite()).fold(0.0, f64::max).max(1.0) * 1.05
 }
 
-/// Money axis labels: "1.2M", "350k".
+/// Money axis labels: "1.2M", "350k", "1.5k".
 #[must_use]
 pub fn short_money(v: f64) -> String {
     let a = v.abs();
     if a >= 1e6 {
         format!("{:.1}M", v / 1e6)
-    } else if a >= 1e3 {
+    } else if a >= 1e4 {
         format!("{:.0}k", v / 1e3)
+    } else if a >= 1e3 {
+        // 1.2k, 1.5k: whole thousands would repeat one label between 1,000 and 2,000.
+        format!("{:.1}k", v / 1e3)
     } else {
         format!("{v:.0}")
     }

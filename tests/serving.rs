@@ -105,3 +105,15 @@ fn an_offered_rate_is_served_in_full() {
     assert_close(c.tokens_s, 3.0 * 512.0, 1e-9);
     assert_close(c.tokens_s_gpu, c.tokens_s / f64::from(c.cards), 1e-12);
 }
+
+/// In the ranking, every card that meets the latency targets comes before any that cannot.
+#[test]
+fn cards_that_meet_the_targets_rank_first() {
+    let mut s = qwen72b("h100-sxm", 0);
+    s.cards = CardFilter::default();
+    let r = report(&s);
+    let meets: Vec<bool> = r.cards.iter().filter_map(|v| v.serving.as_ref().map(|c| c.meets)).collect();
+    assert!(meets.iter().any(|m| *m) && meets.iter().any(|m| !*m), "{meets:?}");
+    let first_miss = meets.iter().position(|m| !*m).unwrap_or(meets.len());
+    assert!(meets[first_miss..].iter().all(|m| !*m), "{meets:?}");
+}

@@ -95,7 +95,10 @@ fn rank(a: &CardVerdict, b: &CardVerdict) -> std::cmp::Ordering {
         |v: &CardVerdict| (!v.fits, v.cost.is_none(), v.cost.unwrap_or(f64::MAX), v.hours.unwrap_or(f64::MAX), v.gpus);
     let (ka, kb) = (key(a), key(b));
     let flagged = |v: &CardVerdict| v.price.as_ref().is_some_and(pricing::Quote::flagged);
+    // Serving: a card that cannot meet the latency targets ranks after every card that can.
+    let misses = |v: &CardVerdict| v.serving.as_ref().is_some_and(|c| !c.meets);
     ka.0.cmp(&kb.0)
+        .then(misses(a).cmp(&misses(b)))
         .then(ka.1.cmp(&kb.1))
         .then(flagged(a).cmp(&flagged(b)))
         .then(ka.2.total_cmp(&kb.2))

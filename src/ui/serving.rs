@@ -50,10 +50,12 @@ pub fn ServingView(report: Signal<Option<Report>>) -> impl IntoView {
     let serving = move || report.with(|r| r.as_ref().is_some_and(|r| !r.task.is_training()));
     let canvas = NodeRef::<Canvas>::new();
     let focus = Memo::new(move |_| {
-        report.with(|r| r.as_ref().and_then(|r| sc.with(|s| verdict::focus(s, &r.cards).map(|v| v.gpu.clone()))))
+        report.with(|r| {
+            r.as_ref().and_then(|r| sc.with(|s| verdict::focus(s, &r.cards).map(|v| (v.gpu.clone(), v.name.clone()))))
+        })
     });
     Effect::new(move |_| {
-        let (Some(id), Some(el), l) = (focus.get(), canvas.get(), lang.get()) else { return };
+        let (Some((id, name)), Some(el), l) = (focus.get(), canvas.get(), lang.get()) else { return };
         let curves = sc.with(|s| {
             let (Ok(m), Some(g)) = (s.model_spec(), s.gpu(Catalog::embedded(), &id)) else { return Vec::new() };
             TP_DEGREES
@@ -63,7 +65,7 @@ pub fn ServingView(report: Signal<Option<Report>>) -> impl IntoView {
                 .collect::<Vec<_>>()
         });
         let target = sc.with(|s| 1e3 / s.inference.tpot_p50_ms);
-        let title = format!("{} · {}", Key::TradeoffTitle.text(l), id);
+        let title = format!("{} · {name}", Key::TradeoffTitle.text(l));
         let labels = TradeoffLabels {
             title: &title,
             x: Key::TokensPerUser.text(l),
