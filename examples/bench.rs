@@ -27,6 +27,9 @@ fn main() {
         "DeepSeek-V3 inference",
         &Scenario { task: Task::Inference, model: "deepseek-v3".into(), ..Scenario::default() },
     );
+    let mut serving = Scenario { task: Task::Inference, model: "qwen2.5-72b".into(), ..Scenario::default() };
+    serving.inference.concurrent = 100;
+    time("Qwen2.5-72B serving 100 users", &serving);
     time(
         "Qwen2.5-72B LoRA on 16 cards",
         &Scenario {
