@@ -488,6 +488,29 @@ async fn serving_capacity_answers_the_load_with_replicas_latency_and_cost() {
     settle().await;
 }
 
+/// A config.json dropped on the paste box is read like a pasted one.
+#[wasm_bindgen_test]
+async fn a_config_dropped_on_the_box_becomes_the_custom_model() {
+    let _h = fresh().await;
+    let config = include_str!("configs/llama-3.1-8b.json");
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(config));
+    let file = web_sys::File::new_with_str_sequence(&parts, "config.json").unwrap_or_else(|_| panic!("file"));
+    let dt = web_sys::DataTransfer::new().unwrap_or_else(|_| panic!("data transfer"));
+    let _ = dt.items().add_with_file(&file);
+    let init = web_sys::DragEventInit::new();
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    init.set_data_transfer(Some(&dt));
+    let ev = web_sys::DragEvent::new_with_event_init_dict("drop", &init).unwrap_or_else(|_| panic!("drop event"));
+    let _ = by_testid("config-text").dispatch_event(&ev);
+    sleep(150).await;
+    settle().await;
+    assert_eq!(by_testid("model").unchecked_ref::<web_sys::HtmlSelectElement>().value(), "custom");
+    let expected =
+        gpu_planner::domain::config::read_config(config).unwrap_or_else(|e| panic!("{e}")).model.computed_params();
+    assert_eq!(text("params"), format!("{:.2} B", expected.total / 1e9));
+}
+
 /// Hands `text` to the import input as a chosen file and waits for it to be read.
 async fn import_file(text: &str) {
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));

@@ -211,7 +211,7 @@ strings! {
     MeetsTargets => "Meets targets", "达到目标";
     TargetsMissed => "no: no TP width meets the targets", "否：任何张量并行宽度都达不到目标";
     PasteConfig => "Paste config.json", "粘贴 config.json";
-    PasteConfigHint => "A Hugging Face config.json fills the custom model (MoE, MLA, sliding window, nested text_config, quantization_config). Paste model.safetensors.index.json afterwards to cross-check the parameter count.", "Hugging Face 的 config.json 会填入自定义模型（MoE、MLA、滑动窗口、嵌套 text_config、quantization_config）。之后再粘贴 model.safetensors.index.json 可核对参数量。";
+    PasteConfigHint => "A Hugging Face config.json fills the custom model (MoE, MLA, sliding window, nested text_config, quantization_config). Paste model.safetensors.index.json afterwards to cross-check the parameter count. You can also drop the file on the box.", "Hugging Face 的 config.json 会填入自定义模型（MoE、MLA、滑动窗口、嵌套 text_config、quantization_config）。之后再粘贴 model.safetensors.index.json 可核对参数量。也可以把文件拖到框里。";
     ReadConfig => "Read", "读取";
     ChooseFile => "Choose a file", "选择文件";
     ConfigRead => "Read {name}: {params} B parameters; it is now the custom model.", "已读取 {name}：{params} B 参数，已设为自定义模型。";

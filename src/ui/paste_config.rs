@@ -60,7 +60,17 @@ pub fn PasteConfig() -> impl IntoView {
             <summary>{tr(lang, Key::PasteConfig)}</summary>
             <p class="muted">{tr(lang, Key::PasteConfigHint)}</p>
             <textarea data-testid="config-text" rows="6" spellcheck="false" aria-label=move || Key::PasteConfig.text(lang.get())
-                prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+                prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))
+                on:dragover=move |ev: leptos::ev::DragEvent| ev.prevent_default()
+                on:drop=move |ev: leptos::ev::DragEvent| {
+                    ev.prevent_default();
+                    if let Some(file) = files::dropped(&ev) {
+                        spawn_local_read(file, move |t| {
+                            text.set(t.clone());
+                            read(t);
+                        });
+                    }
+                }></textarea>
             <div class="row">
                 <button type="button" data-testid="config-read" on:click=move |_| read(text.get_untracked())>{tr(lang, Key::ReadConfig)}</button>
                 <label class="button">{tr(lang, Key::ChooseFile)}

@@ -61,3 +61,9 @@ pub fn picked(ev: &web_sys::Event) -> Option<web_sys::File> {
 pub async fn read_text(file: web_sys::File) -> String {
     wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string()).unwrap_or_default()
 }
+
+/// The first file dropped in a drag-and-drop event.
+#[must_use]
+pub fn dropped(ev: &web_sys::DragEvent) -> Option<web_sys::File> {
+    ev.data_transfer()?.files()?.get(0)
+}
