@@ -163,14 +163,10 @@ const WITHOUT_BOTH: &[(&str, &str)] = &[
     ("h20", "no public price found (2026-11-30): rental"),
     ("a100-80gb-pcie", "no public price found (2026-11-30): purchase"),
     ("a100-40gb-pcie", "no public price found (2026-11-30): rental"),
-    ("l20", "no public price found (2026-11-30): rental"),
     ("a10", "no public price found (2026-11-30): purchase"),
     ("rtx-4090-d", "no public price found (2026-11-30): rental"),
     ("mi300x", "no public price found (2026-11-30): purchase"),
     ("mi325x", "no public price found (2026-11-30): purchase"),
-    ("huawei-ascend-910b3", "no public price found (2026-11-30): rental"),
-    ("huawei-ascend-910c", "no public price found (2026-11-30): rental"),
-    ("cambricon-mlu590", "no public price found (2026-11-30): rental"),
     ("b300-hgx", "no public price found (2026-11-30): per card (whole-server price only)"),
     ("rtx-pro-6000-blackwell-max-q", "no public price found (2026-11-30): rental"),
     ("rtx-pro-6000d", "no public price found (2026-11-30): rental"),
@@ -178,6 +174,9 @@ const WITHOUT_BOTH: &[(&str, &str)] = &[
     ("rtx-5090-d-v2", "no public price found (2026-11-30): rental"),
     ("rtx-4090-48gb-mod", "no public price found (2026-11-30): rental"),
     ("rtx-4090-d-48gb-mod", "no public price found (2026-11-30): rental"),
+    // Only a whole-server quote with no card count, and an undated regional survey, were found.
+    ("huawei-ascend-910c", "no public price found (2026-11-30): rental"),
+    ("cambricon-mlu590", "no public price found (2026-11-30): rental"),
 ];
 
 #[test]
