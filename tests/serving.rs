@@ -117,3 +117,46 @@ fn cards_that_meet_the_targets_rank_first() {
     let first_miss = meets.iter().position(|m| !*m).unwrap_or(meets.len());
     assert!(meets[first_miss..].iter().all(|m| !*m), "{meets:?}");
 }
+
+/// A MoE decode step reads the dense weights, the share of routed experts the batch touches —
+/// 1 − (1 − k/E)^B, the chance an expert is picked by at least one of B tokens choosing k of E —
+/// and the running requests' KV cache, at the decode bandwidth (memory-bound at small batch).
+/// Mixtral 8x7B (E = 8, k = 2) on one H200: a quarter of the experts at batch 1, 90% at batch 8.
+#[test]
+fn a_moe_decode_step_reads_only_the_experts_its_tokens_pick() {
+    use gpu_planner::domain::memory::{kv_cache_bytes, weight_bytes};
+    let mut s = Scenario { task: Task::Inference, model: "mixtral-8x7b".into(), ..Scenario::default() };
+    s.inference.context = 1024;
+    s.inference.output_tokens = 256;
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let g = card("h200-sxm");
+    let e = Engine::new(&m, &s, &g, 1).unwrap_or_else(|| panic!("Mixtral fits one H200"));
+    let weights = weight_bytes(&m.params(), s.weight_quant, s.precision, &s.training.conventions);
+    let routed = m.routed_expert_fraction();
+    let bw = g.memory_bandwidth_gb_s.unwrap_or(f64::NAN) * 1e9 * s.efficiency.decode_bandwidth;
+    let kv = kv_cache_bytes(&m, 1024.0 + 128.0, s.inference.kv.bytes());
+    let overhead = s.inference.step_overhead_ms / 1e3;
+    for (batch, touched) in [(1.0, 0.25), (8.0, 1.0 - 0.75f64.powi(8))] {
+        let bytes = weights * (1.0 - routed) + weights * routed * touched + batch * kv;
+        assert_close(e.step(batch, 0.0), bytes / bw + overhead, 1e-9);
+    }
+}
+
+/// Prefill and large-batch decode are compute bound: tokens × (2·N_active + 4·L·heads·d·context)
+/// FLOPs (Kaplan et al. 2020; attention against half the prompt while prefilling, against the
+/// mean context while decoding) at the prefill efficiency of the card's peak.
+#[test]
+fn prefill_and_large_batch_decode_are_compute_bound() {
+    let mut s = Scenario { task: Task::Inference, model: "llama-3.1-8b".into(), ..Scenario::default() };
+    s.inference.context = 128;
+    s.inference.output_tokens = 16;
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let g = card("h100-sxm");
+    let e = Engine::new(&m, &s, &g, 1).unwrap_or_else(|| panic!("engine"));
+    let flops = g.bf16_tflops.unwrap_or(f64::NAN) * 1e12 * s.efficiency.prefill_mfu;
+    let attention = |ctx: f64| 4.0 * f64::from(m.layers) * f64::from(m.heads) * f64::from(m.head_dim()) * ctx;
+    let active = m.params().active;
+    let overhead = s.inference.step_overhead_ms / 1e3;
+    assert_close(e.step(0.0, 8192.0), 8192.0 * (2.0 * active + attention(64.0)) / flops + overhead, 1e-9);
+    assert_close(e.step(2048.0, 0.0), 2048.0 * (2.0 * active + attention(136.0)) / flops + overhead, 1e-9);
+}
