@@ -255,3 +255,15 @@ fn config_errors_read_in_both_languages() {
     assert!(zh.starts_with("缺少字段 `") && en.starts_with("missing field `"), "{zh} / {en}");
     assert!(read_config("not json").expect_err("json").message(Lang::Zh).starts_with("不是有效的 JSON"));
 }
+
+/// Share-link and plan errors read in Chinese too (field names and values as written).
+#[test]
+fn link_and_plan_errors_read_in_both_languages() {
+    use gpu_planner::domain::error::{DecodeError, PlanError};
+    use gpu_planner::domain::format::Lang;
+    let e = DecodeError::TooLong(9000, 8000);
+    assert_eq!(e.message(Lang::En), e.to_string());
+    assert_eq!(e.message(Lang::Zh), "链接过长（9000 个字符；最多 8000）");
+    let p = PlanError::UnknownModel("x".into());
+    assert!(p.message(Lang::Zh).starts_with("未知的模型预设") && p.message(Lang::En) == p.to_string());
+}

@@ -248,6 +248,13 @@ async fn a_damaged_link_shows_a_message_and_keeps_saved_work() {
     assert!(find("ranking").is_some());
     assert!(text("saved-list").contains("kept"));
     assert!(text("storage-error").contains('1'), "the unreadable entry is reported");
+    // In Chinese the reason is Chinese too.
+    click("lang");
+    settle().await;
+    let zh = text("link-error");
+    assert!(english_words(&zh).is_empty(), "{zh}");
+    click("lang");
+    settle().await;
 }
 
 #[wasm_bindgen_test]

@@ -23,14 +23,14 @@ use wasm_bindgen::JsCast;
 
 /// The first scenario: the share link, else the saved one, else the demo; plus what went wrong
 /// with the link and with storage.
-fn initial(l: Lang) -> (Scenario, Option<String>, Option<String>) {
+fn initial(l: Lang) -> (Scenario, Option<crate::domain::error::DecodeError>, Option<String>) {
     let (saved, storage_msg) = match web::storage::load() {
         Ok(s) => (s.unwrap_or_default(), None),
         Err(e) => (Scenario::default(), Some(Key::from(e).text(l).to_string())),
     };
     match web::url::load() {
         Some(Ok(s)) => (s, None, storage_msg),
-        Some(Err(e)) => (saved, Some(e.to_string()), storage_msg),
+        Some(Err(e)) => (saved, Some(e), storage_msg),
         None => (saved, None, storage_msg),
     }
 }
@@ -77,7 +77,7 @@ pub fn App() -> impl IntoView {
     provide_context(scenario);
     provide_context(lang);
     let embed = query_flag("embed");
-    let result = Memo::new(move |_| scenario.with(|s| plan(s, Catalog::embedded()).map_err(|e| e.to_string())));
+    let result = Memo::new(move |_| scenario.with(|s| plan(s, Catalog::embedded())));
     // An invalid scenario never replaces the last good report on screen.
     let last_good = Memo::new(move |prev: Option<&Option<Report>>| match result.get() {
         Ok(r) => Some(r),
@@ -123,12 +123,12 @@ pub fn App() -> impl IntoView {
                 view! { <header><h1>{tr(lang, Key::Title)}</h1><p>{tr(lang, Key::Tagline)}</p><ScenarioBar card=selected/>{lang_button}</header> }.into_any()
             }}
             {move || storage_msg.get().map(|e| view! { <p class="muted" role="status" data-testid="storage-status">{t(Key::StorageProblem)} ": " {e}</p> })}
-            {link_error.map(|e| view! { <p class="error" role="alert" data-testid="link-error">{tr(lang, Key::LinkDamaged)} " (" {e.clone()} ")"</p> })}
+            {link_error.map(|e| view! { <p class="error" role="alert" data-testid="link-error">{tr(lang, Key::LinkDamaged)} " (" {move || e.message(lang.get())} ")"</p> })}
             // [inputs | results] pairs on a two-column grid: the answer first in the page order
             // (on a narrow screen it comes before its inputs), then each form and its results.
             <div class="pairs" on:click:capture=hold_in_place>
                 <main class="results">
-                    {move || result.get().err().map(|e| view! { <p class="error" role="alert" data-testid="plan-error">{t(Key::PlanFailed)} ": " {e}</p> })}
+                    {move || result.get().err().map(|e| view! { <p class="error" role="alert" data-testid="plan-error">{t(Key::PlanFailed)} ": " {e.message(lang.get())}</p> })}
                     <Summary report/>
                     <Ranking report selected/>
                 </main>

@@ -216,7 +216,7 @@ strings! {
     ChooseFile => "Choose a file", "选择文件";
     ConfigRead => "Read {name}: {params} B parameters; it is now the custom model.", "已读取 {name}：{params} B 参数，已设为自定义模型。";
     ConfigVision => " Vision tower {params} B not included.", " 视觉编码器 {params} B 未计入。";
-    ConfigDerived => "derived (English)", "推导说明（英文）";
+    ConfigDerived => "derived ({n})", "另有 {n} 项为推导值（说明见英文界面）";
     ConfigFailed => "Could not read the config", "无法读取 config";
     IndexAgrees => "The index's total size agrees with the model's parameter count (within 2%).", "索引的总大小与模型参数量一致（误差 2% 以内）。";
     IndexDiffers => "The model's parameter count differs from the index's total size by {pct}%: check the dimensions or the weight format.", "模型参数量与索引总大小相差 {pct}%：请检查维度或权重格式。";

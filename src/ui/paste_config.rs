@@ -27,8 +27,14 @@ fn outcome(sc: RwSignal<Scenario>, text: &str, l: Lang) -> (bool, String) {
             if let Some(v) = read.vision_params {
                 msg.push_str(&Key::ConfigVision.text(l).replace("{params}", &format!("{:.2}", v / 1e9)));
             }
+            // The parser's remarks are English; the Chinese page says how many there are.
             if !read.notes.is_empty() {
-                msg.push_str(&format!("\n{}: {}", Key::ConfigDerived.text(l), read.notes.join("; ")));
+                let head = Key::ConfigDerived.text(l).replace("{n}", &read.notes.len().to_string());
+                msg.push_str(&if l == Lang::En {
+                    format!("\n{head}: {}", read.notes.join("; "))
+                } else {
+                    format!("\n{head}")
+                });
             }
             (true, msg)
         }
