@@ -260,10 +260,10 @@ fn config_errors_read_in_both_languages() {
 #[test]
 fn link_and_plan_errors_read_in_both_languages() {
     use gpu_planner::domain::error::{DecodeError, PlanError};
-    use gpu_planner::domain::format::Lang;
+    use gpu_planner::domain::format::{decode_error, plan_error, Lang};
     let e = DecodeError::TooLong(9000, 8000);
-    assert_eq!(e.message(Lang::En), e.to_string());
-    assert_eq!(e.message(Lang::Zh), "链接过长（9000 个字符；最多 8000）");
+    assert_eq!(decode_error(&e, Lang::En), e.to_string());
+    assert_eq!(decode_error(&e, Lang::Zh), "链接过长（9000 个字符；最多 8000）");
     let p = PlanError::UnknownModel("x".into());
-    assert!(p.message(Lang::Zh).starts_with("未知的模型预设") && p.message(Lang::En) == p.to_string());
+    assert!(plan_error(&p, Lang::Zh).starts_with("未知的模型预设") && plan_error(&p, Lang::En) == p.to_string());
 }

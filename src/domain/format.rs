@@ -1,5 +1,6 @@
 //! Numbers and warnings as text, in English and Chinese. Pure string formatting.
 
+use super::error::{DecodeError, PlanError};
 use super::scenario::Currency;
 use super::units::GIB;
 use super::verdict::Warning;
@@ -268,5 +269,41 @@ pub fn warning(w: &Warning, lang: Lang) -> String {
                 format!("does not fit: needs {needed_gib:.1} GiB per card, has {capacity_gib:.1} GiB")
             }
         }
+    }
+}
+
+/// A plan error in the page's language (field names and values as written).
+#[must_use]
+pub fn plan_error(e: &PlanError, l: Lang) -> String {
+    if l == Lang::En {
+        return e.to_string();
+    }
+    match e {
+        PlanError::OutOfRange { field, value, min, max } => {
+            format!("{field} 应为 {min} 到 {max} 之间的有限数，实际为 {value}")
+        }
+        PlanError::UnknownModel(m) => format!("未知的模型预设 `{m}`"),
+        PlanError::UnknownGpu(g) => format!("未知的显卡 `{g}`"),
+        PlanError::InvalidModel(e) => format!("模型无效：{e}"),
+        PlanError::NoCards => "目录中没有符合筛选条件的显卡".into(),
+        PlanError::UnknownChoice { field, value } => format!("{field} `{value}` 不是可选项之一"),
+    }
+}
+
+/// A share-link or stored-scenario error in the page's language.
+#[must_use]
+pub fn decode_error(e: &DecodeError, l: Lang) -> String {
+    if l == Lang::En {
+        return e.to_string();
+    }
+    match e {
+        DecodeError::Empty => "链接中没有方案".into(),
+        DecodeError::TooLong(n, max) => format!("链接过长（{n} 个字符；最多 {max}）"),
+        DecodeError::Version(v) => format!("不支持的链接版本 `{v}`（本页读取 v1）"),
+        // The decoder's and serde's own details are English: the Chinese message stops short.
+        DecodeError::Encoding(_) => "链接已损坏（不是有效的 base64）".into(),
+        DecodeError::Json(_) => "链接已损坏（不是有效的方案）".into(),
+        DecodeError::Invalid(_) => "链接中的方案无法规划（数值超出范围或选项无效）".into(),
+        DecodeError::NewerSchema(s, max) => format!("由更新版本的页面保存（schema {s}）；本页最多读取 {max}"),
     }
 }

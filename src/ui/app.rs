@@ -123,12 +123,12 @@ pub fn App() -> impl IntoView {
                 view! { <header><h1>{tr(lang, Key::Title)}</h1><p>{tr(lang, Key::Tagline)}</p><ScenarioBar card=selected/>{lang_button}</header> }.into_any()
             }}
             {move || storage_msg.get().map(|e| view! { <p class="muted" role="status" data-testid="storage-status">{t(Key::StorageProblem)} ": " {e}</p> })}
-            {link_error.map(|e| view! { <p class="error" role="alert" data-testid="link-error">{tr(lang, Key::LinkDamaged)} " (" {move || e.message(lang.get())} ")"</p> })}
+            {link_error.map(|e| view! { <p class="error" role="alert" data-testid="link-error">{tr(lang, Key::LinkDamaged)} " (" {move || crate::domain::format::decode_error(&e, lang.get())} ")"</p> })}
             // [inputs | results] pairs on a two-column grid: the answer first in the page order
             // (on a narrow screen it comes before its inputs), then each form and its results.
             <div class="pairs" on:click:capture=hold_in_place>
                 <main class="results">
-                    {move || result.get().err().map(|e| view! { <p class="error" role="alert" data-testid="plan-error">{t(Key::PlanFailed)} ": " {e.message(lang.get())}</p> })}
+                    {move || result.get().err().map(|e| view! { <p class="error" role="alert" data-testid="plan-error">{t(Key::PlanFailed)} ": " {crate::domain::format::plan_error(&e, lang.get())}</p> })}
                     <Summary report/>
                     <Ranking report selected/>
                 </main>
