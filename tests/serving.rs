@@ -160,3 +160,22 @@ fn prefill_and_large_batch_decode_are_compute_bound() {
     assert_close(e.step(0.0, 8192.0), 8192.0 * (2.0 * active + attention(64.0)) / flops + overhead, 1e-9);
     assert_close(e.step(2048.0, 0.0), 2048.0 * (2.0 * active + attention(136.0)) / flops + overhead, 1e-9);
 }
+
+/// Prompt tokens route through the experts too: a prefill chunk of 64 Mixtral tokens touches
+/// 1 − 0.75^64 of the routed experts (all but a 1e-8 share), not a quarter.
+#[test]
+fn prefill_tokens_route_through_the_experts_too() {
+    use gpu_planner::domain::memory::weight_bytes;
+    let s = Scenario { task: Task::Inference, model: "mixtral-8x7b".into(), ..Scenario::default() };
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let g = card("h200-sxm");
+    let e = Engine::new(&m, &s, &g, 1).unwrap_or_else(|| panic!("Mixtral fits one H200"));
+    let weights = weight_bytes(&m.params(), s.weight_quant, s.precision, &s.training.conventions);
+    let routed = m.routed_expert_fraction();
+    let bw = g.memory_bandwidth_gb_s.unwrap_or(f64::NAN) * 1e9 * s.efficiency.decode_bandwidth;
+    let touched = 1.0 - 0.75f64.powi(64);
+    let bytes = weights * (1.0 - routed) + weights * routed * touched;
+    let memory_bound = bytes / bw + s.inference.step_overhead_ms / 1e3;
+    assert!(e.step(0.0, 64.0) >= memory_bound * (1.0 - 1e-9), "{} < {memory_bound}", e.step(0.0, 64.0));
+    assert_close(e.step(0.0, 64.0), memory_bound, 1e-9);
+}
