@@ -4,6 +4,7 @@
 //! keep both current.
 
 use super::i18n::{Key, Lang};
+use super::prerender::esc;
 use crate::domain::accuracy::{Shown, SCORE};
 use leptos::prelude::*;
 use std::fmt::Write as _;
@@ -14,10 +15,6 @@ fn fmt(v: f64) -> String {
     } else {
         format!("{v:.3}")
     }
-}
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// The accuracy table as a standalone page, headings in both languages.

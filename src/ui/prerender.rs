@@ -11,7 +11,9 @@ use crate::domain::format::{self, Lang};
 use crate::domain::{plan, Catalog, Scenario};
 use std::fmt::Write as _;
 
-fn esc(s: &str) -> String {
+/// Text made safe inside HTML elements and double-quoted attributes (this page and
+/// `accuracy.html`).
+pub(crate) fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
