@@ -218,8 +218,10 @@ pub fn poisson_quantile(mean: f64, q: f64) -> f64 {
         return 0.0;
     }
     if mean > 500.0 {
-        // Normal approximation; the exact sum underflows e^−mean.
-        return (mean + 2.326 * mean.sqrt() * (q - 0.5).signum() * if q > 0.9 { 1.0 } else { 0.0 }).ceil();
+        // Normal approximation (the exact sum underflows e^−mean) for the two quantiles asked
+        // here: the median ≈ the mean, the 99th percentile mean + 2.326·√mean.
+        let z = if q > 0.9 { 2.326 } else { 0.0 };
+        return (mean + z * mean.sqrt()).ceil();
     }
     let (mut k, mut term) = (0.0, (-mean).exp());
     let mut sum = term;
@@ -374,13 +376,12 @@ fn smallest(max: u32, pred: impl Fn(u32) -> bool) -> Option<u32> {
 /// targets; `None` when the model does not fit or the card's figures are unknown.
 #[must_use]
 pub fn capacity(m: &ModelSpec, s: &Scenario, g: &Gpu) -> Option<Capacity> {
-    let per_server = s.parallel.gpus_per_server.max(1);
     let degrees: Vec<u32> = if s.inference.tp > 0 {
         vec![s.inference.tp]
     } else if !s.parallel.auto {
         vec![s.parallel.tp.max(1)]
     } else {
-        TP_DEGREES.into_iter().filter(|&t| t <= per_server && m.heads.is_multiple_of(t)).collect()
+        widths(m, s).collect()
     };
     let want = s.parallel.gpus;
     let degrees = degrees.into_iter().filter(|&t| want == 0 || (t <= want && want.is_multiple_of(t)));
@@ -389,6 +390,19 @@ pub fn capacity(m: &ModelSpec, s: &Scenario, g: &Gpu) -> Option<Capacity> {
         let (ka, kb) = (key(a), key(b));
         ka.0.cmp(&kb.0).then(ka.1.cmp(&kb.1)).then(ka.2.total_cmp(&kb.2))
     })
+}
+
+/// The tensor-parallel widths a replica may use: [`TP_DEGREES`] that fit in one server and
+/// divide the attention heads.
+fn widths<'a>(m: &'a ModelSpec, s: &Scenario) -> impl Iterator<Item = u32> + 'a {
+    let per_server = s.parallel.gpus_per_server.max(1);
+    TP_DEGREES.into_iter().filter(move |&t| t <= per_server && m.heads.is_multiple_of(t))
+}
+
+/// The trade-off curve ([`tradeoff`]) of every width a replica of `g` may use.
+#[must_use]
+pub fn tradeoffs(m: &ModelSpec, s: &Scenario, g: &Gpu) -> Vec<(u32, Vec<(f64, f64)>)> {
+    widths(m, s).filter_map(|t| Engine::new(m, s, g, t).map(|e| (t, tradeoff(&e)))).collect()
 }
 
 /// The throughput/latency trade-off of one replica, decoding only: (output tokens/s one user

@@ -7,7 +7,7 @@ use super::fields::NumField;
 use super::i18n::{tr, Key, Lang};
 use crate::chart::TradeoffLabels;
 use crate::domain::format;
-use crate::domain::serving::{tradeoff, Engine, TP_DEGREES};
+use crate::domain::serving::tradeoffs;
 use crate::domain::{verdict, Catalog, Report, Scenario};
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -58,11 +58,7 @@ pub fn ServingView(report: Signal<Option<Report>>) -> impl IntoView {
         let (Some((id, name)), Some(el), l) = (focus.get(), canvas.get(), lang.get()) else { return };
         let curves = sc.with(|s| {
             let (Ok(m), Some(g)) = (s.model_spec(), s.gpu(Catalog::embedded(), &id)) else { return Vec::new() };
-            TP_DEGREES
-                .into_iter()
-                .filter(|&t| t <= s.parallel.gpus_per_server.max(1))
-                .filter_map(|t| Engine::new(m, s, g, t).map(|e| (t, tradeoff(&e))))
-                .collect::<Vec<_>>()
+            tradeoffs(m, s, g)
         });
         let target = sc.with(|s| 1e3 / s.inference.tpot_p50_ms);
         let title = format!("{} · {name}", Key::TradeoffTitle.text(l));
