@@ -14,6 +14,20 @@ fn card(id: &str) -> gpu_planner::domain::Gpu {
     Catalog::embedded().gpu(id).cloned().unwrap_or_else(|| panic!("{id}"))
 }
 
+/// Mixtral 8x7B on one H200: the engine, and the bytes its step reads with `touched` of the
+/// routed experts and no KV, over the decode bandwidth, plus the step overhead.
+fn mixtral_on_h200(s: &Scenario) -> (Engine, impl Fn(f64) -> f64) {
+    use gpu_planner::domain::memory::weight_bytes;
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let g = card("h200-sxm");
+    let e = Engine::new(&m, s, &g, 1).unwrap_or_else(|| panic!("Mixtral fits one H200"));
+    let weights = weight_bytes(&m.params(), s.weight_quant, s.precision, &s.training.conventions);
+    let routed = m.routed_expert_fraction();
+    let bw = g.memory_bandwidth_gb_s.unwrap_or(f64::NAN) * 1e9 * s.efficiency.decode_bandwidth;
+    let overhead = s.inference.step_overhead_ms / 1e3;
+    (e, move |touched: f64| (weights * (1.0 - routed) + weights * routed * touched) / bw + overhead)
+}
+
 /// The team: Qwen2.5-72B for 100 concurrent users at 4k-token prompts.
 fn qwen72b(only: &str, gpus: u32) -> Scenario {
     let mut s = Scenario {
@@ -124,21 +138,16 @@ fn cards_that_meet_the_targets_rank_first() {
 /// Mixtral 8x7B (E = 8, k = 2) on one H200: a quarter of the experts at batch 1, 90% at batch 8.
 #[test]
 fn a_moe_decode_step_reads_only_the_experts_its_tokens_pick() {
-    use gpu_planner::domain::memory::{kv_cache_bytes, weight_bytes};
+    use gpu_planner::domain::memory::kv_cache_bytes;
     let mut s = Scenario { task: Task::Inference, model: "mixtral-8x7b".into(), ..Scenario::default() };
     s.inference.context = 1024;
     s.inference.output_tokens = 256;
-    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
-    let g = card("h200-sxm");
-    let e = Engine::new(&m, &s, &g, 1).unwrap_or_else(|| panic!("Mixtral fits one H200"));
-    let weights = weight_bytes(&m.params(), s.weight_quant, s.precision, &s.training.conventions);
-    let routed = m.routed_expert_fraction();
-    let bw = g.memory_bandwidth_gb_s.unwrap_or(f64::NAN) * 1e9 * s.efficiency.decode_bandwidth;
+    let (e, weights_s) = mixtral_on_h200(&s);
+    let m = s.model_spec().unwrap_or_else(|err| panic!("{err}")).clone();
+    let bw = card("h200-sxm").memory_bandwidth_gb_s.unwrap_or(f64::NAN) * 1e9 * s.efficiency.decode_bandwidth;
     let kv = kv_cache_bytes(&m, 1024.0 + 128.0, s.inference.kv.bytes());
-    let overhead = s.inference.step_overhead_ms / 1e3;
     for (batch, touched) in [(1.0, 0.25), (8.0, 1.0 - 0.75f64.powi(8))] {
-        let bytes = weights * (1.0 - routed) + weights * routed * touched + batch * kv;
-        assert_close(e.step(batch, 0.0), bytes / bw + overhead, 1e-9);
+        assert_close(e.step(batch, 0.0), weights_s(touched) + batch * kv / bw, 1e-9);
     }
 }
 
@@ -165,17 +174,9 @@ fn prefill_and_large_batch_decode_are_compute_bound() {
 /// 1 − 0.75^64 of the routed experts (all but a 1e-8 share), not a quarter.
 #[test]
 fn prefill_tokens_route_through_the_experts_too() {
-    use gpu_planner::domain::memory::weight_bytes;
     let s = Scenario { task: Task::Inference, model: "mixtral-8x7b".into(), ..Scenario::default() };
-    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
-    let g = card("h200-sxm");
-    let e = Engine::new(&m, &s, &g, 1).unwrap_or_else(|| panic!("Mixtral fits one H200"));
-    let weights = weight_bytes(&m.params(), s.weight_quant, s.precision, &s.training.conventions);
-    let routed = m.routed_expert_fraction();
-    let bw = g.memory_bandwidth_gb_s.unwrap_or(f64::NAN) * 1e9 * s.efficiency.decode_bandwidth;
-    let touched = 1.0 - 0.75f64.powi(64);
-    let bytes = weights * (1.0 - routed) + weights * routed * touched;
-    let memory_bound = bytes / bw + s.inference.step_overhead_ms / 1e3;
+    let (e, weights_s) = mixtral_on_h200(&s);
+    let memory_bound = weights_s(1.0 - 0.75f64.powi(64));
     assert!(e.step(0.0, 64.0) >= memory_bound * (1.0 - 1e-9), "{} < {memory_bound}", e.step(0.0, 64.0));
     assert_close(e.step(0.0, 64.0), memory_bound, 1e-9);
 }
