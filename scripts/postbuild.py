@@ -4,7 +4,9 @@ shipped. Runs in trunk's staging folder ($TRUNK_STAGING_DIR, moved to dist/ afte
 1. inserts public/prerender.html (the default answer as static HTML, `gpu-planner prerender`) at the
    start of <body>, then adds the Content-Security-Policy to index.html (scripts/csp.py; it
    hashes the prerender's inline script too);
-2. release builds only: writes precompressed NAME.gz (zopfli: a deflate stream any gzip client
+2. release builds only: minifies the wasm-bindgen JS glue with terser (npm, package.json; trunk's
+   own minifier gives up on its `export default`) and updates its integrity hash in index.html;
+3. release builds only: writes precompressed NAME.gz (zopfli: a deflate stream any gzip client
    reads, ~4% smaller than gzip -9; Python's gzip -9 when zopfli is not installed) and NAME.br
    (brotli quality 11, Node's built-in zlib: Node is already needed for wasm-opt, so nothing
    extra to install) beside each asset (.wasm .js .css .html), for static hosts that serve them
@@ -12,7 +14,7 @@ shipped. Runs in trunk's staging folder ($TRUNK_STAGING_DIR, moved to dist/ afte
 One hook on purpose: trunk runs the hooks of a stage concurrently, and the compressed index.html
 must be the one with the policy in it.
 By hand: TRUNK_STAGING_DIR=dist TRUNK_PROFILE=release python3 scripts/postbuild.py"""
-import gzip, os, shutil, subprocess, sys
+import base64, glob, gzip, hashlib, os, re, shutil, subprocess, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from csp import add_csp
@@ -33,6 +35,25 @@ for (const f of process.argv.slice(1)) {
 """
 
 
+def minify_js(staging, index):
+    """terser on the JS glue (module mode keeps its exports); the modulepreload link's
+    Subresource Integrity hash must then be the minified file's."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    terser = os.path.join(root, "node_modules", ".bin", "terser")
+    if not os.path.exists(terser):
+        print("postbuild.py: terser not installed (npm ci); JS glue left unminified")
+        return
+    html = open(index, encoding="utf-8").read()
+    for path in glob.glob(os.path.join(staging, "*.js")):
+        subprocess.run([terser, path, "--module", "--compress", "--mangle", "-o", path], check=True)
+        digest = base64.b64encode(hashlib.sha384(open(path, "rb").read()).digest()).decode()
+        name = re.escape(os.path.basename(path))
+        html, n = re.subn(r'(href="?\./' + name + r'"?[^>]*?integrity="?)sha384-[A-Za-z0-9+/=]+', r"\g<1>sha384-" + digest, html)
+        if n == 0 and "integrity" in html:
+            sys.exit(f"postbuild.py: no integrity attribute found for {path}; the page would refuse the script")
+    open(index, "w", encoding="utf-8").write(html)
+
+
 def main():
     staging = os.environ.get("TRUNK_STAGING_DIR") or (sys.argv[1] if len(sys.argv) > 1 else "dist")
     index = os.path.join(staging, "index.html")
@@ -44,6 +65,8 @@ def main():
             sys.exit("postbuild.py: <body> not found in index.html; the prerendered answer would be missing")
         html = html.replace("<body>", "<body>\n" + block, 1)
         open(index, "w", encoding="utf-8").write(html)
+    if os.environ.get("TRUNK_PROFILE", "release") == "release":
+        minify_js(staging, index)
     add_csp(index)
     if os.environ.get("TRUNK_PROFILE", "release") != "release":
         return

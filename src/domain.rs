@@ -17,6 +17,7 @@ pub mod infra;
 pub mod json;
 pub mod memory;
 pub mod model;
+pub mod names;
 pub mod plan;
 pub mod pricing;
 pub mod report;
@@ -28,6 +29,8 @@ pub mod share;
 pub mod sites;
 pub mod units;
 pub mod verdict;
+pub mod vision;
+pub mod vision_data;
 pub mod warnings;
 
 pub use catalog::{Catalog, Gpu, Price};

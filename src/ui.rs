@@ -17,5 +17,6 @@ pub mod prerender;
 pub mod results;
 pub mod scenarios;
 pub mod serving;
+pub mod vision;
 
 pub use app::App;

@@ -781,3 +781,50 @@ async fn serving_is_ranked_by_throughput_with_no_training_terms() {
     settle().await;
     assert!(text("sort-Time").contains("Throughput"), "{}", text("sort-Time"));
 }
+
+/// A CV team picks "object detection (YOLO)", sets 1280-pixel images, batch 16 and 100k images ×
+/// 100 epochs, and reads which cards fit, the time and the cost; then serving: images/s and
+/// latency per card. The language-model inputs are out of the way; the link carries the job.
+#[wasm_bindgen_test]
+async fn a_vision_job_gets_fit_time_cost_and_serving_speed() {
+    let _h = fresh().await;
+    choose("model", "yolov8x");
+    settle().await;
+    let groups: Vec<String> =
+        all("[data-testid=model] optgroup").iter().filter_map(|g| g.get_attribute("label")).collect();
+    assert!(groups.iter().any(|g| g.contains("YOLO")), "{groups:?}");
+    type_into("v-res", "1280");
+    type_into("v-batch", "16");
+    type_into("v-dataset", "100000");
+    type_into("v-epochs", "100");
+    frames().await;
+    let mut s = Scenario { model: "yolov8x".into(), ..Scenario::default() };
+    s.vision.resolution = 1280;
+    let r = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    let first = &r.cards[0];
+    assert!(first.fits && first.hours.is_some() && first.cost.is_some());
+    let row = text(&format!("card-{}", first.gpu));
+    let hours = format::hours(first.hours.unwrap_or(0.0), format::Lang::En);
+    assert!(row.contains(&hours) && row.contains("img/s"), "{row} lacks {hours}");
+    // The sequence-length field and the parallel layout panel are hidden for a vision job.
+    assert!(by_testid("seq").closest("[hidden]").ok().flatten().is_some(), "LLM fields hidden");
+    choose("task", "inference");
+    type_into("v-rate", "200");
+    type_into("v-latency", "100");
+    frames().await;
+    s.task = Task::Inference;
+    s.vision.rate = 200.0;
+    s.vision.latency_ms = 100.0;
+    let r = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    let top = r.cards[0].gpu.clone();
+    let row = text(&format!("card-{top}"));
+    assert!(row.contains("img/s") && row.contains(" ms") && row.contains("per M images"), "{row}");
+    let link = gpu_planner::domain::share::decode(&window().location().search().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((link.model.as_str(), link.vision.resolution, link.vision.rate), ("yolov8x", 1280, 200.0));
+    click("lang");
+    settle().await;
+    assert!(text(&format!("card-{top}")).contains("张/秒"));
+    click("lang");
+    settle().await;
+}

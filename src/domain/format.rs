@@ -172,6 +172,13 @@ pub fn warning(w: &Warning, lang: Lang) -> String {
                 format!("no tensor-parallel width meets the latency targets: best reachable p99 {ttft_p99_s:.1} s to first token, {tpot_p99_ms:.0} ms per token")
             }
         }
+        Warning::LatencyTargetMissed { latency_ms, target_ms } => {
+            if zh {
+                format!("达不到延迟目标：批大小 1 也要 {latency_ms:.0} 毫秒（目标 {target_ms:.0} 毫秒）")
+            } else {
+                format!("misses the latency target: {latency_ms:.0} ms even at batch 1 (target {target_ms:.0} ms)")
+            }
+        }
         Warning::MultiServer { servers } => {
             if zh {
                 format!("需要 {servers} 台服务器：服务器间需 InfiniBand/RoCE 高速网络")

@@ -5,8 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The training stack whose accounting the scenario follows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Framework {
     /// NVIDIA Megatron-LM / Megatron-Core (distributed optimizer = ZeRO-1).
     Megatron,
@@ -27,8 +26,7 @@ impl Framework {
 }
 
 /// Width of gradients as the framework keeps them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum GradDtype {
     /// The training precision (2 bytes for bf16/fp16).
     #[default]
@@ -38,8 +36,7 @@ pub enum GradDtype {
 }
 
 /// Width of each optimizer moment (AdamW keeps two, SGD with momentum one).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum StateDtype {
     #[default]
     Fp32,
@@ -197,3 +194,7 @@ impl Conventions {
         !matches!(f, Framework::Fsdp | Framework::Torchtune)
     }
 }
+
+crate::named_enum!(Framework { Megatron => "megatron", DeepSpeed => "deep_speed", Fsdp => "fsdp", Torchtune => "torchtune", Custom => "custom" });
+crate::named_enum!(GradDtype { Half => "half", Fp32 => "fp32" });
+crate::named_enum!(StateDtype { Fp32 => "fp32", Bf16 => "bf16" });

@@ -272,6 +272,7 @@ pub fn verdict(m: &ModelSpec, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Optio
         cost,
         own_cost: None,
         serving,
+        vision: None,
         interconnect_needed: if needs_fabric { "nvlink".into() } else { "pcie".into() },
         warnings: Vec::new(),
     };

@@ -43,29 +43,14 @@ pub struct Report {
 /// Returns [`PlanError`] when inputs are out of range, the model is unknown, or no card matches.
 pub fn report(s: &Scenario, catalog: &Catalog) -> Result<Report, PlanError> {
     s.validate()?;
+    if let Some(m) = super::vision::model(&s.model) {
+        return vision_report(s, catalog, m);
+    }
     let m = s.model_spec()?;
-    for id in &s.cards.only {
-        if catalog.gpu(id).is_none() && !s.custom_gpus.iter().any(|g| &g.id == id) {
-            return Err(PlanError::UnknownGpu(id.clone()));
-        }
-    }
-    let cards: Vec<&Gpu> = catalog.gpus.iter().chain(s.custom_gpus.iter()).filter(|g| selected(s, g)).collect();
-    if cards.is_empty() {
-        return Err(PlanError::NoCards);
-    }
-    let mut verdicts: Vec<CardVerdict> = cards
-        .iter()
-        .filter_map(|g| {
-            let mut v = verdict(m, s, g, catalog)?;
-            v.own_cost = super::cost::own_cost_of_run(s, catalog, g, &v);
-            v.warnings = super::warnings::card_warnings(s, g, &v);
-            Some(v)
-        })
-        .collect();
+    let cards = cards_of(s, catalog)?;
+    let mut verdicts = finish(s, catalog, &cards, |g| verdict(m, s, g, catalog));
     super::units::sort_stable_by(&mut verdicts, rank);
     let p = m.params();
-    let rent_vs_buy = super::cost::rent_vs_buy(s, catalog, &verdicts);
-    let budget = super::cost::budget_options(s, catalog, &verdicts);
     let infra = focus(s, &verdicts).and_then(|v| {
         let g = catalog.gpu(&v.gpu).or_else(|| s.custom_gpus.iter().find(|g| g.id == v.gpu))?;
         Some(super::infra::infra(m, s, g, v))
@@ -79,13 +64,88 @@ pub fn report(s: &Scenario, catalog: &Catalog) -> Result<Report, PlanError> {
         memory_single: memory_for(m, s, &Layout::single()),
         quick_rule: memory::quick_rule(m, s),
         training_flops: s.task.is_training().then(|| compute::model_flops(m, s)),
-        cards: verdicts,
-        rent_vs_buy,
+        rent_vs_buy: super::cost::rent_vs_buy(s, catalog, &verdicts),
+        budget: super::cost::budget_options(s, catalog, &verdicts),
         infra,
-        budget,
-        unknown_specs: cards.iter().filter(|g| g.memory_gb.is_none()).map(|g| g.name.clone()).collect(),
+        unknown_specs: unknown(&cards),
+        cards: verdicts,
         warnings: super::warnings::scenario_warnings(m, s),
     })
+}
+
+/// A vision, OCR, speech or diffusion job: the same stages with the measured-speed model
+/// (domain/vision.rs); no infrastructure sizing (it follows LLM checkpoints and datasets).
+fn vision_report(s: &Scenario, catalog: &Catalog, m: &super::vision::VisionModel) -> Result<Report, PlanError> {
+    if s.task == Task::Qlora {
+        return Err(PlanError::UnknownChoice { field: "task (QLoRA is for language models)", value: "qlora".into() });
+    }
+    if let Some(field) = super::vision::missing_data(m, s) {
+        let task = if s.task == Task::Inference { "inference" } else { "training" };
+        return Err(PlanError::UnknownChoice { field, value: task.into() });
+    }
+    let cards = cards_of(s, catalog)?;
+    let mut verdicts = finish(s, catalog, &cards, |g| super::vision::verdict(m, s, g, catalog));
+    super::units::sort_stable_by(&mut verdicts, rank);
+    let memory_single = super::vision::memory(m, s, s.vision.batch);
+    let bytes = memory_single.weights / (m.params_m * 1e6).max(1.0);
+    Ok(Report {
+        version: super::scenario::VERSION,
+        model: m.name.clone(),
+        task: s.task,
+        params: m.params_m * 1e6,
+        active_params: m.params_m * 1e6,
+        quick_rule: QuickRule {
+            bytes_per_param: bytes,
+            factor_low: 1.0,
+            factor_high: 1.0,
+            low: memory_single.total,
+            high: memory_single.total,
+        },
+        memory_single,
+        training_flops: s.task.is_training().then(|| super::vision::training_flops(m, s)).flatten(),
+        rent_vs_buy: super::cost::rent_vs_buy(s, catalog, &verdicts),
+        budget: super::cost::budget_options(s, catalog, &verdicts),
+        infra: None,
+        unknown_specs: unknown(&cards),
+        cards: verdicts,
+        warnings: Vec::new(),
+    })
+}
+
+/// The cards the filter keeps (an unknown card in the filter is an error).
+fn cards_of<'a>(s: &'a Scenario, catalog: &'a Catalog) -> Result<Vec<&'a Gpu>, PlanError> {
+    for id in &s.cards.only {
+        if catalog.gpu(id).is_none() && !s.custom_gpus.iter().any(|g| &g.id == id) {
+            return Err(PlanError::UnknownGpu(id.clone()));
+        }
+    }
+    let cards: Vec<&Gpu> = catalog.gpus.iter().chain(s.custom_gpus.iter()).filter(|g| selected(s, g)).collect();
+    if cards.is_empty() {
+        return Err(PlanError::NoCards);
+    }
+    Ok(cards)
+}
+
+/// Each card's verdict with its owned cost and warnings.
+fn finish(
+    s: &Scenario,
+    catalog: &Catalog,
+    cards: &[&Gpu],
+    verdict: impl Fn(&Gpu) -> Option<CardVerdict>,
+) -> Vec<CardVerdict> {
+    cards
+        .iter()
+        .filter_map(|g| {
+            let mut v = verdict(g)?;
+            v.own_cost = super::cost::own_cost_of_run(s, catalog, g, &v);
+            v.warnings = super::warnings::card_warnings(s, g, &v);
+            Some(v)
+        })
+        .collect()
+}
+
+fn unknown(cards: &[&Gpu]) -> Vec<String> {
+    cards.iter().filter(|g| g.memory_gb.is_none()).map(|g| g.name.clone()).collect()
 }
 
 /// Fitting first; then cards with a cost, those whose only price is stale or a press report
@@ -96,7 +156,8 @@ fn rank(a: &CardVerdict, b: &CardVerdict) -> std::cmp::Ordering {
     let (ka, kb) = (key(a), key(b));
     let flagged = |v: &CardVerdict| v.price.as_ref().is_some_and(pricing::Quote::flagged);
     // Serving: a card that cannot meet the latency targets ranks after every card that can.
-    let misses = |v: &CardVerdict| v.serving.as_ref().is_some_and(|c| !c.meets);
+    let misses =
+        |v: &CardVerdict| v.serving.as_ref().is_some_and(|c| !c.meets) || v.vision.as_ref().is_some_and(|x| !x.meets);
     ka.0.cmp(&kb.0)
         .then(misses(a).cmp(&misses(b)))
         .then(ka.1.cmp(&kb.1))

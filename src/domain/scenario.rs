@@ -5,10 +5,12 @@ mod inputs;
 mod ownership;
 mod sections;
 mod validate;
+mod vision;
 
 pub use inputs::*;
 pub use ownership::*;
 pub use sections::*;
+pub use vision::VisionJob;
 
 use super::catalog::Gpu;
 use super::error::PlanError;
@@ -40,6 +42,8 @@ pub struct Scenario {
     pub ownership: Ownership,
     pub infra: Infra,
     pub search: Search,
+    /// Vision, OCR, speech and diffusion jobs (a model from `vision.json`).
+    pub vision: VisionJob,
     /// Cards the user added in the page (same shape as catalog cards).
     pub custom_gpus: Vec<Gpu>,
 }
@@ -65,6 +69,7 @@ impl Default for Scenario {
             ownership: Ownership::default(),
             infra: Infra::default(),
             search: Search::default(),
+            vision: VisionJob::default(),
             custom_gpus: Vec::new(),
         }
     }

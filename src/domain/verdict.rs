@@ -43,6 +43,9 @@ pub struct CardVerdict {
     /// Serving: replicas, latency and throughput at the offered load (domain/serving.rs).
     #[serde(default)]
     pub serving: Option<super::serving::Capacity>,
+    /// Vision, OCR, speech, diffusion: batch, samples/s, latency and the measurement behind them.
+    #[serde(default)]
+    pub vision: Option<super::vision_data::VisionFigures>,
     /// `nvlink` when the plan needs a GPU-to-GPU fabric (tensor parallelism), else `pcie`.
     pub interconnect_needed: String,
     pub warnings: Vec<Warning>,
@@ -85,6 +88,8 @@ pub enum Warning {
     /// Serving: no tensor-parallel width on this card meets the latency targets at the load;
     /// the figures are the best reachable (p99 time to first token, p99 time per token).
     ServingTargetsMissed { ttft_p99_s: f64, tpot_p99_ms: f64 },
+    /// Vision serving: even batch 1 is slower than the latency target.
+    LatencyTargetMissed { latency_ms: f64, target_ms: f64 },
     /// Card power: W per card, and the cards' W in one server of `cards` of them.
     HighPower {
         card_w: f64,

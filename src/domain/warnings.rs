@@ -34,6 +34,12 @@ pub fn card_warnings(s: &Scenario, g: &Gpu, v: &CardVerdict) -> Vec<Warning> {
             tpot_p99_ms: c.latency.tpot_p99_s * 1e3,
         });
     }
+    if let Some(x) = v.vision.as_ref().filter(|x| !x.meets) {
+        w.push(Warning::LatencyTargetMissed {
+            latency_ms: x.latency_ms.unwrap_or(0.0),
+            target_ms: s.vision.latency_ms,
+        });
+    }
     if training && g.segment == "consumer" {
         w.push(Warning::ConsumerCardForTraining);
     }

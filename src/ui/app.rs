@@ -111,6 +111,8 @@ pub fn App() -> impl IntoView {
         }
     });
     let t = move |k: Key| k.text(lang.get());
+    // Vision jobs have no tensor/pipeline layout or auto-plan search (domain/vision.rs).
+    let vision = Memo::new(move |_| scenario.with(|s| crate::domain::vision::model(&s.model).is_some()));
     let toggle_lang = move |_| lang.update(|l| *l = if *l == Lang::En { Lang::Zh } else { Lang::En });
     let lang_button = move || view! { <button type="button" data-testid="lang" on:click=toggle_lang>{tr(lang, Key::Language)}</button> };
     // In a wiki iframe: the same scenario and open card on the full page, in a new tab.
@@ -135,13 +137,13 @@ pub fn App() -> impl IntoView {
                 {move || later.get().then(|| view! {
                     <aside class="inputs" aria-label="inputs">
                         <WorkloadForm/>
-                        <details class="fold-group"><summary>{tr(lang, Key::Parallelism)}</summary>
+                        <details class="fold-group" hidden=vision><summary>{tr(lang, Key::Parallelism)}</summary>
                             <ParallelForm/><fieldset class="group"><FrameworkForm/></fieldset></details>
                         <details class="fold-group"><summary>{tr(lang, Key::CardsToConsider)}</summary><CardsForm/></details>
                         <details class="fold-group"><summary>{tr(lang, Key::Money)}</summary><MoneyForm/></details>
                     </aside>
                     <ServingView report/>
-                    <AutoPlanForm/><AutoPlanView/>
+                    <div class="contents" hidden=vision><AutoPlanForm/><AutoPlanView/></div>
                     <OwnershipForm report/><RentVsBuyView report/>
                     <InfraForm/><InfraView report/><Checklist report/>
                     <AccuracyView/>

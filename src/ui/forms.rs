@@ -3,13 +3,14 @@
 
 use super::bind::{enum_get, enum_name, enum_set, get, num, set};
 use super::custom_model::CustomModelForm;
-use super::fields::{CheckField, NumField, SelectField};
+use super::fields::{num_row, CheckField, Num, NumField, NumFields, SelectField};
 use super::i18n::{Key, Lang};
 use super::paste_config::PasteConfig;
 use super::serving::ServingForm;
-use crate::domain::model;
+use super::vision::{family_label, VisionForm};
 use crate::domain::scenario::*;
 use crate::domain::Scenario;
+use crate::domain::{model, vision};
 use leptos::prelude::*;
 
 type Opts = Signal<Vec<(String, String)>>;
@@ -32,13 +33,21 @@ pub fn WorkloadForm() -> impl IntoView {
     let lang = expect_context::<RwSignal<Lang>>();
     let task = get(sc, |s| s.task);
     let is = move |f: fn(Task) -> bool| move || f(task.get());
+    // Language models, then vision, OCR, speech and diffusion models, then custom dimensions.
     let models = Signal::derive(move || {
         let mut v: Vec<(String, String)> = model::presets().iter().map(|m| (m.id.clone(), m.name.clone())).collect();
+        v.extend(vision::models().iter().map(|m| (m.id.clone(), m.name.clone())));
         v.push(("custom".into(), Key::CustomModel.text(lang.get()).into()));
         v
     });
-    // The picker groups presets by family (models.json keeps each family's presets together).
-    let families = Signal::derive(|| model::presets().iter().map(|m| m.family.clone()).collect::<Vec<_>>());
+    // The picker groups presets by family (models.json and vision.json keep families together).
+    let families = Signal::derive(move || {
+        let l = lang.get();
+        let llm = model::presets().iter().map(|m| m.family.clone());
+        llm.chain(vision::models().iter().map(|m| family_label(&m.family, l).to_string())).collect::<Vec<_>>()
+    });
+    let cv = get(sc, |s| vision::model(&s.model).is_some());
+    let llm_task = move |f: fn(Task) -> bool| move || !cv.get() && f(task.get());
     // A custom model starts as a full copy of the preset shown before (domain/edit.rs).
     let on_model = Callback::new(move |id: String| sc.update(|s| s.select_model(&id)));
     let tasks = opts(
@@ -99,23 +108,24 @@ pub fn WorkloadForm() -> impl IntoView {
             <PasteConfig/>
             <Show when=move || custom.get()><CustomModelForm/></Show>
             <SelectField label=Key::Precision testid="precision" options=precisions value=enum_get(sc, |s| s.precision) on_change=enum_set(sc, |s, v| s.precision = v)/>
-            <SelectField label=Key::WeightQuant testid="quant" options=quants value=enum_get(sc, |s| s.weight_quant) on_change=enum_set(sc, |s, v| s.weight_quant = v)/>
+            // Hidden rather than unmounted: a `Show` per toggle costs ~2 KB of wasm each.
+            <div hidden=cv>
+                <SelectField label=Key::WeightQuant testid="quant" options=quants value=enum_get(sc, |s| s.weight_quant) on_change=enum_set(sc, |s, v| s.weight_quant = v)/>
+            </div>
+            <div hidden=move || !cv.get()><VisionForm/></div>
             <Show when=is(Task::is_training)>
-                <NumField label=Key::SeqLen testid="seq" min=1.0 max=2_097_152.0 integer=true value=num(sc, |s| f64::from(s.training.seq_len)) on_change=set(sc, |s, v: f64| s.training.seq_len = v as u32)/>
-                <NumField label=Key::MicroBatch testid="mb" min=1.0 max=65_536.0 integer=true value=num(sc, |s| f64::from(s.training.micro_batch)) on_change=set(sc, |s, v: f64| s.training.micro_batch = v as u32)/>
-                <NumField label=Key::GlobalBatch testid="gb" min=1.0 max=10_000_000.0 integer=true value=num(sc, |s| f64::from(s.training.global_batch)) on_change=set(sc, |s, v: f64| s.training.global_batch = v as u32)/>
-                <NumField label=Key::Tokens testid="tokens" min=0.000_001 max=1_000_000.0 value=num(sc, |s| s.training.tokens / 1e9) on_change=set(sc, |s, v: f64| s.training.tokens = v * 1e9)/>
-                <SelectField label=Key::OptimizerLabel testid="optimizer" options=optimizers value=enum_get(sc, |s| s.training.optimizer) on_change=enum_set(sc, |s, v| s.training.optimizer = v)/>
+                <div hidden=cv>
+                <NumFields rows=TRAINING_FIELDS/>
                 <CheckField label=Key::MasterWeights testid="master" value=get(sc, |s| s.training.master_weights) on_change=set(sc, |s, v| s.training.master_weights = v)/>
+                </div>
+                <SelectField label=Key::OptimizerLabel testid="optimizer" options=optimizers value=enum_get(sc, |s| s.training.optimizer) on_change=enum_set(sc, |s, v| s.training.optimizer = v)/>
             </Show>
-            <Show when=is(|t| matches!(t, Task::Lora | Task::Qlora))>
+            <Show when=llm_task(|t| matches!(t, Task::Lora | Task::Qlora))>
                 <NumField label=Key::LoraRank testid="rank" min=1.0 max=65_536.0 integer=true value=num(sc, |s| f64::from(s.lora.rank)) on_change=set(sc, |s, v: f64| s.lora.rank = v as u32)/>
                 <SelectField label=Key::LoraTargets testid="targets" options=targets value=enum_get(sc, |s| s.lora.targets) on_change=enum_set(sc, |s, v| s.lora.targets = v)/>
             </Show>
-            <Show when=is(|t| t == Task::Inference)>
-                <NumField label=Key::Context testid="ctx" min=1.0 max=2_097_152.0 integer=true value=num(sc, |s| f64::from(s.inference.context)) on_change=set(sc, |s, v: f64| s.inference.context = v as u32)/>
-                <NumField label=Key::OutputTokens testid="out" min=0.0 max=2_097_152.0 integer=true value=num(sc, |s| f64::from(s.inference.output_tokens)) on_change=set(sc, |s, v: f64| s.inference.output_tokens = v as u32)/>
-                <NumField label=Key::Concurrent testid="conc" min=1.0 max=100_000.0 integer=true value=num(sc, |s| f64::from(s.inference.concurrent)) on_change=set(sc, |s, v: f64| s.inference.concurrent = v as u32)/>
+            <Show when=llm_task(|t| t == Task::Inference)>
+                <NumFields rows=INFERENCE_FIELDS/>
                 <SelectField label=Key::KvPrecision testid="kv" options=kvs value=enum_get(sc, |s| s.inference.kv) on_change=enum_set(sc, |s, v| s.inference.kv = v)/>
                 <ServingForm/>
             </Show>
@@ -150,12 +160,7 @@ pub fn ParallelForm() -> impl IntoView {
         <fieldset class="group">
             <legend>{move || Key::Parallelism.text(lang.get())}</legend>
             <CheckField label=Key::Auto testid="auto" value=auto on_change=set(sc, |s, v| s.parallel.auto = v)/>
-            <NumField label=Key::Gpus testid="gpus" min=0.0 max=100_000.0 integer=true value=num(sc, |s| f64::from(s.parallel.gpus)) on_change=set(sc, |s, v: f64| s.parallel.gpus = v as u32)/>
-            <NumField label=Key::GpusPerServer testid="per-server" min=1.0 max=64.0 integer=true value=num(sc, |s| f64::from(s.parallel.gpus_per_server)) on_change=set(sc, |s, v: f64| s.parallel.gpus_per_server = v as u32)/>
-            <NumField label=Key::Tp testid="tp" min=1.0 max=64.0 integer=true disabled=auto value=num(sc, |s| f64::from(s.parallel.tp)) on_change=set(sc, |s, v: f64| s.parallel.tp = v as u32)/>
-            <NumField label=Key::Pp testid="pp" min=1.0 max=1000.0 integer=true disabled=auto value=num(sc, |s| f64::from(s.parallel.pp)) on_change=set(sc, |s, v: f64| s.parallel.pp = v as u32)/>
-            <NumField label=Key::Ep testid="ep" min=1.0 max=1024.0 integer=true disabled=auto value=num(sc, |s| f64::from(s.parallel.ep)) on_change=set(sc, |s, v: f64| s.parallel.ep = v as u32)/>
-            <NumField label=Key::Cp testid="cp" min=1.0 max=64.0 integer=true disabled=auto value=num(sc, |s| f64::from(s.parallel.cp)) on_change=set(sc, |s, v: f64| s.parallel.cp = v as u32)/>
+            <NumFields rows=LAYOUT_FIELDS/>
             <SelectField label=Key::Zero testid="zero" options=zeros disabled=auto value=get(sc, |s| s.parallel.zero.to_string()) on_change=set(sc, |s, v: String| s.parallel.zero = v.parse().unwrap_or(0))/>
             <SelectField label=Key::RecomputeLabel testid="recompute" options=recs disabled=auto value=enum_get(sc, |s| s.parallel.recompute) on_change=enum_set(sc, |s, v| s.parallel.recompute = v)/>
             <SelectField label=Key::OffloadLabel testid="offload" options=offs value=enum_get(sc, |s| s.parallel.offload) on_change=enum_set(sc, |s, v| s.parallel.offload = v)/>
@@ -166,3 +171,94 @@ pub fn ParallelForm() -> impl IntoView {
         </fieldset>
     }
 }
+
+/// Plain numeric inputs of this form, rendered by one loop (fields.rs `NumFields`).
+const TRAINING_FIELDS: &[Num] = &[
+    num_row(
+        Key::SeqLen,
+        "seq",
+        (1.0, 2_097_152.0, true),
+        |s| f64::from(s.training.seq_len),
+        |s, v| s.training.seq_len = v as u32,
+    ),
+    num_row(
+        Key::MicroBatch,
+        "mb",
+        (1.0, 65_536.0, true),
+        |s| f64::from(s.training.micro_batch),
+        |s, v| s.training.micro_batch = v as u32,
+    ),
+    num_row(
+        Key::GlobalBatch,
+        "gb",
+        (1.0, 10_000_000.0, true),
+        |s| f64::from(s.training.global_batch),
+        |s, v| s.training.global_batch = v as u32,
+    ),
+    num_row(
+        Key::Tokens,
+        "tokens",
+        (0.000_001, 1_000_000.0, false),
+        |s| s.training.tokens / 1e9,
+        |s, v| s.training.tokens = v * 1e9,
+    ),
+];
+
+/// Plain numeric inputs of this form, rendered by one loop (fields.rs `NumFields`).
+const INFERENCE_FIELDS: &[Num] = &[
+    num_row(
+        Key::Context,
+        "ctx",
+        (1.0, 2_097_152.0, true),
+        |s| f64::from(s.inference.context),
+        |s, v| s.inference.context = v as u32,
+    ),
+    num_row(
+        Key::OutputTokens,
+        "out",
+        (0.0, 2_097_152.0, true),
+        |s| f64::from(s.inference.output_tokens),
+        |s, v| s.inference.output_tokens = v as u32,
+    ),
+    num_row(
+        Key::Concurrent,
+        "conc",
+        (1.0, 100_000.0, true),
+        |s| f64::from(s.inference.concurrent),
+        |s, v| s.inference.concurrent = v as u32,
+    ),
+];
+
+/// Plain numeric inputs of this form, rendered by one loop (fields.rs `NumFields`).
+const LAYOUT_FIELDS: &[Num] = &[
+    num_row(
+        Key::Gpus,
+        "gpus",
+        (0.0, 100_000.0, true),
+        |s| f64::from(s.parallel.gpus),
+        |s, v| s.parallel.gpus = v as u32,
+    ),
+    num_row(
+        Key::GpusPerServer,
+        "per-server",
+        (1.0, 64.0, true),
+        |s| f64::from(s.parallel.gpus_per_server),
+        |s, v| s.parallel.gpus_per_server = v as u32,
+    ),
+    Num {
+        disabled: |s| s.parallel.auto,
+        ..num_row(Key::Tp, "tp", (1.0, 64.0, true), |s| f64::from(s.parallel.tp), |s, v| s.parallel.tp = v as u32)
+    },
+    Num {
+        disabled: |s| s.parallel.auto,
+        ..num_row(Key::Pp, "pp", (1.0, 1000.0, true), |s| f64::from(s.parallel.pp), |s, v| s.parallel.pp = v as u32)
+    },
+    Num {
+        disabled: |s| s.parallel.auto,
+        ..num_row(Key::Ep, "ep", (1.0, 1024.0, true), |s| f64::from(s.parallel.ep), |s, v| s.parallel.ep = v as u32)
+    },
+    Num {
+        disabled: |s| s.parallel.auto,
+        ..num_row(Key::Cp, "cp", (1.0, 64.0, true), |s| f64::from(s.parallel.cp), |s, v| s.parallel.cp = v as u32)
+    },
+];

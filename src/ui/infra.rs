@@ -1,8 +1,8 @@
 //! Beyond the card: storage/network/power inputs, the report's `infra` figures, and the
 //! printable procurement checklist of the focus card.
 
-use super::bind::{get, num, set};
-use super::fields::{NumField, SelectField};
+use super::bind::{get, set};
+use super::fields::{num_row, Num, NumFields, SelectField};
 use super::i18n::{Key, Lang};
 use crate::domain::checklist::checklist;
 use crate::domain::{format, format::Lang as L, Catalog, Report, Scenario};
@@ -23,15 +23,7 @@ pub fn InfraForm() -> impl IntoView {
     view! {
         <fieldset class="group">
             <legend>{move || Key::Beyond.text(lang.get())}</legend>
-            <NumField label=Key::CkptEvery testid="ckpt-every" min=0.01 max=10_000.0 value=num(sc, |s| s.infra.checkpoint_every_hours) on_change=set(sc, |s, v| s.infra.checkpoint_every_hours = v)/>
-            <NumField label=Key::CkptKept testid="ckpt-kept" min=0.0 max=1000.0 integer=true value=num(sc, |s| f64::from(s.infra.checkpoints_kept)) on_change=set(sc, |s, v: f64| s.infra.checkpoints_kept = v as u32)/>
-            <NumField label=Key::StorageGbs testid="storage-gbs" min=0.001 max=10_000.0 value=num(sc, |s| s.infra.storage_gb_s) on_change=set(sc, |s, v| s.infra.storage_gb_s = v)/>
-            <NumField label=Key::BytesPerToken testid="bytes-token" min=0.0 max=64.0 value=num(sc, |s| s.infra.dataset_bytes_per_token) on_change=set(sc, |s, v| s.infra.dataset_bytes_per_token = v)/>
-            <NumField label=Key::StoragePrice testid="storage-price" min=0.0 max=1e7 value=num(sc, |s| s.infra.storage_price_per_tb) on_change=set(sc, |s, v| s.infra.storage_price_per_tb = v)/>
-            <NumField label=Key::StorageRent testid="storage-rent" min=0.0 max=1e6 value=num(sc, |s| s.infra.storage_rent_per_tb_month) on_change=set(sc, |s, v| s.infra.storage_rent_per_tb_month = v)/>
-            <NumField label=Key::Fabric testid="fabric" min=1.0 max=10_000.0 value=num(sc, |s| s.infra.fabric_gbit_per_gpu) on_change=set(sc, |s, v| s.infra.fabric_gbit_per_gpu = v)/>
-            <NumField label=Key::ServersPerRack testid="per-rack" min=1.0 max=64.0 integer=true value=num(sc, |s| f64::from(s.infra.servers_per_rack)) on_change=set(sc, |s, v: f64| s.infra.servers_per_rack = v as u32)/>
-            <NumField label=Key::RackKw testid="rack-kw" min=0.5 max=500.0 value=num(sc, |s| s.infra.rack_kw_limit) on_change=set(sc, |s, v| s.infra.rack_kw_limit = v)/>
+            <NumFields rows=INFRA_FIELDS/>
             <SelectField label=Key::Room testid="room" options=rooms value=get(sc, |s| s.infra.room.clone()) on_change=set(sc, |s, v| s.infra.room = v)/>
         </fieldset>
     }
@@ -136,3 +128,64 @@ pub fn Checklist(report: Signal<Option<Report>>) -> impl IntoView {
         })
     }
 }
+
+/// Plain numeric inputs of this form, rendered by one loop (fields.rs `NumFields`).
+const INFRA_FIELDS: &[Num] = &[
+    num_row(
+        Key::CkptEvery,
+        "ckpt-every",
+        (0.01, 10_000.0, false),
+        |s| s.infra.checkpoint_every_hours,
+        |s, v| s.infra.checkpoint_every_hours = v,
+    ),
+    num_row(
+        Key::CkptKept,
+        "ckpt-kept",
+        (0.0, 1000.0, true),
+        |s| f64::from(s.infra.checkpoints_kept),
+        |s, v| s.infra.checkpoints_kept = v as u32,
+    ),
+    num_row(
+        Key::StorageGbs,
+        "storage-gbs",
+        (0.001, 10_000.0, false),
+        |s| s.infra.storage_gb_s,
+        |s, v| s.infra.storage_gb_s = v,
+    ),
+    num_row(
+        Key::BytesPerToken,
+        "bytes-token",
+        (0.0, 64.0, false),
+        |s| s.infra.dataset_bytes_per_token,
+        |s, v| s.infra.dataset_bytes_per_token = v,
+    ),
+    num_row(
+        Key::StoragePrice,
+        "storage-price",
+        (0.0, 1e7, false),
+        |s| s.infra.storage_price_per_tb,
+        |s, v| s.infra.storage_price_per_tb = v,
+    ),
+    num_row(
+        Key::StorageRent,
+        "storage-rent",
+        (0.0, 1e6, false),
+        |s| s.infra.storage_rent_per_tb_month,
+        |s, v| s.infra.storage_rent_per_tb_month = v,
+    ),
+    num_row(
+        Key::Fabric,
+        "fabric",
+        (1.0, 10_000.0, false),
+        |s| s.infra.fabric_gbit_per_gpu,
+        |s, v| s.infra.fabric_gbit_per_gpu = v,
+    ),
+    num_row(
+        Key::ServersPerRack,
+        "per-rack",
+        (1.0, 64.0, true),
+        |s| f64::from(s.infra.servers_per_rack),
+        |s, v| s.infra.servers_per_rack = v as u32,
+    ),
+    num_row(Key::RackKw, "rack-kw", (0.5, 500.0, false), |s| s.infra.rack_kw_limit, |s, v| s.infra.rack_kw_limit = v),
+];

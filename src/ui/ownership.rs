@@ -2,7 +2,7 @@
 //! (key figures, cumulative and annual charts, hybrid plan, budget filter).
 
 use super::bind::{enum_get, enum_set, get, num, set};
-use super::fields::{NumField, SelectField};
+use super::fields::{num_row, Num, NumField, NumFields, SelectField};
 use super::i18n::{Key, Lang};
 use crate::chart::RentLabels;
 use crate::domain::cost::{IDLE_UTILISATION, SEED_BUY_HOURS, YEAR_H};
@@ -107,14 +107,9 @@ pub fn OwnershipForm(report: Signal<Option<Report>>) -> impl IntoView {
             <NumField label=Key::CardsToBuy testid="own-cards" min=0.0 max=100_000.0 integer=true value=num(sc, |s| f64::from(s.ownership.cards)) on_change=set(sc, |s, v: f64| s.ownership.cards = v as u32)/>
             <SelectField label=Key::OwnCurrency testid="own-currency" options=currencies value=enum_get(sc, |s| s.ownership.currency) on_change=enum_set(sc, |s, v| s.ownership.currency = v)/>
             <NumField label=Key::CardPrice testid="own-price" min=0.0 max=1e12 value=price on_change=set_price on_empty=clear_price/>
-            <NumField label=Key::ServerPrice testid="own-server" min=0.0 max=1e9 value=num(sc, |s| s.ownership.server_price) on_change=set(sc, |s, v| s.ownership.server_price = v)/>
-            <NumField label=Key::NetworkPerServer testid="own-net" min=0.0 max=1e9 value=num(sc, |s| s.ownership.network_per_server) on_change=set(sc, |s, v| s.ownership.network_per_server = v)/>
-            <NumField label=Key::HostWatts testid="own-host-w" min=0.0 max=100_000.0 value=num(sc, |s| s.ownership.host_watts) on_change=set(sc, |s, v| s.ownership.host_watts = v)/>
+            <NumFields rows=OWNERSHIP_COSTS/>
             <SelectField label=Key::Site testid="own-site" options=sites value=get(sc, |s| s.ownership.site.clone()) on_change=on_site/>
-            <NumField label=Key::Electricity testid="own-kwh" min=0.0 max=100.0 value=num(sc, |s| s.ownership.electricity_per_kwh) on_change=set(sc, |s, v| { s.ownership.electricity_per_kwh = v; s.ownership.site = "custom".into() })/>
-            <NumField label=Key::Pue testid="own-pue" min=1.0 max=5.0 value=num(sc, |s| s.ownership.pue) on_change=set(sc, |s, v| { s.ownership.pue = v; s.ownership.site = "custom".into() })/>
-            <NumField label=Key::RackPerMonth testid="own-rack" min=0.0 max=1e8 value=num(sc, |s| s.ownership.rack_per_month) on_change=set(sc, |s, v| s.ownership.rack_per_month = v)/>
-            <NumField label=Key::OpsSalary testid="own-salary" min=0.0 max=1e9 value=num(sc, |s| s.ownership.ops_salary_per_year) on_change=set(sc, |s, v| s.ownership.ops_salary_per_year = v)/>
+            <NumFields rows=OWNERSHIP_SITE/>
             <NumField label=Key::OpsShare testid="own-ops" min=0.0 max=10_000.0 value=ops on_change=set_ops/>
             <NumField label=Key::Maintenance testid="own-maint" min=0.0 max=100.0 value=mnt on_change=set_mnt/>
             <NumField label=Key::Depreciation testid="own-years" min=0.5 max=20.0 value=num(sc, |s| s.ownership.depreciation_years) on_change=set(sc, |s, v| s.ownership.depreciation_years = v)/>
@@ -268,3 +263,66 @@ pub fn RentVsBuyView(report: Signal<Option<Report>>) -> impl IntoView {
         </section>
     }
 }
+
+/// Plain numeric inputs of this form, rendered by one loop (fields.rs `NumFields`).
+const OWNERSHIP_COSTS: &[Num] = &[
+    num_row(
+        Key::ServerPrice,
+        "own-server",
+        (0.0, 1e9, false),
+        |s| s.ownership.server_price,
+        |s, v| s.ownership.server_price = v,
+    ),
+    num_row(
+        Key::NetworkPerServer,
+        "own-net",
+        (0.0, 1e9, false),
+        |s| s.ownership.network_per_server,
+        |s, v| s.ownership.network_per_server = v,
+    ),
+    num_row(
+        Key::HostWatts,
+        "own-host-w",
+        (0.0, 100_000.0, false),
+        |s| s.ownership.host_watts,
+        |s, v| s.ownership.host_watts = v,
+    ),
+];
+
+/// Plain numeric inputs of this form, rendered by one loop (fields.rs `NumFields`).
+const OWNERSHIP_SITE: &[Num] = &[
+    num_row(
+        Key::Electricity,
+        "own-kwh",
+        (0.0, 100.0, false),
+        |s| s.ownership.electricity_per_kwh,
+        |s, v| {
+            s.ownership.electricity_per_kwh = v;
+            s.ownership.site = "custom".into()
+        },
+    ),
+    num_row(
+        Key::Pue,
+        "own-pue",
+        (1.0, 5.0, false),
+        |s| s.ownership.pue,
+        |s, v| {
+            s.ownership.pue = v;
+            s.ownership.site = "custom".into()
+        },
+    ),
+    num_row(
+        Key::RackPerMonth,
+        "own-rack",
+        (0.0, 1e8, false),
+        |s| s.ownership.rack_per_month,
+        |s, v| s.ownership.rack_per_month = v,
+    ),
+    num_row(
+        Key::OpsSalary,
+        "own-salary",
+        (0.0, 1e9, false),
+        |s| s.ownership.ops_salary_per_year,
+        |s, v| s.ownership.ops_salary_per_year = v,
+    ),
+];

@@ -45,7 +45,7 @@ pub fn Summary(report: Signal<Option<Report>>) -> impl IntoView {
             let q = r.quick_rule;
             view! {
                 <section class="summary" aria-live="polite" data-testid="summary">
-                    <p>{Key::Params.text(l)} ": " <b data-testid="params">{format!("{:.2} B", r.params / 1e9)}</b>
+                    <p>{Key::Params.text(l)} ": " <b data-testid="params">{if r.params >= 1e9 { format!("{:.2} B", r.params / 1e9) } else { format!("{:.1} M", r.params / 1e6) }}</b>
                         {(r.active_params < r.params).then(|| format!(" ({} {:.1} B)", Key::Active.text(l), r.active_params / 1e9))}</p>
                     <p>{Key::MemorySingle.text(l)} ": " <b data-testid="memory-total">{format::gib(r.memory_single.total)}</b></p>
                     <p>{Key::QuickRule.text(l)} ": " {format::quick_rule(&q)}</p>
@@ -139,14 +139,26 @@ pub(crate) struct RowText {
 }
 
 pub(crate) fn row_text(c: &CardVerdict, l: Lang, cur: Currency, training: bool) -> RowText {
-    let time = match (c.hours, c.throughput) {
-        (Some(h), _) => format!("{} · {} {:.0}%", format::hours(h, l), Key::MfuShort.text(l), c.mfu * 100.0),
-        (None, Some(t)) => format!("{} tok/s", format::grouped(t.decode_tokens_s, 0)),
+    // Vision jobs: the measured speed per card (and serving latency) instead of an MFU.
+    let ips = c.vision.as_ref().map(|x| {
+        let lat = x.latency_ms.map(|ms| format!(" · {} ms", format::grouped(ms, 0))).unwrap_or_default();
+        format!(
+            "{} {}{lat}",
+            format::grouped(x.samples_s, if x.samples_s < 10.0 { 2 } else { 0 }),
+            Key::ImagesPerS.text(l)
+        )
+    });
+    let time = match (c.hours, c.throughput, &ips) {
+        (Some(h), _, Some(ips)) => format!("{} · {ips}", format::hours(h, l)),
+        (Some(h), _, None) => format!("{} · {} {:.0}%", format::hours(h, l), Key::MfuShort.text(l), c.mfu * 100.0),
+        (None, Some(t), _) => format!("{} tok/s", format::grouped(t.decode_tokens_s, 0)),
+        (None, None, Some(ips)) => ips.clone(),
         _ => "—".into(),
     };
+    let per = if c.vision.is_some() { Key::PerMImages } else { Key::CostPerMTok };
     let cost = c.cost.map_or("—".to_string(), |v| {
         if c.hours.is_none() {
-            format!("{} {}", format::money(v, cur), Key::CostPerMTok.text(l))
+            format!("{} {}", format::money(v, cur), per.text(l))
         } else {
             format::money(v, cur)
         }
@@ -170,7 +182,9 @@ pub(crate) fn row_text(c: &CardVerdict, l: Lang, cur: Currency, training: bool) 
         fits: c.fits,
         cards: format!("{}{servers}", c.gpus),
         // Serving has no ZeRO stage or recompute: the layout says only how the model is split.
-        layout: if training {
+        layout: if let Some(x) = &c.vision {
+            format!("DP{} · {} {}", c.layout.dp, Key::BatchPerCard.text(l), x.batch)
+        } else if training {
             format!("{parallel} · ZeRO-{} · {}", c.layout.zero, Key::from(c.layout.recompute).text(l))
         } else {
             parallel

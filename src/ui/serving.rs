@@ -2,8 +2,8 @@
 //! throughput and cost per million tokens (domain/serving.rs), with the trade-off chart of the
 //! card in focus.
 
-use super::bind::{num, set};
-use super::fields::NumField;
+use super::bind::set;
+use super::fields::{num_row, Num, NumField, NumFields};
 use super::i18n::{tr, Key, Lang};
 use crate::chart::TradeoffLabels;
 use crate::domain::format;
@@ -23,16 +23,7 @@ pub fn ServingForm() -> impl IntoView {
             <NumField label=Key::RateRps testid="rate" min=0.001 max=1e6 value=rate
                 on_change=set(sc, |s, v: f64| s.inference.rate_rps = Some(v))
                 on_empty=Callback::new(move |()| sc.update(|s| s.inference.rate_rps = None))/>
-            <NumField label=Key::ThinkS testid="think" min=0.0 max=86_400.0 value=num(sc, |s| s.inference.think_s) on_change=set(sc, |s, v: f64| s.inference.think_s = v)/>
-            <NumField label=Key::PrefixShare testid="prefix" min=0.0 max=99.0 value=num(sc, |s| s.inference.prefix_share * 100.0) on_change=set(sc, |s, v: f64| s.inference.prefix_share = v / 100.0)/>
-            <NumField label=Key::TtftP50 testid="ttft50" min=0.001 max=3_600.0 value=num(sc, |s| s.inference.ttft_p50_s) on_change=set(sc, |s, v: f64| s.inference.ttft_p50_s = v)/>
-            <NumField label=Key::TtftP99 testid="ttft99" min=0.001 max=3_600.0 value=num(sc, |s| s.inference.ttft_p99_s) on_change=set(sc, |s, v: f64| s.inference.ttft_p99_s = v)/>
-            <NumField label=Key::TpotP50 testid="tpot50" min=0.1 max=60_000.0 value=num(sc, |s| s.inference.tpot_p50_ms) on_change=set(sc, |s, v: f64| s.inference.tpot_p50_ms = v)/>
-            <NumField label=Key::TpotP99 testid="tpot99" min=0.1 max=60_000.0 value=num(sc, |s| s.inference.tpot_p99_ms) on_change=set(sc, |s, v: f64| s.inference.tpot_p99_ms = v)/>
-            <NumField label=Key::MemUtil testid="memutil" min=10.0 max=100.0 value=num(sc, |s| s.inference.mem_util * 100.0) on_change=set(sc, |s, v: f64| s.inference.mem_util = v / 100.0)/>
-            <NumField label=Key::ServeTp testid="serve-tp" min=0.0 max=64.0 integer=true value=num(sc, |s| f64::from(s.inference.tp)) on_change=set(sc, |s, v: f64| s.inference.tp = v as u32)/>
-            <NumField label=Key::MaxBatched testid="mbt" min=16.0 max=1_048_576.0 integer=true value=num(sc, |s| f64::from(s.inference.max_batched_tokens)) on_change=set(sc, |s, v: f64| s.inference.max_batched_tokens = v as u32)/>
-            <NumField label=Key::StepOverhead testid="overhead" min=0.0 max=1_000.0 value=num(sc, |s| s.inference.step_overhead_ms) on_change=set(sc, |s, v: f64| s.inference.step_overhead_ms = v)/>
+            <NumFields rows=SERVING_FIELDS/>
         </details>
     }
 }
@@ -123,3 +114,71 @@ pub fn ServingView(report: Signal<Option<Report>>) -> impl IntoView {
         </Show>
     }
 }
+
+/// Plain numeric inputs of this form, rendered by one loop (fields.rs `NumFields`).
+const SERVING_FIELDS: &[Num] = &[
+    num_row(Key::ThinkS, "think", (0.0, 86_400.0, false), |s| s.inference.think_s, |s, v| s.inference.think_s = v),
+    num_row(
+        Key::PrefixShare,
+        "prefix",
+        (0.0, 99.0, false),
+        |s| s.inference.prefix_share * 100.0,
+        |s, v| s.inference.prefix_share = v / 100.0,
+    ),
+    num_row(
+        Key::TtftP50,
+        "ttft50",
+        (0.001, 3_600.0, false),
+        |s| s.inference.ttft_p50_s,
+        |s, v| s.inference.ttft_p50_s = v,
+    ),
+    num_row(
+        Key::TtftP99,
+        "ttft99",
+        (0.001, 3_600.0, false),
+        |s| s.inference.ttft_p99_s,
+        |s, v| s.inference.ttft_p99_s = v,
+    ),
+    num_row(
+        Key::TpotP50,
+        "tpot50",
+        (0.1, 60_000.0, false),
+        |s| s.inference.tpot_p50_ms,
+        |s, v| s.inference.tpot_p50_ms = v,
+    ),
+    num_row(
+        Key::TpotP99,
+        "tpot99",
+        (0.1, 60_000.0, false),
+        |s| s.inference.tpot_p99_ms,
+        |s, v| s.inference.tpot_p99_ms = v,
+    ),
+    num_row(
+        Key::MemUtil,
+        "memutil",
+        (10.0, 100.0, false),
+        |s| s.inference.mem_util * 100.0,
+        |s, v| s.inference.mem_util = v / 100.0,
+    ),
+    num_row(
+        Key::ServeTp,
+        "serve-tp",
+        (0.0, 64.0, true),
+        |s| f64::from(s.inference.tp),
+        |s, v| s.inference.tp = v as u32,
+    ),
+    num_row(
+        Key::MaxBatched,
+        "mbt",
+        (16.0, 1_048_576.0, true),
+        |s| f64::from(s.inference.max_batched_tokens),
+        |s, v| s.inference.max_batched_tokens = v as u32,
+    ),
+    num_row(
+        Key::StepOverhead,
+        "overhead",
+        (0.0, 1_000.0, false),
+        |s| s.inference.step_overhead_ms,
+        |s, v| s.inference.step_overhead_ms = v,
+    ),
+];

@@ -1,10 +1,7 @@
 //! The choices a scenario is made of: task, precision, quantization, optimizer, recompute,
 //! offload, KV precision, LoRA targets.
 
-use serde::{Deserialize, Serialize};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Task {
     Pretrain,
     #[default]
@@ -23,8 +20,7 @@ impl Task {
 }
 
 /// Numeric format of training compute (and of inference weights when not quantized).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Precision {
     Fp32,
     Tf32,
@@ -47,8 +43,7 @@ impl Precision {
 }
 
 /// Storage format of frozen or served weights.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum WeightQuant {
     /// Same as the compute precision.
     #[default]
@@ -86,8 +81,7 @@ impl WeightQuant {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Optimizer {
     #[default]
     AdamW,
@@ -98,8 +92,7 @@ pub enum Optimizer {
     Adafactor,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub enum Recompute {
     #[default]
     None,
@@ -107,8 +100,7 @@ pub enum Recompute {
     Full,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub enum Offload {
     #[default]
     None,
@@ -118,8 +110,7 @@ pub enum Offload {
     OptimizerAndParams,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum KvPrecision {
     #[default]
     Bf16,
@@ -138,8 +129,7 @@ impl KvPrecision {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum LoraTargets {
     /// q and v projections only (Hu et al. 2021's choice; peft's default for Llama).
     Qv,
@@ -149,3 +139,12 @@ pub enum LoraTargets {
     #[default]
     AllLinear,
 }
+
+crate::named_enum!(Task { Pretrain => "pretrain", FullFinetune => "full_finetune", Lora => "lora", Qlora => "qlora", Inference => "inference" });
+crate::named_enum!(Precision { Fp32 => "fp32", Tf32 => "tf32", Bf16 => "bf16", Fp16 => "fp16", Fp8 => "fp8" });
+crate::named_enum!(WeightQuant { None => "none", Fp8 => "fp8", Int8 => "int8", Int4 => "int4", Nf4 => "nf4" });
+crate::named_enum!(Optimizer { AdamW => "adam_w", AdamW8bit => "adam_w8bit", SgdMomentum => "sgd_momentum", Sgd => "sgd", Adafactor => "adafactor" });
+crate::named_enum!(Recompute { None => "none", Selective => "selective", Full => "full" });
+crate::named_enum!(Offload { None => "none", Optimizer => "optimizer", OptimizerAndParams => "optimizer_and_params" });
+crate::named_enum!(KvPrecision { Bf16 => "bf16", Fp8 => "fp8", Int4 => "int4" });
+crate::named_enum!(LoraTargets { Qv => "qv", Attention => "attention", AllLinear => "all_linear" });

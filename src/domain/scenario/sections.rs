@@ -173,7 +173,7 @@ pub struct CardFilter {
     pub interconnect: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Currency {
     #[default]
     CNY,
@@ -255,3 +255,5 @@ impl Default for Efficiency {
         Self { mfu: None, decode_bandwidth: 0.75, prefill_mfu: 0.5, runtime_gib: 1.0, fragmentation: 0.05 }
     }
 }
+
+crate::named_enum!(Currency { CNY => "CNY", USD => "USD" });

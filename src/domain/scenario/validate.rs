@@ -135,6 +135,16 @@ impl Scenario {
         for v in &o.demand {
             check("ownership.demand", *v, 0.0, 1e9)?;
         }
+        if crate::domain::vision_data::model(&self.model).is_some() {
+            let v = &self.vision;
+            check("vision.resolution", f64::from(v.resolution), 0.0, 8192.0)?;
+            check("vision.batch", f64::from(v.batch), 1.0, 4096.0)?;
+            check("vision.dataset", v.dataset, 1.0, 1e12)?;
+            check("vision.epochs", v.epochs, 0.01, 100_000.0)?;
+            check("vision.rate", v.rate, 0.001, 1e7)?;
+            check("vision.latency_ms", v.latency_ms, 0.1, 3_600_000.0)?;
+            return check("vision.steps", f64::from(v.steps), 0.0, 1000.0);
+        }
         self.model_spec().map(|_| ())
     }
 }

@@ -1,0 +1,28 @@
+//! Inputs of a vision, OCR, speech or diffusion job (domain/vision.rs plans it): what a CV team
+//! thinks in — image size, batch, dataset, epochs; for serving, a rate and a latency target.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct VisionJob {
+    /// Input side in pixels; 0 = the model's reference size.
+    pub resolution: u32,
+    /// Images (speech: 30-second clips) per card per step; for serving, the largest batch allowed.
+    pub batch: u32,
+    /// Dataset size: images, or hours of audio for speech models.
+    pub dataset: f64,
+    pub epochs: f64,
+    /// Serving: images (speech: clips, diffusion: generated images) per second offered.
+    pub rate: f64,
+    /// Serving: the longest a request may take, ms (waiting for its batch included).
+    pub latency_ms: f64,
+    /// Diffusion sampling steps; 0 = the model's default.
+    pub steps: u32,
+}
+
+impl Default for VisionJob {
+    fn default() -> Self {
+        Self { resolution: 0, batch: 16, dataset: 100_000.0, epochs: 100.0, rate: 100.0, latency_ms: 200.0, steps: 0 }
+    }
+}

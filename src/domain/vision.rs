@@ -1,0 +1,370 @@
+//! Vision, OCR, speech and diffusion workloads (YOLO, ResNet, ViT, SAM, PP-OCR, SDXL, FLUX,
+//! Whisper): memory per card, training time and serving capacity from *published measurements*
+//! (`vision.json`, each row with its card, batch, precision, source and date). FLOPs-based MFU
+//! works for transformer LLMs; CNNs reach a small and card-dependent share of peak, so a
+//! measured speed is better than a predicted one, and what is carried to another card says so.
+//!
+//! Speed on a card with no measurement: the measured throughput × min(peak ratio, bandwidth
+//! ratio) between the two cards — a roofline that does not know which limit the model hits, so
+//! it takes the smaller gain — from the measured card most alike (the ratio nearest 1).
+//! Work scales with pixels (side²) and with diffusion steps. Training from an inference
+//! measurement: × 1/3 (a backward pass costs about two forward passes; Kaplan et al. 2020 §2.1).
+
+use super::catalog::{Catalog, Gpu};
+use super::compute::{kernel_efficiency, peak_tflops};
+use super::memory::MemoryBreakdown;
+use super::names::parse;
+use super::scenario::{Optimizer, Precision, Scenario, Task};
+use super::units::GIB;
+
+pub use super::vision_data::*;
+
+/// Speed of a model on a card.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Speed {
+    /// Samples per second per card at a full batch.
+    pub per_card: f64,
+    /// Time per batch that does not shrink with it (launches, pre- and post-processing), s:
+    /// a batch-1 latency minus one sample's share of the throughput.
+    pub fixed_s: f64,
+    pub basis: Basis,
+}
+
+/// Work of one sample at the scenario's size and steps relative to a measurement's: pixels
+/// (side²) × denoiser passes (a training sample is one pass at one noise level; generating an
+/// image runs `steps` of them).
+fn work_ratio(m: &VisionModel, s: &Scenario, x: &Measurement) -> f64 {
+    let side = |r: Option<u32>| f64::from(r.or(m.resolution).unwrap_or(1).max(1));
+    let passes =
+        |k: Option<u32>, sampling: bool| if sampling { f64::from(k.or(m.steps).unwrap_or(1).max(1)) } else { 1.0 };
+    let res = (s.vision.resolution > 0).then_some(s.vision.resolution);
+    let st = (s.vision.steps > 0).then_some(s.vision.steps);
+    let ours = passes(st, s.task == Task::Inference);
+    (side(res) / side(x.resolution)).powi(2) * ours / passes(x.steps, x.mode == Mode::Infer)
+}
+
+/// A measurement's numeric format (16-bit when the file names none the planner knows).
+fn precision(x: &Measurement) -> Precision {
+    parse(&x.precision, Precision::NAMES).unwrap_or(Precision::Fp16)
+}
+
+/// Peak TFLOPS at the measurement's precision and bandwidth of the card it was taken on.
+fn specs_of(x: &Measurement, catalog: &Catalog) -> Option<(f64, f64)> {
+    match catalog.gpu(&x.card) {
+        Some(g) => Some((peak_tflops(g, precision(x))?, g.memory_bandwidth_gb_s?)),
+        None => Some((x.peak_tflops?, x.bandwidth_gb_s?)),
+    }
+}
+
+/// How much faster `g` runs than the measured card: min(peak ratio, bandwidth ratio), × the
+/// kernel-maturity ratio of the two software stacks (compute.rs: 0.35 against CUDA's 0.50).
+fn ratio(x: &Measurement, g: &Gpu, p: Precision, catalog: &Catalog) -> Option<f64> {
+    if x.card == g.id {
+        return Some(1.0);
+    }
+    let (peak, bw) = specs_of(x, catalog)?;
+    // Cards outside the catalog are all NVIDIA (CUDA) ones.
+    let stack = catalog
+        .gpu(&x.card)
+        .map_or(kernel_efficiency(g, p) / 0.5, |r| kernel_efficiency(g, p) / kernel_efficiency(r, p));
+    Some((peak_tflops(g, p)? / peak).min(g.memory_bandwidth_gb_s? / bw) * stack)
+}
+
+/// Speeds measured in `mode` for the model, with the card ratio each needs.
+fn candidates(
+    m: &VisionModel,
+    mode: Mode,
+    g: &Gpu,
+    s: &Scenario,
+    catalog: &Catalog,
+    skip: Option<&str>,
+) -> Vec<(&'static Measurement, f64)> {
+    measurements()
+        .iter()
+        .filter(|x| x.model == m.id && x.mode == mode && x.per_card().is_some() && Some(x.card.as_str()) != skip)
+        .filter_map(|x| Some((x, ratio(x, g, s.precision, catalog)?)))
+        .collect()
+}
+
+/// The best of `c`: this card, then the scenario's precision, then the card most alike (the
+/// ratio nearest 1); at a tie the larger batch (a throughput figure).
+fn best<'a>(
+    c: impl Iterator<Item = &'a (&'static Measurement, f64)>,
+    g: &Gpu,
+    p: Precision,
+) -> Option<&'a (&'static Measurement, f64)> {
+    let key = |(x, r): &(&Measurement, f64)| (x.card != g.id, precision(x) != p, r.ln().abs(), u32::MAX - x.batch);
+    c.min_by(|a, b| {
+        let (ka, kb) = (key(a), key(b));
+        ka.0.cmp(&kb.0).then(ka.1.cmp(&kb.1)).then(ka.2.total_cmp(&kb.2)).then(ka.3.cmp(&kb.3))
+    })
+}
+
+/// The task's measurement mode and the modes it may borrow from, with their speed factor.
+fn modes(task: Task) -> &'static [(Mode, f64)] {
+    const THIRD: f64 = 1.0 / 3.0;
+    match task {
+        Task::Inference => &[(Mode::Infer, 1.0)],
+        // LoRA still runs the full forward and the activation gradients: as fast as training.
+        Task::Lora | Task::Qlora => &[(Mode::Lora, 1.0), (Mode::Train, 1.0), (Mode::Infer, THIRD)],
+        Task::Pretrain | Task::FullFinetune => &[(Mode::Train, 1.0), (Mode::Infer, THIRD)],
+    }
+}
+
+/// The model's speed on `g` for the scenario; `None` when nothing measured can be carried here.
+#[must_use]
+pub fn speed(m: &VisionModel, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Option<Speed> {
+    speed_without(m, s, g, catalog, None)
+}
+
+/// [`speed`] as if the measurements taken on card `skip` were not published (the accuracy
+/// check predicts each measured card from the others).
+#[must_use]
+pub fn speed_without(m: &VisionModel, s: &Scenario, g: &Gpu, catalog: &Catalog, skip: Option<&str>) -> Option<Speed> {
+    for &(mode, factor) in modes(s.task) {
+        let c = candidates(m, mode, g, s, catalog, skip);
+        // The throughput row: the best card's largest batch.
+        let Some(&(first, _)) = best(c.iter(), g, s.precision) else { continue };
+        let Some(&(x, r)) =
+            best(c.iter().filter(|(y, _)| y.card == first.card && y.precision == first.precision), g, s.precision)
+        else {
+            continue;
+        };
+        let per_card = x.per_card()? * r * factor / work_ratio(m, s, x);
+        // A batch-1 latency, carried the same way, gives the fixed time per batch.
+        let fixed_s = best(c.iter().filter(|(y, _)| y.batch == 1 && y.latency_ms.is_some()), g, s.precision)
+            .map_or(0.0, |&(y, ry)| {
+                y.latency_ms.unwrap_or(0.0) / 1e3 * work_ratio(m, s, y) / ry / factor - 1.0 / per_card
+            })
+            .max(0.0);
+        let basis = Basis {
+            card: x.card.clone(),
+            source: x.source.clone(),
+            date: x.date.clone(),
+            ratio: r,
+            from_inference: mode == Mode::Infer && s.task.is_training(),
+        };
+        return Some(Speed { per_card, fixed_s, basis });
+    }
+    None
+}
+
+/// Optimizer bytes per trained parameter (fp32 moments; 8-bit Adam 1 B per moment).
+fn optimizer_bytes(o: Optimizer) -> f64 {
+    match o {
+        Optimizer::AdamW => 8.0,
+        Optimizer::AdamW8bit => 2.0,
+        Optimizer::SgdMomentum => 4.0,
+        Optimizer::Sgd | Optimizer::Adafactor => 0.0,
+    }
+}
+
+/// Weights, gradients and optimizer state per card, bytes. Mixed-precision training as PyTorch
+/// AMP runs it (Micikevicius et al. 2018): fp32 weights and gradients, 16-bit copies made on the
+/// fly; frozen parts (diffusion text encoders and VAE) in 16 bits. LoRA: the whole model frozen
+/// in 16 bits; its adapters (< 1% of the weights) are not counted. Serving: weights at the precision.
+fn states(m: &VisionModel, task: Task, p: Precision, o: Optimizer) -> (f64, f64, f64) {
+    let all = m.params_m * 1e6;
+    let frozen = m.frozen_m.clamp(0.0, m.params_m) * 1e6;
+    match task {
+        Task::Inference => (all * p.bytes(), 0.0, 0.0),
+        Task::Lora | Task::Qlora => (all * p.bytes(), 0.0, 0.0),
+        Task::Pretrain | Task::FullFinetune => {
+            let trained = all - frozen;
+            (trained * 4.0 + frozen * 2.0, trained * 4.0, trained * optimizer_bytes(o))
+        }
+    }
+}
+
+/// Activation bytes per sample at the scenario's size, from the model's measured memory: the
+/// slope between two batch sizes when there are two, else one figure less the model states.
+/// A model with no memory figure borrows its family's nearest model's, × √(FLOPs ratio)
+/// (activations grow with width, FLOPs with width²). Serving with no serving figure keeps the
+/// training figure: an upper bound (inference frees each layer's input).
+#[must_use]
+pub fn activation_per_sample(m: &VisionModel, s: &Scenario) -> Option<f64> {
+    let wanted: &[Mode] = match s.task {
+        Task::Inference => &[Mode::Infer, Mode::Train],
+        Task::Lora | Task::Qlora => &[Mode::Lora, Mode::Train],
+        _ => &[Mode::Train],
+    };
+    for &mode in wanted {
+        if let Some(a) = own_activation(m, s, mode) {
+            return Some(a);
+        }
+    }
+    // The family's nearest measured model.
+    let flops = m.gflops.unwrap_or(0.0);
+    let sibling = models()
+        .iter()
+        .filter(|o| o.id != m.id && o.family == m.family && o.arch == m.arch && o.gflops.is_some())
+        .filter_map(|o| Some((o, wanted.iter().find_map(|&md| own_activation(o, s, md))?)))
+        .min_by(|a, b| {
+            let d = |o: &VisionModel| (o.gflops.unwrap_or(0.0) / flops.max(1e-9)).ln().abs();
+            d(a.0).total_cmp(&d(b.0))
+        });
+    sibling.map(|(o, a)| a * (flops / o.gflops.unwrap_or(flops).max(1e-9)).sqrt())
+}
+
+fn own_activation(m: &VisionModel, s: &Scenario, mode: Mode) -> Option<f64> {
+    let rows: Vec<&Measurement> =
+        measurements().iter().filter(|x| x.model == m.id && x.mode == mode && x.memory_gib.is_some()).collect();
+    let first = rows.first()?;
+    let res = |x: &Measurement| x.resolution.or(m.resolution).unwrap_or(1);
+    // Activations grow with pixels, not with sampling steps.
+    let res_of = |r: u32| f64::from(r.max(1));
+    let ours = if s.vision.resolution > 0 { s.vision.resolution } else { m.resolution.unwrap_or(1) };
+    let scale = |x: &Measurement| (res_of(ours) / res_of(res(x))).powi(2);
+    let mem = |x: &Measurement| x.memory_gib.unwrap_or(0.0) * GIB;
+    // Two batch sizes at one size and precision: the slope between the two largest (small
+    // batches carry the allocator's fixed blocks and workspace, not per-sample memory).
+    let pair = rows
+        .iter()
+        .flat_map(|a| rows.iter().map(move |b| (a, b)))
+        .filter(|(a, b)| a.batch < b.batch && res(a) == res(b) && a.precision == b.precision && a.card == b.card)
+        .max_by_key(|(a, b)| (b.batch, a.batch));
+    if let Some((a, b)) = pair {
+        let slope = (mem(b) - mem(a)) / f64::from(b.batch - a.batch);
+        return (slope > 0.0).then(|| slope * scale(a));
+    }
+    let task = match mode {
+        Mode::Train => Task::FullFinetune,
+        Mode::Lora => Task::Lora,
+        Mode::Infer => Task::Inference,
+    };
+    let (w, g, o) = states(m, task, precision(first), parse(&first.optimizer, Optimizer::NAMES).unwrap_or_default());
+    let per = (mem(first) - w - g - o) / f64::from(first.batch.max(1));
+    (per > 0.0).then(|| per * scale(first))
+}
+
+/// Memory per card at a batch.
+#[must_use]
+pub fn memory(m: &VisionModel, s: &Scenario, batch: u32) -> MemoryBreakdown {
+    let (weights, gradients, optimizer) = states(m, s.task, s.precision, s.training.optimizer);
+    let activations = activation_per_sample(m, s).unwrap_or(0.0) * f64::from(batch);
+    let sum = weights + gradients + optimizer + activations;
+    let total = super::memory::total_with_overhead(sum, s);
+    MemoryBreakdown { weights, gradients, optimizer, activations, overhead: total - sum, total, ..Default::default() }
+}
+
+/// Why a vision job cannot be planned: no published speed in any usable mode, or no memory
+/// figure of the model (nor of its family) for the task.
+#[must_use]
+pub fn missing_data(m: &VisionModel, s: &Scenario) -> Option<&'static str> {
+    let measured =
+        |mode: Mode| measurements().iter().any(|x| x.model == m.id && x.mode == mode && x.per_card().is_some());
+    if !modes(s.task).iter().any(|&(mode, _)| measured(mode)) {
+        return Some("task (no published speed of this model for it)");
+    }
+    activation_per_sample(m, s).is_none().then_some("task (no published memory figure of this model for it)")
+}
+
+/// Time of one batch of `b` samples, s.
+#[must_use]
+pub fn batch_time(sp: &Speed, b: u32) -> f64 {
+    sp.fixed_s + f64::from(b) / sp.per_card
+}
+
+/// Serving on one card: the largest batch (powers of two up to the scenario's) that fits and
+/// whose latency — a batch waits for the one before it, then runs: 2 × batch time at full
+/// load — meets the target; batch 1 (target missed) when none does.
+#[must_use]
+pub fn serve(m: &VisionModel, s: &Scenario, sp: &Speed, cap: f64) -> (u32, bool) {
+    let max = s.vision.batch.max(1);
+    let sizes = (0..13).map(|k| 1u32 << k).take_while(|&b| b < max).chain([max]);
+    sizes
+        .filter(|&b| memory(m, s, b).total <= cap && 2.0 * batch_time(sp, b) * 1e3 <= s.vision.latency_ms)
+        .last()
+        .map_or((1, false), |b| (b, true))
+}
+
+/// Gradient all-reduce of data-parallel training, s per step: ring all-reduce of the fp32
+/// gradients, 2·(n−1)/n of the bytes over the link the cards share (NVLink or PCIe in a server,
+/// the fabric across servers), and what of it the backward pass (⅔ of the step) cannot hide —
+/// PyTorch DDP overlaps bucketed all-reduce with backward (Li et al., PyTorch Distributed, VLDB 2020).
+#[must_use]
+pub fn exposed_allreduce(m: &VisionModel, s: &Scenario, g: &Gpu, n: u32, compute_s: f64) -> f64 {
+    if n <= 1 {
+        return 0.0;
+    }
+    let bytes = (m.params_m - m.frozen_m.clamp(0.0, m.params_m)) * 1e6 * 4.0;
+    let link = if n <= s.parallel.gpus_per_server.max(1) {
+        super::comms::link_within(g, n).0
+    } else {
+        super::comms::inter_server(s)
+    };
+    let ring = 2.0 * f64::from(n - 1) / f64::from(n) * bytes / link.max(1.0);
+    (ring - compute_s * 2.0 / 3.0).max(0.0)
+}
+
+/// One card's verdict for a vision job: memory at the batch, training hours on the scenario's
+/// cards (one when none is set), or the cards that serve the rate within the latency target.
+#[must_use]
+pub fn verdict(m: &VisionModel, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Option<super::verdict::CardVerdict> {
+    use super::memory::Layout;
+    let cap = g.memory_gb? * GIB;
+    let sp = speed(m, s, g, catalog);
+    let v = &s.vision;
+    let (batch, meets) = match (&sp, s.task) {
+        (Some(sp), Task::Inference) => serve(m, s, sp, cap),
+        _ => (v.batch.max(1), true),
+    };
+    let memory = memory(m, s, batch);
+    let fits = memory.total <= cap;
+    let price = super::pricing::quote(s, catalog, &g.id, "rent_hourly");
+    let rent_hourly = price.as_ref().map(|q| q.amount);
+    let (mut gpus, mut hours, mut cost, mut figures) = (s.parallel.gpus.max(1), None, None, None);
+    if let Some(sp) = sp {
+        let t = batch_time(&sp, batch);
+        let per_card = f64::from(batch) / t;
+        if s.task.is_training() {
+            let step = t + exposed_allreduce(m, s, g, gpus, t);
+            let steps = m.samples(v.dataset) * v.epochs / (f64::from(batch) * f64::from(gpus));
+            hours = fits.then_some(steps * step / 3600.0);
+            cost = hours.zip(rent_hourly).map(|(h, r)| h * f64::from(gpus) * r);
+        } else {
+            if s.parallel.gpus == 0 {
+                gpus = (v.rate / per_card).ceil().clamp(1.0, 1e6) as u32;
+            }
+            let served = v.rate.min(per_card * f64::from(gpus));
+            cost = rent_hourly.filter(|_| fits).map(|r| r * f64::from(gpus) / (served * 3600.0) * 1e6);
+        }
+        let latency_ms = (!s.task.is_training()).then_some(2.0 * t * 1e3);
+        figures = Some(VisionFigures { batch, samples_s: per_card, latency_ms, meets, basis: sp.basis });
+    }
+    let peak = peak_tflops(g, s.precision).unwrap_or(0.0) * 1e12;
+    let flops = m.gflops.unwrap_or(0.0) * 1e9 * if s.task.is_training() { 3.0 } else { 1.0 };
+    let mfu = figures.as_ref().map_or(0.0, |f| if peak > 0.0 { f.samples_s * flops / peak } else { 0.0 });
+    Some(super::verdict::CardVerdict {
+        gpu: g.id.clone(),
+        name: g.name.clone(),
+        fits,
+        gpus,
+        servers: gpus.div_ceil(s.parallel.gpus_per_server.max(1)),
+        layout: Layout { dp: gpus, ..Layout::single() },
+        memory,
+        capacity: cap,
+        hours,
+        gpu_hours: hours.map(|h| h * f64::from(gpus)),
+        mfu,
+        utilisation: None,
+        throughput: None,
+        rent_hourly,
+        price,
+        cost,
+        own_cost: None,
+        serving: None,
+        vision: figures,
+        interconnect_needed: "pcie".into(),
+        warnings: Vec::new(),
+    })
+}
+
+/// Forward FLOPs of the whole training run (3 × forward per sample), when the model's are known.
+#[must_use]
+pub fn training_flops(m: &VisionModel, s: &Scenario) -> Option<f64> {
+    let side = |r: u32| f64::from(r.max(1));
+    let res = if s.vision.resolution > 0 { s.vision.resolution } else { m.resolution.unwrap_or(1) };
+    let scale = (side(res) / side(m.resolution.unwrap_or(1))).powi(2);
+    Some(m.gflops? * 1e9 * scale * 3.0 * m.samples(s.vision.dataset) * s.vision.epochs)
+}
