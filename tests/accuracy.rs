@@ -28,7 +28,17 @@ fn at_least_40_sourced_cases_and_90_percent_within_tolerance() {
     // reach a higher kernel efficiency than the sourced constant), Llama 3.1 405B's hours with the
     // planner's own layout, a long-sequence TensorRT-LLM batch and torchtune QLoRA speed. Raise it
     // when a change fixes a miss; never fit a constant to reach it.
-    assert!(within * 100 >= counted * 87, "{within} of {counted} within tolerance (< 87%)");
+    // Language-model rows and vision rows (speeds carried between cards, domain/vision.rs) are
+    // held separately: a new family of harder rows must not hide a regression of the others.
+    let (llm, vision): (Vec<_>, Vec<_>) = rows.into_iter().partition(|r| !r.case.id.starts_with("vision-"));
+    let (within, counted) = score(&llm);
+    assert!(within * 100 >= counted * 87, "{within} of {counted} language-model cases within tolerance (< 87%)");
+    // Vision: a ratchet at today's level (9 of 14 on 2026-11-30). The misses are the ViTs and SAM 2
+    // on the RTX 4090 carried from the RTX 3090 (Ampere to Ada: compute grew 2.3×, bandwidth 8%;
+    // the smaller ratio, chosen for its tails over all 62 cross-card predictions, under-predicts
+    // these compute-bound models).
+    let (within, counted) = score(&vision);
+    assert!(counted >= 14 && within >= 9, "{within} of {counted} vision cases within tolerance (< 9)");
 }
 
 #[test]
