@@ -126,6 +126,8 @@ fn a_cv_team_reads_fit_time_and_cost_and_serving_speed() {
         let r = common::report(&s);
         let priced: Vec<_> = r.cards.iter().filter(|c| c.fits && c.hours.is_some() && c.cost.is_some()).collect();
         assert!(priced.len() >= 10, "{currency:?}: {}", priced.len());
+        // No language-model rule of thumb for a vision job.
+        assert!(r.quick_rule.bytes_per_param.abs() < 1e-12 && r.quick_rule.high.abs() < 1e-12);
         // The ranking puts fitting, priced cards first.
         assert!(r.cards[0].fits && r.cards[0].cost.is_some());
         // Time = samples × epochs / throughput: one card, no all-reduce.

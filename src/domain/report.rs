@@ -87,20 +87,14 @@ fn vision_report(s: &Scenario, catalog: &Catalog, m: &super::vision::VisionModel
     let mut verdicts = finish(s, catalog, &cards, |g| super::vision::verdict(m, s, g, catalog));
     super::units::sort_stable_by(&mut verdicts, rank);
     let memory_single = super::vision::memory(m, s, s.vision.batch);
-    let bytes = memory_single.weights / (m.params_m * 1e6).max(1.0);
     Ok(Report {
         version: super::scenario::VERSION,
         model: m.name.clone(),
         task: s.task,
         params: m.params_m * 1e6,
         active_params: m.params_m * 1e6,
-        quick_rule: QuickRule {
-            bytes_per_param: bytes,
-            factor_low: 1.0,
-            factor_high: 1.0,
-            low: memory_single.total,
-            high: memory_single.total,
-        },
+        // The params × bytes × factor rule is a language-model rule: none for vision jobs.
+        quick_rule: QuickRule { bytes_per_param: 0.0, factor_low: 0.0, factor_high: 0.0, low: 0.0, high: 0.0 },
         memory_single,
         training_flops: s.task.is_training().then(|| super::vision::training_flops(m, s)).flatten(),
         rent_vs_buy: super::cost::rent_vs_buy(s, catalog, &verdicts),

@@ -151,6 +151,7 @@ strings! {
     MemoryPerCard => "Memory / card", "每卡显存";
     Time => "Time", "时间";
     ThroughputLabel => "Throughput (decode tokens/s)", "吞吐量（生成 tokens/s）";
+    VisionThroughput => "Throughput · latency", "吞吐量 · 延迟";
     Cost => "Cost (rent)", "成本（租用）";
     CostPerMTok => "per M tokens", "每百万 token";
     Warnings => "Warnings", "提醒";

@@ -48,7 +48,7 @@ pub fn Summary(report: Signal<Option<Report>>) -> impl IntoView {
                     <p>{Key::Params.text(l)} ": " <b data-testid="params">{if r.params >= 1e9 { format!("{:.2} B", r.params / 1e9) } else { format!("{:.1} M", r.params / 1e6) }}</b>
                         {(r.active_params < r.params).then(|| format!(" ({} {:.1} B)", Key::Active.text(l), r.active_params / 1e9))}</p>
                     <p>{Key::MemorySingle.text(l)} ": " <b data-testid="memory-total">{format::gib(r.memory_single.total)}</b></p>
-                    <p>{Key::QuickRule.text(l)} ": " {format::quick_rule(&q)}</p>
+                    {(q.bytes_per_param > 0.0).then(|| view! { <p>{Key::QuickRule.text(l)} ": " {format::quick_rule(&q)}</p> })}
                     {r.training_flops.map(|f| view! { <p title="(6·N + 12·L·h·s) × D — Kaplan 2020, PaLM App. B">{Key::Flops.text(l)} ": " {format::flops(f)}</p> })}
                     {r.warnings.iter().map(|w| view! { <p class="warn">{format::warning(w, l)}</p> }).collect_view()}
                     {(!r.unknown_specs.is_empty()).then(|| view! { <p class="muted">{Key::UnknownSpecs.text(l)} ": " {r.unknown_specs.join(", ")}</p> })}
@@ -70,6 +70,7 @@ pub fn Ranking(report: Signal<Option<Report>>, selected: RwSignal<Option<String>
     let all = RwSignal::new(false);
     // Serving is ranked by throughput, training by time: the column says which.
     let serving = move || report.with(|r| r.as_ref().is_some_and(|r| !r.task.is_training()));
+    let vision = move || report.with(|r| r.as_ref().is_some_and(|r| r.cards.iter().any(|c| c.vision.is_some())));
     let header = move |col: Col, key: Key| {
         let arrow = move || match sort.get() {
             (c, true) if c == col => " ▲",
@@ -83,7 +84,11 @@ pub fn Ranking(report: Signal<Option<Report>>, selected: RwSignal<Option<String>
         };
         view! { <th aria-sort=aria><button type="button" class="sort" data-testid=format!("sort-{col:?}")
         on:click=move |_| sort.update(|(c, asc)| { if *c == col { *asc = !*asc } else { *c = col; *asc = true } })>
-        {move || if col == Col::Time && serving() { Key::ThroughputLabel } else { key }.text(lang.get())}{arrow}</button></th> }
+        {move || match (col == Col::Time, serving(), vision()) {
+            (true, true, true) => Key::VisionThroughput,
+            (true, true, false) => Key::ThroughputLabel,
+            _ => key,
+        }.text(lang.get())}{arrow}</button></th> }
     };
     // Keyed rows: a row's DOM is built once per card and its cells update in place, so typing
     // does not rebuild the table; only the order changes when the ranking does. The open card
