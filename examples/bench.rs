@@ -30,6 +30,11 @@ fn main() {
     let mut serving = Scenario { task: Task::Inference, model: "qwen2.5-72b".into(), ..Scenario::default() };
     serving.inference.concurrent = 100;
     time("Qwen2.5-72B serving 100 users", &serving);
+    let mut yolo = Scenario { model: "yolov8x".into(), ..Scenario::default() };
+    yolo.vision.resolution = 1280;
+    time("YOLOv8x training at 1280 px (vision)", &yolo);
+    yolo.task = Task::Inference;
+    time("YOLOv8x serving 100 img/s (vision)", &yolo);
     time(
         "Qwen2.5-72B LoRA on 16 cards",
         &Scenario {

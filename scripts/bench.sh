@@ -10,7 +10,12 @@
 #                        see bench/README.md); the comparison is skipped when it is absent
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
-GZIP_BUDGET=400000
+# 400,000 until 2026-11-30. Vision, OCR, speech and diffusion jobs (issue 17) added ~15 KB (4 KB
+# of sourced measurements, the rest code); ~8 KB were won back the same day (terser on the JS
+# glue, wasm-opt --low-memory-unused, table-driven fields, name-only enums, compact rows). The
+# budget only goes down from here; the next large saving is hand-written Scenario (de)serialization
+# (serde's derived code is ~85 KB of the raw wasm). README "Benchmark" says the same.
+GZIP_BUDGET=409000
 RUNS=${BENCH_RUNS:-7}
 DIST=${BENCH_DIST:-target/bench-dist}
 GPU_POOR_DIR=${GPU_POOR_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/gpu-planner-bench/gpu_poor}
@@ -73,7 +78,8 @@ node bench/first-result.mjs "http://127.0.0.1:$PORT" "$RUNS" $with_poor | tee /t
 
 echo "== summary"
 grep '^BENCH' /tmp/gpu-planner-bench.log | awk '
-  /plan_ms/ {print "plan() in Chromium: " $3 " ms (budget 2 ms)"}
+  /^BENCH plan_ms/ {print "plan() in Chromium: " $3 " ms (budget 2 ms)"}
+  /vision_plan_ms/ {print "plan() of a vision job in Chromium: " $3 " ms (budget 2 ms)"}
   /input_to_screen_ms/ {print "input to screen: " $3 " ms"}
   /chart_memory_ms/ {print "memory chart redraw: " $3 " ms (budget 16 ms)"}
   /chart_cumulative_ms/ {print "cumulative chart redraw: " $3 " ms (budget 16 ms)"}

@@ -35,6 +35,20 @@ async fn bench_in_chromium() {
             .collect(),
     );
     console_log!("BENCH plan_ms {plan_ms:.3}");
+    // A vision job (YOLOv8x at 1280 px): measured speeds carried to every card.
+    let mut v = Scenario { model: "yolov8x".into(), ..Scenario::default() };
+    v.vision.resolution = 1280;
+    let _ = plan(&v, cat);
+    let vision_ms = median(
+        (0..60)
+            .map(|_| {
+                let t = now();
+                let _ = plan(&v, cat);
+                now() - t
+            })
+            .collect(),
+    );
+    console_log!("BENCH vision_plan_ms {vision_ms:.3}");
 
     if let Ok(Some(st)) = window().local_storage() {
         let _ = st.clear();

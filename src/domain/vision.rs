@@ -245,8 +245,15 @@ fn own_activation(m: &VisionModel, s: &Scenario, mode: Mode) -> Option<f64> {
 /// Memory per card at a batch.
 #[must_use]
 pub fn memory(m: &VisionModel, s: &Scenario, batch: u32) -> MemoryBreakdown {
+    memory_with(m, s, batch, activation_per_sample(m, s).unwrap_or(0.0))
+}
+
+/// [`memory`] with the activation bytes per sample already known (they do not depend on the
+/// batch; looking them up scans the measurements).
+#[must_use]
+pub fn memory_with(m: &VisionModel, s: &Scenario, batch: u32, per_sample: f64) -> MemoryBreakdown {
     let (weights, gradients, optimizer) = states(m, s.task, s.precision, s.training.optimizer);
-    let activations = activation_per_sample(m, s).unwrap_or(0.0) * f64::from(batch);
+    let activations = per_sample * f64::from(batch);
     let sum = weights + gradients + optimizer + activations;
     let total = super::memory::total_with_overhead(sum, s);
     MemoryBreakdown { weights, gradients, optimizer, activations, overhead: total - sum, total, ..Default::default() }
@@ -274,11 +281,13 @@ pub fn batch_time(sp: &Speed, b: u32) -> f64 {
 /// whose latency — a batch waits for the one before it, then runs: 2 × batch time at full
 /// load — meets the target; batch 1 (target missed) when none does.
 #[must_use]
-pub fn serve(m: &VisionModel, s: &Scenario, sp: &Speed, cap: f64) -> (u32, bool) {
+pub fn serve(m: &VisionModel, s: &Scenario, sp: &Speed, cap: f64, per_sample: f64) -> (u32, bool) {
     let max = s.vision.batch.max(1);
     let sizes = (0..13).map(|k| 1u32 << k).take_while(|&b| b < max).chain([max]);
     sizes
-        .filter(|&b| memory(m, s, b).total <= cap && 2.0 * batch_time(sp, b) * 1e3 <= s.vision.latency_ms)
+        .filter(|&b| {
+            memory_with(m, s, b, per_sample).total <= cap && 2.0 * batch_time(sp, b) * 1e3 <= s.vision.latency_ms
+        })
         .last()
         .map_or((1, false), |b| (b, true))
 }
@@ -308,13 +317,14 @@ pub fn exposed_allreduce(m: &VisionModel, s: &Scenario, g: &Gpu, n: u32, compute
 pub fn verdict(m: &VisionModel, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Option<super::verdict::CardVerdict> {
     use super::memory::Layout;
     let cap = g.memory_gb? * GIB;
+    let per_sample = activation_per_sample(m, s).unwrap_or(0.0);
     let sp = speed(m, s, g, catalog);
     let v = &s.vision;
     let (batch, meets) = match (&sp, s.task) {
-        (Some(sp), Task::Inference) => serve(m, s, sp, cap),
+        (Some(sp), Task::Inference) => serve(m, s, sp, cap, per_sample),
         _ => (v.batch.max(1), true),
     };
-    let memory = memory(m, s, batch);
+    let memory = memory_with(m, s, batch, per_sample);
     let fits = memory.total <= cap;
     let price = super::pricing::quote(s, catalog, &g.id, "rent_hourly");
     let rent_hourly = price.as_ref().map(|q| q.amount);
