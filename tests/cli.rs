@@ -100,3 +100,22 @@ fn from_config_makes_a_scenario_that_plans_like_the_preset() {
     let (bad, _, err) = cli(&["from-config", concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml")]);
     assert!(!bad && !err.is_empty());
 }
+
+/// A vision job travels as a share link and the CLI prints its per-card images/s and latency.
+#[test]
+fn report_of_a_vision_job_link() {
+    let mut s = Scenario {
+        model: "yolo11s".into(),
+        task: gpu_planner::domain::scenario::Task::Inference,
+        ..Scenario::default()
+    };
+    s.vision.rate = 200.0;
+    s.vision.latency_ms = 100.0;
+    let url = format!("https://example/gpu/?s={}", share::encode(&s));
+    let (ok, out, err) = cli(&["report", &url]);
+    assert!(ok, "{err}");
+    let printed: Report = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert_eq!(Ok(printed.clone()), plan(&s, Catalog::embedded()));
+    let l4 = printed.cards.iter().find(|c| c.gpu == "l4").and_then(|c| c.vision.clone());
+    assert!(l4.is_some_and(|x| x.samples_s > 0.0 && x.latency_ms.is_some_and(|ms| ms <= 100.0)));
+}
