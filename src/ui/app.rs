@@ -143,7 +143,7 @@ pub fn App() -> impl IntoView {
                         <details class="fold-group"><summary>{tr(lang, Key::Money)}</summary><MoneyForm/></details>
                     </aside>
                     <ServingView report/>
-                    <div class="contents" hidden=vision><AutoPlanForm/><AutoPlanView/></div>
+                    <AutoPlanForm/><AutoPlanView/>
                     <OwnershipForm report/><RentVsBuyView report/>
                     <InfraForm/><InfraView report/><Checklist report/>
                     <AccuracyView/>

@@ -5,6 +5,7 @@ use super::bind::{get, set};
 use super::fields::{num_row, Num, NumFields, SelectField};
 use super::i18n::{Key, Lang};
 use crate::domain::checklist::checklist;
+use crate::domain::verdict::focus;
 use crate::domain::{format, format::Lang as L, Catalog, Report, Scenario};
 use leptos::prelude::*;
 
@@ -20,8 +21,9 @@ pub fn InfraForm() -> impl IntoView {
             ("office".to_string(), Key::RoomOffice.text(l).to_string()),
         ]
     });
+    // Checkpoints, tokenized datasets and fabric sizing follow language-model training.
     view! {
-        <fieldset class="group">
+        <fieldset class="group" hidden=super::vision::vision_job(sc)>
             <legend>{move || Key::Beyond.text(lang.get())}</legend>
             <NumFields rows=INFRA_FIELDS/>
             <SelectField label=Key::Room testid="room" options=rooms value=get(sc, |s| s.infra.room.clone()) on_change=set(sc, |s, v| s.infra.room = v)/>
@@ -110,8 +112,14 @@ pub fn Checklist(report: Signal<Option<Report>>) -> impl IntoView {
     let sc = expect_context::<RwSignal<Scenario>>();
     // Rebuilt only when the focus card changes, not on every keystroke.
     let card = Memo::new(move |_| {
-        let id = report.with(|r| r.as_ref().and_then(|r| r.infra.as_ref().map(|i| i.gpu.clone())))?;
-        sc.with(|s| s.gpu(Catalog::embedded(), &id).cloned())
+        // The infrastructure's card, else (vision jobs have no infrastructure sizing) the focus card.
+        sc.with(|s| {
+            let id = report.with(|r| {
+                let r = r.as_ref()?;
+                r.infra.as_ref().map(|i| i.gpu.clone()).or_else(|| focus(s, &r.cards).map(|v| v.gpu.clone()))
+            })?;
+            s.gpu(Catalog::embedded(), &id).cloned()
+        })
     });
     move || {
         let l = lang.get();

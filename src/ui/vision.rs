@@ -9,6 +9,11 @@ use crate::domain::vision;
 use crate::domain::Scenario;
 use leptos::prelude::*;
 
+/// Whether the scenario is a vision job (the language-model panels step aside).
+pub fn vision_job(sc: RwSignal<Scenario>) -> Signal<bool> {
+    get(sc, |s| vision::model(&s.model).is_some())
+}
+
 /// The picker's group label of a vision family.
 #[must_use]
 pub fn family_label(family: &str, l: Lang) -> &'static str {
