@@ -20,6 +20,7 @@ pub mod model;
 pub mod names;
 pub mod plan;
 pub mod pricing;
+pub mod read;
 pub mod report;
 pub mod saved;
 pub mod scenario;

@@ -197,3 +197,55 @@ fn every_measurement_is_sourced_and_usable() {
         assert!(row["quote"].as_str().is_some_and(|q| !q.is_empty()), "{row}");
     }
 }
+
+fn card(id: &str) -> gpu_planner::domain::Gpu {
+    Catalog::embedded().gpu(id).cloned().unwrap_or_else(|| panic!("{id}"))
+}
+
+/// Work per sample grows with pixels (side²) and, for image generation, with sampling steps;
+/// a training sample is one denoiser pass, so an inference figure of 30 steps carries 30 passes.
+/// SDXL base, bf16, 1024 px, 30 steps on an A100 80GB SXM4: 4.63 s per image (diffusers).
+#[test]
+fn speed_scales_with_pixels_and_steps() {
+    let g = card("a100-80gb-sxm4");
+    let c = Catalog::embedded();
+    let sdxl = vision::model("sdxl").unwrap_or_else(|| panic!("sdxl"));
+    let mut s = scenario("sdxl", Task::Inference);
+    let at = |s: &Scenario| vision::speed(sdxl, s, &g, c).map_or(0.0, |x| x.per_card);
+    common::assert_close(at(&s), 1.0 / 4.63, 0.01); // the measured row, default 30 steps
+    s.vision.steps = 60;
+    common::assert_close(at(&s), 1.0 / 4.63 / 2.0, 0.01);
+    s.vision.steps = 0;
+    s.vision.resolution = 512;
+    common::assert_close(at(&s), 4.0 / 4.63, 0.01);
+    // LoRA with no training figure: one pass of the 30 at a third of the inference rate.
+    let lora = Scenario { task: Task::Lora, ..scenario("sdxl", Task::Lora) };
+    let sp = vision::speed(sdxl, &lora, &g, c).unwrap_or_else(|| panic!("speed"));
+    common::assert_close(sp.per_card, 30.0 / 4.63 / 3.0, 0.01);
+    assert!(sp.basis.from_inference);
+    // A detector at twice the side runs at a quarter of the images per second.
+    let y = vision::model("yolov8x").unwrap_or_else(|| panic!("yolov8x"));
+    let mut s = scenario("yolov8x", Task::Inference);
+    s.vision.resolution = 640;
+    let a = vision::speed(y, &s, &card("l4"), c).map_or(0.0, |x| x.per_card);
+    s.vision.resolution = 1280;
+    let b = vision::speed(y, &s, &card("l4"), c).map_or(0.0, |x| x.per_card);
+    common::assert_close(a, 4.0 * b, 1e-9);
+}
+
+/// Carried to a card outside CUDA, the speed keeps the stack's kernel maturity (compute.rs:
+/// 0.35 against 0.50): YOLOv8x from the A100 40GB (3.53 ms at batch 1, TensorRT) to an Ascend
+/// 910B3 = 1 / 3.53 ms × min(peak ratio, bandwidth ratio) × 0.7.
+#[test]
+fn a_non_cuda_card_gets_the_stack_factor() {
+    let (a100, ascend) = (card("a100-40gb-sxm4"), card("huawei-ascend-910b3"));
+    let y = vision::model("yolov8x").unwrap_or_else(|| panic!("yolov8x"));
+    let s = scenario("yolov8x", Task::Inference);
+    let sp = vision::speed(y, &s, &ascend, Catalog::embedded()).unwrap_or_else(|| panic!("speed"));
+    let f = |g: &gpu_planner::domain::Gpu| (g.fp16_tflops.unwrap_or(0.0), g.memory_bandwidth_gb_s.unwrap_or(0.0));
+    let (pa, ba) = f(&a100);
+    let (pb, bb) = (ascend.bf16_tflops.or(ascend.fp16_tflops).unwrap_or(0.0), f(&ascend).1);
+    let ratio = (pb / pa).min(bb / ba) * 0.7;
+    assert_eq!(sp.basis.card, "a100-40gb-sxm4");
+    common::assert_close(sp.per_card, 1e3 / 3.53 * ratio, 1e-9);
+}

@@ -2,7 +2,7 @@
 //! with the one their framework prints, so the bytes per parameter, the buffers and the
 //! activation switches follow the named framework's own code; every switch stays editable.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// The training stack whose accounting the scenario follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -54,8 +54,7 @@ impl StateDtype {
 }
 
 /// The switches that decide bytes per parameter, buffers and activations.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Conventions {
     /// Trainable parameters live in fp32 and autocast makes a 16-bit copy for the forward pass
     /// (PyTorch AMP; HF "Model training anatomy": 6 bytes of weights per parameter). The fp32
@@ -198,3 +197,28 @@ impl Conventions {
 crate::named_enum!(Framework { Megatron => "megatron", DeepSpeed => "deep_speed", Fsdp => "fsdp", Torchtune => "torchtune", Custom => "custom" });
 crate::named_enum!(GradDtype { Half => "half", Fp32 => "fp32" });
 crate::named_enum!(StateDtype { Fp32 => "fp32", Bf16 => "bf16" });
+
+// Deserialize by table (domain/read.rs): the same meaning as a derive with #[serde(default)].
+crate::read_fields!(Conventions {
+    fp32_params: flag,
+    grad: any,
+    optimizer_state: any,
+    fp32_grad_partition: flag,
+    zero2_full_grads: flag,
+    paged_optimizer: flag,
+    chunked_loss: flag,
+    optimizer_in_backward: flag,
+    bucket_elems: real,
+    prefetch_elems: real,
+    gather_per_module: flag,
+    gathered_layers: real,
+    dropout: flag,
+    sequence_parallel: flag,
+    overlap_grad_reduce: flag,
+    overlap_tp_comm: flag,
+    adapter_fp32: flag,
+    double_quant: flag,
+    group_scales: flag,
+    quantize_embeddings: flag,
+    attention_flops: flag
+});

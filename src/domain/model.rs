@@ -1,11 +1,10 @@
 //! Transformer model shapes (dense, MoE, GQA/MQA, MLA) and presets from published configs.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::sync::LazyLock;
 
 /// Mixture-of-experts feed-forward layout (Mixtral, Qwen3-MoE, DeepSeek-V3).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-#[serde(default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
 pub struct MoeSpec {
     pub experts: u32,
     pub experts_per_token: u32,
@@ -18,8 +17,7 @@ pub struct MoeSpec {
 }
 
 /// Multi-head latent attention (DeepSeek-V2/V3): the KV cache holds a compressed latent.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-#[serde(default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
 pub struct MlaSpec {
     pub kv_lora_rank: u32,
     pub qk_rope_head_dim: u32,
@@ -30,8 +28,7 @@ pub struct MlaSpec {
 
 /// A transformer's shape. `params_b`/`active_params_b` are the published counts; when absent
 /// (custom models) they are computed from the dimensions by [`ModelSpec::computed_params`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ModelSpec {
     pub id: String,
     pub name: String,
@@ -553,3 +550,43 @@ pub fn presets() -> &'static [ModelSpec] {
 pub fn preset(id: &str) -> Option<&'static ModelSpec> {
     PRESETS.iter().find(|m| m.id == id)
 }
+
+// Deserialize by table (domain/read.rs): the same meaning as a derive with #[serde(default)].
+crate::read_fields!(MoeSpec {
+    experts: whole,
+    experts_per_token: whole,
+    shared_experts: whole,
+    expert_intermediate: whole,
+    dense_layers: whole,
+    dense_intermediate: opt_whole
+});
+crate::read_fields!(MlaSpec {
+    kv_lora_rank: whole,
+    qk_rope_head_dim: whole,
+    qk_nope_head_dim: whole,
+    v_head_dim: whole,
+    q_lora_rank: opt_whole
+});
+crate::read_fields!(ModelSpec {
+    id: text,
+    name: text,
+    family: text,
+    params_b: opt_real,
+    active_params_b: opt_real,
+    layers: whole,
+    hidden: whole,
+    intermediate: whole,
+    heads: whole,
+    kv_heads: whole,
+    head_dim: opt_whole,
+    vocab: whole,
+    max_context: whole,
+    tied_embeddings: flag,
+    gated_mlp: flag,
+    moe: any,
+    mla: any,
+    sliding_window: opt_whole,
+    sliding_window_layers: opt_real,
+    source: text,
+    notes: text
+});

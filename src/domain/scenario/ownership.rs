@@ -1,12 +1,11 @@
 //! Owning versus renting, the infrastructure around the cards, and the auto-plan's limits.
 
 use super::sections::Currency;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// Owning versus renting: the hidden costs of owning and the rental alternatives.
 /// Amounts are in `currency` (converted to the scenario currency in the report).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Ownership {
     /// Card to buy; empty = the best-ranked fitting card with a purchase price.
     pub gpu: String,
@@ -114,8 +113,7 @@ impl Ownership {
 }
 
 /// Storage, network between servers, power and cooling around the cards.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Infra {
     /// Hours between checkpoint saves.
     pub checkpoint_every_hours: f64,
@@ -160,8 +158,7 @@ impl Default for Infra {
 }
 
 /// Auto-plan: search every card and layout for the cheapest or fastest way to run the workload.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Search {
     /// Finish the training within this many days; `None` = no deadline.
     pub deadline_days: Option<f64>,
@@ -176,3 +173,46 @@ impl Default for Search {
         Self { deadline_days: None, budget: None, max_gpus: 1024 }
     }
 }
+
+crate::read_fields!(Ownership {
+    gpu: text,
+    cards: whole,
+    currency: any,
+    card_price: opt_real,
+    server_price: real,
+    network_per_server: real,
+    host_watts: real,
+    site: text,
+    electricity_per_kwh: real,
+    pue: real,
+    rack_per_month: real,
+    ops_salary_per_year: real,
+    ops_share: real,
+    maintenance_per_year: real,
+    depreciation_years: real,
+    residual: real,
+    discount_rate: real,
+    utilisation: real,
+    rent_hourly: opt_real,
+    rent_monthly: opt_real,
+    rent_yearly: opt_real,
+    months: whole,
+    demand: reals,
+    budget: opt_real,
+    lead_weeks: opt_real,
+});
+
+// Deserialize by table (domain/read.rs): the same meaning as a derive with #[serde(default)].
+crate::read_fields!(Infra {
+    checkpoint_every_hours: real,
+    checkpoints_kept: whole,
+    storage_gb_s: real,
+    dataset_bytes_per_token: real,
+    storage_price_per_tb: real,
+    storage_rent_per_tb_month: real,
+    fabric_gbit_per_gpu: real,
+    servers_per_rack: whole,
+    rack_kw_limit: real,
+    room: text
+});
+crate::read_fields!(Search { deadline_days: opt_real, budget: opt_real, max_gpus: whole });

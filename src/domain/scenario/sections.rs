@@ -2,13 +2,12 @@
 
 use super::inputs::{KvPrecision, LoraTargets, Offload, Optimizer, Recompute};
 use crate::domain::framework::{Conventions, Framework};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// Rental markets a scenario can price cards in (`""` = any).
 pub const RENT_MARKETS: [&str; 5] = ["", "china_cloud", "global_marketplace", "hyperscaler", "my_quotes"];
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Training {
     pub seq_len: u32,
     pub micro_batch: u32,
@@ -53,8 +52,7 @@ impl Default for Training {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Lora {
     pub rank: u32,
     pub targets: LoraTargets,
@@ -66,8 +64,7 @@ impl Default for Lora {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Inference {
     /// Prompt tokens per request.
     pub context: u32,
@@ -121,8 +118,7 @@ impl Default for Inference {
 }
 
 /// Parallel layout: `auto` searches tp/pp/ZeRO/recompute per card; otherwise the given values are used.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Parallel {
     pub auto: bool,
     /// Cards to use; 0 = the fewest that fit.
@@ -162,8 +158,7 @@ impl Default for Parallel {
 }
 
 /// Which catalog cards to consider. Empty lists mean "all".
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-#[serde(default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
 pub struct CardFilter {
     pub segments: Vec<String>,
     pub vendors: Vec<String>,
@@ -200,15 +195,13 @@ impl Currency {
 }
 
 /// A user's own hourly rental quote for a card.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-#[serde(default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
 pub struct PriceOverride {
     pub gpu: String,
     pub rent_hourly: f64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Money {
     pub currency: Currency,
     /// CNY per USD. Default: PBOC central parity ≈ 7.1 (late 2025); editable.
@@ -235,8 +228,7 @@ impl Default for Money {
 }
 
 /// Utilisation assumptions the user may replace with their own benchmark.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Efficiency {
     /// Model FLOPs utilisation for training; `None` = default per card class (compute.rs).
     pub mfu: Option<f64>,
@@ -257,3 +249,57 @@ impl Default for Efficiency {
 }
 
 crate::named_enum!(Currency { CNY => "CNY", USD => "USD" });
+
+// Deserialize by table (domain/read.rs): the same meaning as a derive with #[serde(default)].
+crate::read_fields!(Training {
+    seq_len: whole,
+    micro_batch: whole,
+    global_batch: whole,
+    tokens: real,
+    optimizer: any,
+    master_weights: flag,
+    flash_attention: flag,
+    framework: any,
+    conventions: any
+});
+crate::read_fields!(Lora { rank: whole, targets: any });
+crate::read_fields!(Inference {
+    context: whole,
+    output_tokens: whole,
+    concurrent: whole,
+    kv: any,
+    rate_rps: opt_real,
+    think_s: real,
+    prefix_share: real,
+    ttft_p50_s: real,
+    ttft_p99_s: real,
+    tpot_p50_ms: real,
+    tpot_p99_ms: real,
+    mem_util: real,
+    tp: whole,
+    max_batched_tokens: whole,
+    step_overhead_ms: real
+});
+crate::read_fields!(Parallel {
+    auto: flag,
+    gpus: whole,
+    tp: whole,
+    pp: whole,
+    zero: byte,
+    recompute: any,
+    offload: any,
+    gpus_per_server: whole,
+    ep: whole,
+    cp: whole,
+    virtual_stages: whole
+});
+crate::read_fields!(CardFilter { segments: any, vendors: any, min_memory_gb: real, only: any, interconnect: text });
+crate::read_fields!(PriceOverride { gpu: text, rent_hourly: real });
+crate::read_fields!(Money { currency: any, cny_per_usd: real, overrides: any, rent_market: text, used: flag });
+crate::read_fields!(Efficiency {
+    mfu: opt_real,
+    decode_bandwidth: real,
+    prefill_mfu: real,
+    runtime_gib: real,
+    fragmentation: real
+});

@@ -1,10 +1,9 @@
 //! Inputs of a vision, OCR, speech or diffusion job (domain/vision.rs plans it): what a CV team
 //! thinks in — image size, batch, dataset, epochs; for serving, a rate and a latency target.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct VisionJob {
     /// Input side in pixels; 0 = the model's reference size.
     pub resolution: u32,
@@ -26,3 +25,14 @@ impl Default for VisionJob {
         Self { resolution: 0, batch: 16, dataset: 100_000.0, epochs: 100.0, rate: 100.0, latency_ms: 200.0, steps: 0 }
     }
 }
+
+// Deserialize by table (domain/read.rs): the same meaning as a derive with #[serde(default)].
+crate::read_fields!(VisionJob {
+    resolution: whole,
+    batch: whole,
+    dataset: real,
+    epochs: real,
+    rate: real,
+    latency_ms: real,
+    steps: whole
+});

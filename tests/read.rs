@@ -1,0 +1,108 @@
+//! The scenario's sections are read by field tables (domain/read.rs), not serde's derive: every
+//! field must be in its table (a field left out would silently keep its default when a saved
+//! scenario or a share link is read — data loss), and a wrong type must stay an error.
+#![cfg(not(target_arch = "wasm32"))] // host only
+
+use gpu_planner::domain::framework::Conventions;
+use gpu_planner::domain::model::{MlaSpec, ModelSpec, MoeSpec};
+use gpu_planner::domain::scenario::{
+    CardFilter, Efficiency, Inference, Infra, Lora, Money, Ownership, Parallel, PriceOverride, Search, Training,
+    VisionJob,
+};
+use serde::{de::DeserializeOwned, Serialize};
+use serde_json::{json, Value};
+
+/// A different value of the same kind (enums and nested structs come from `other`).
+fn changed(key: &str, x: &Value, other: &[(&str, Value)]) -> Value {
+    if let Some((_, v)) = other.iter().find(|(k, _)| *k == key) {
+        return v.clone();
+    }
+    match x {
+        Value::Bool(b) => json!(!b),
+        Value::Number(n) if n.is_u64() => json!(n.as_u64().unwrap_or(0) + 3),
+        Value::Number(n) => json!(n.as_f64().unwrap_or(0.0) + 0.5),
+        Value::Null => json!(0.25),
+        Value::String(s) => json!(format!("{s}x")),
+        Value::Array(_) => json!([1.5, 2.5]),
+        Value::Object(_) => panic!("{key}: give a nested value in `other`"),
+    }
+}
+
+/// Changes each field of `T::default()` in turn and reads it back.
+fn every_field_is_read<T: Serialize + DeserializeOwned + Default>(other: &[(&str, Value)]) {
+    let base = serde_json::to_value(T::default()).unwrap_or_else(|e| panic!("{e}"));
+    let obj = base.as_object().unwrap_or_else(|| panic!("an object"));
+    assert!(!obj.is_empty());
+    for (k, x) in obj {
+        let want = changed(k, x, other);
+        assert_ne!(&want, x, "{k}: the changed value must differ");
+        let mut w = obj.clone();
+        w.insert(k.clone(), want.clone());
+        let t: T = serde_json::from_value(Value::Object(w)).unwrap_or_else(|e| panic!("{k}: {e}"));
+        let back = serde_json::to_value(&t).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(back[k], want, "field `{k}` is not read from JSON");
+    }
+    // Unknown fields are ignored, missing ones keep their defaults, like the derive with
+    // #[serde(default)].
+    let t: T = serde_json::from_value(json!({"no_such_field": 1})).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(serde_json::to_value(&t).unwrap_or_default(), base);
+}
+
+#[test]
+fn every_section_reads_every_field() {
+    let megatron =
+        serde_json::to_value(Conventions::of(gpu_planner::domain::framework::Framework::Megatron)).unwrap_or_default();
+    every_field_is_read::<Training>(&[
+        ("optimizer", json!("sgd")),
+        ("framework", json!("megatron")),
+        ("conventions", megatron),
+    ]);
+    every_field_is_read::<Lora>(&[("targets", json!("qv"))]);
+    every_field_is_read::<Inference>(&[("kv", json!("fp8")), ("rate_rps", json!(2.5))]);
+    every_field_is_read::<Parallel>(&[("recompute", json!("full")), ("offload", json!("optimizer"))]);
+    every_field_is_read::<CardFilter>(&[
+        ("segments", json!(["consumer"])),
+        ("vendors", json!(["AMD"])),
+        ("only", json!(["l4"])),
+    ]);
+    every_field_is_read::<PriceOverride>(&[]);
+    every_field_is_read::<Money>(&[
+        ("currency", json!("USD")),
+        ("overrides", json!([{"gpu": "l4", "rent_hourly": 2.0}])),
+    ]);
+    every_field_is_read::<Efficiency>(&[]);
+    every_field_is_read::<Ownership>(&[("currency", json!("USD"))]);
+    every_field_is_read::<Infra>(&[]);
+    every_field_is_read::<Search>(&[]);
+    every_field_is_read::<VisionJob>(&[]);
+    every_field_is_read::<Conventions>(&[("grad", json!("fp32")), ("optimizer_state", json!("bf16"))]);
+    every_field_is_read::<MoeSpec>(&[("dense_intermediate", json!(18432))]);
+    every_field_is_read::<MlaSpec>(&[("q_lora_rank", json!(1536))]);
+    let moe = json!({"experts": 8, "experts_per_token": 2, "shared_experts": 0, "expert_intermediate": 14336, "dense_layers": 0, "dense_intermediate": null});
+    let mla = json!({"kv_lora_rank": 512, "qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "v_head_dim": 128, "q_lora_rank": 1536});
+    every_field_is_read::<ModelSpec>(&[
+        ("head_dim", json!(128)),
+        ("moe", moe),
+        ("mla", mla),
+        ("sliding_window", json!(4096)),
+    ]);
+}
+
+#[test]
+fn a_wrong_type_is_an_error_that_names_the_field() {
+    for (bad, field) in [
+        (json!({"seq_len": "long"}), "seq_len"),
+        (json!({"seq_len": -1}), "seq_len"),
+        (json!({"seq_len": 1.5}), "seq_len"),
+        (json!({"tokens": null}), "tokens"),
+        (json!({"master_weights": 1}), "master_weights"),
+        (json!({"optimizer": "lion"}), "optimizer"),
+    ] {
+        let e = serde_json::from_value::<Training>(bad).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(e.contains(field), "{field}: {e}");
+    }
+    assert!(serde_json::from_value::<Training>(json!([1, 2])).is_err());
+    assert!(serde_json::from_value::<Parallel>(json!({"zero": 300})).is_err(), "ZeRO stage beyond u8");
+    let e = serde_json::from_value::<Ownership>(json!({"demand": [1, "x"]})).err().map(|e| e.to_string());
+    assert!(e.is_some_and(|e| e.contains("demand")));
+}
