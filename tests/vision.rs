@@ -249,3 +249,16 @@ fn a_non_cuda_card_gets_the_stack_factor() {
     assert_eq!(sp.basis.card, "a100-40gb-sxm4");
     common::assert_close(sp.per_card, 1e3 / 3.53 * ratio, 1e-9);
 }
+
+/// On a card with its own measurement the published figure is used as it is: ResNet-50, AMP,
+/// batch 1024 on an RTX 4090 — 4,217.6 images/s (timm's PyTorch 2.4 eager table) — although
+/// other cards' rows exist.
+#[test]
+fn a_measured_card_uses_its_own_figure() {
+    let m = vision::model("resnet50").unwrap_or_else(|| panic!("resnet50"));
+    let mut s = scenario("resnet50", Task::Inference);
+    s.precision = Precision::Fp16;
+    let sp = vision::speed(m, &s, &card("rtx-4090"), Catalog::embedded()).unwrap_or_else(|| panic!("speed"));
+    assert_eq!((sp.basis.card.as_str(), sp.basis.ratio), ("rtx-4090", 1.0));
+    common::assert_close(sp.per_card, 4217.6, 1e-9);
+}
