@@ -10,12 +10,10 @@
 #                        see bench/README.md); the comparison is skipped when it is absent
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
-# 400,000 until 2026-11-30. Vision, OCR, speech and diffusion jobs (issue 17) added ~15 KB (4 KB
-# of sourced measurements, the rest code); ~8 KB were won back the same day (terser on the JS
-# glue, wasm-opt --low-memory-unused, table-driven fields, name-only enums, compact rows). The
-# budget only goes down from here; the next large saving is hand-written Scenario (de)serialization
-# (serde's derived code is ~85 KB of the raw wasm). README "Benchmark" says the same.
-GZIP_BUDGET=409000
+# Vision, OCR, speech and diffusion jobs (issue 17) added ~15 KB; it was won back by terser on the
+# JS glue, wasm-opt --low-memory-unused, table-driven form fields, name-only enums, compact vision
+# rows and table-driven reading of the scenario's sections (domain/read.rs, ~12 KB).
+GZIP_BUDGET=400000
 RUNS=${BENCH_RUNS:-7}
 DIST=${BENCH_DIST:-target/bench-dist}
 GPU_POOR_DIR=${GPU_POOR_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/gpu-planner-bench/gpu_poor}
