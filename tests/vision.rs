@@ -93,7 +93,9 @@ fn activation_memory_fit_predicts_a_batch_it_did_not_use() {
     let held_out = (2.208e9 - 1.223e9) / 4.0;
     let fit = vision::activation_per_sample(m, &s).unwrap_or(0.0);
     assert!((fit / held_out - 1.0).abs() < 0.05, "slope {fit} bytes per image against {held_out}");
-    let at4 = vision::memory(m, &s, 4).total;
+    let b4 = vision::memory(m, &s, 4);
+    common::assert_close(b4.activations, 4.0 * fit, 1e-9);
+    let at4 = b4.total;
     assert!(at4 > 1.223e9 && at4 < 1.223e9 + 1.5 * f64::from(1u32 << 30), "batch 4: {at4} bytes");
     // Twice the side, four times the pixels: four times the activations.
     let a640 = vision::activation_per_sample(m, &s).unwrap_or(0.0);
@@ -162,7 +164,9 @@ fn data_parallel_training_pays_for_exposed_all_reduce() {
     s.vision.batch = 8;
     let one = common::report(&s).cards[0].hours.unwrap_or(0.0);
     s.parallel = Parallel { gpus: 16, ..Parallel::default() };
-    let sixteen = common::report(&s).cards[0].hours.unwrap_or(0.0);
+    let v = common::report(&s).cards[0].clone();
+    assert_eq!((v.gpus, v.layout.dp, v.servers), (16, 16, 2), "data parallel over two 8-card servers");
+    let sixteen = v.hours.unwrap_or(0.0);
     assert!(sixteen > one / 16.0 * 1.05, "{sixteen} h on 16 cards against {one} h on one");
 }
 
