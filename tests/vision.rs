@@ -266,3 +266,36 @@ fn a_measured_card_uses_its_own_figure() {
     assert_eq!((sp.basis.card.as_str(), sp.basis.ratio), ("rtx-4090", 1.0));
     common::assert_close(sp.per_card, 4217.6, 1e-9);
 }
+
+/// Auto-plan for a vision job: card × card count, each plan timed like the ranking; with a
+/// two-day deadline every kept plan meets it, and a too-slow single card gets "use N cards".
+#[test]
+fn auto_plan_finds_card_counts_that_meet_a_deadline() {
+    let mut s = scenario("yolov8x", Task::FullFinetune);
+    s.vision.resolution = 1280;
+    s.search.deadline_days = Some(2.0);
+    let c = Catalog::embedded();
+    let r = gpu_planner::domain::search::search(&s, c).unwrap_or_else(|e| panic!("{e}"));
+    assert!(r.feasible > 0 && !r.per_card.is_empty() && !r.pareto.is_empty());
+    assert!(r.per_card.iter().all(|p| p.hours <= 48.0));
+    let p = &r.per_card[0];
+    let mut at = s.clone();
+    at.parallel.gpus = p.layout.dp;
+    at.cards.only = vec![p.gpu.clone()];
+    let v = common::report(&at).cards[0].clone();
+    common::assert_close(v.hours.unwrap_or(0.0), p.hours, 1e-9);
+    // Each card's plan is its fewest cards that meet the deadline.
+    for p in &r.per_card {
+        if p.layout.dp > 1 {
+            let fewer = r.by_time.iter().chain(&r.by_cost).any(|q| q.gpu == p.gpu && q.layout.dp < p.layout.dp);
+            assert!(!fewer, "{} × {}", p.gpu, p.layout.dp);
+        }
+    }
+    // One RTX 4090 at 640 px needs more than two days: the fixes offer more of them, or another
+    // card, and nothing that only language models have.
+    s.vision.resolution = 640;
+    s.cards.only = vec!["rtx-4090".into()];
+    let fixes = gpu_planner::domain::fix::fixes(&s, c);
+    assert!(fixes.iter().any(|f| f.en.starts_with("use ") && f.gpu == "rtx-4090"), "{fixes:?}");
+    assert!(fixes.iter().all(|f| !f.en.contains("ZeRO") && !f.en.contains("LoRA")), "{fixes:?}");
+}

@@ -69,6 +69,28 @@ pub fn fixes(s: &Scenario, catalog: &Catalog) -> Vec<Fix> {
         }
     }
     let same_count = |x: &mut Scenario| x.parallel.gpus = v.gpus;
+    if super::vision::model(&s.model).is_some() {
+        // A vision job: a smaller batch per card (memory), or another card.
+        let half = (s.vision.batch / 2).max(1);
+        if half < s.vision.batch {
+            out.extend(try_fix(
+                s,
+                catalog,
+                &g,
+                format!("batch {half} per card"),
+                format!("每卡批大小减为 {half}"),
+                |x| {
+                    same_count(x);
+                    x.vision.batch = half;
+                },
+            ));
+        }
+        if s.task.is_training() {
+            out.extend(another_card(s, catalog, &g));
+        }
+        sort(&mut out);
+        return out;
+    }
     out.extend(try_fix(s, catalog, &g, "ZeRO stage 3".into(), "使用 ZeRO-3".into(), |x| {
         same_count(x);
         x.parallel.auto = false;
@@ -134,26 +156,7 @@ pub fn fixes(s: &Scenario, catalog: &Catalog) -> Vec<Fix> {
                 x.training.micro_batch = 1
             }));
         }
-        // Another card: the cheapest feasible plan the search finds on a different card.
-        let mut anywhere = s.clone();
-        anywhere.cards.only.clear();
-        if let Ok(found) = search::search(&anywhere, catalog) {
-            if let Some(c) = found.per_card.iter().find(|c| c.gpu != g) {
-                let (id, cards) = (c.gpu.clone(), c.layout.gpus());
-                out.extend(try_fix(
-                    s,
-                    catalog,
-                    &id,
-                    format!("{} × {cards} instead", c.name),
-                    format!("改用 {} × {cards}", c.name),
-                    |x| {
-                        x.parallel.gpus = cards;
-                        x.parallel.auto = true;
-                        x.cards.only.clear();
-                    },
-                ));
-            }
-        }
+        out.extend(another_card(s, catalog, &g));
     } else {
         let half = (s.inference.concurrent / 2).max(1);
         if half < s.inference.concurrent {
@@ -167,11 +170,30 @@ pub fn fixes(s: &Scenario, catalog: &Catalog) -> Vec<Fix> {
             ));
         }
     }
-    super::units::sort_stable_by(&mut out, |a, b| {
+    sort(&mut out);
+    out
+}
+
+/// Cheapest first, then fastest.
+fn sort(out: &mut Vec<Fix>) {
+    super::units::sort_stable_by(out, |a, b| {
         a.cost
             .unwrap_or(f64::INFINITY)
             .total_cmp(&b.cost.unwrap_or(f64::INFINITY))
             .then(a.hours.unwrap_or(f64::INFINITY).total_cmp(&b.hours.unwrap_or(f64::INFINITY)))
     });
-    out
+}
+
+/// Another card: the cheapest feasible plan the search finds on a different card.
+fn another_card(s: &Scenario, catalog: &Catalog, g: &str) -> Option<Fix> {
+    let mut anywhere = s.clone();
+    anywhere.cards.only.clear();
+    let found = search::search(&anywhere, catalog).ok()?;
+    let c = found.per_card.iter().find(|c| c.gpu != g)?;
+    let (id, cards) = (c.gpu.clone(), c.layout.gpus());
+    try_fix(s, catalog, &id, format!("{} × {cards} instead", c.name), format!("改用 {} × {cards}", c.name), |x| {
+        x.parallel.gpus = cards;
+        x.parallel.auto = true;
+        x.cards.only.clear();
+    })
 }

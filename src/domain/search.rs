@@ -143,10 +143,13 @@ struct CardCtx<'a> {
 /// [`PlanError`] when the scenario is invalid or the task is inference (nothing to schedule).
 pub fn search(s: &Scenario, catalog: &Catalog) -> Result<SearchReport, PlanError> {
     s.validate()?;
-    let m = s.model_spec()?;
     if !s.task.is_training() {
         return Ok(SearchReport::default());
     }
+    if let Some(v) = super::vision::model(&s.model) {
+        return Ok(search_vision(v, s, catalog));
+    }
+    let m = s.model_spec()?;
     let flops = compute::model_flops(m, s);
     let deadline_h = s.search.deadline_days.map(|d| d * 24.0);
     let budget = s.search.budget;
@@ -271,4 +274,61 @@ fn own_per_hour(s: &Scenario, c: &CardCtx, n: u32, cache: &mut Vec<(u32, Option<
     let v = c.price.map(|p| cost::own_costs(s, c.g, n, p).per_gpu_hour(s.ownership.utilisation));
     cache.push((n, v));
     v
+}
+
+/// Auto-plan of a vision job: every card × a power-of-two card count (data parallel, each card
+/// with the scenario's batch), timed by the vision model (measured speed, exposed gradient
+/// all-reduce) and kept when it meets the deadline and the budget. A card's plan is its fewest
+/// cards that do: card-hours only grow with the count (the all-reduce adds, nothing subtracts),
+/// so it is also its cheapest, and more cards would only raise the global batch.
+fn search_vision(v: &super::vision::VisionModel, s: &Scenario, catalog: &Catalog) -> SearchReport {
+    let (deadline_h, budget) = (s.search.deadline_days.map(|d| d * 24.0), s.search.budget);
+    let mut rep = SearchReport::default();
+    let mut per_card: Vec<Candidate> = Vec::new();
+    for g in catalog.gpus.iter().chain(s.custom_gpus.iter()).filter(|g| super::plan::selected(s, g)) {
+        let price = cost::card_price(s, catalog, &g.id, s.ownership.gpu == g.id);
+        let mut best: Option<Candidate> = None;
+        let mut n = 1;
+        while n <= s.search.max_gpus {
+            rep.searched += 1;
+            let mut at = s.clone();
+            at.parallel.gpus = n;
+            let Some(c) = super::vision::verdict(v, &at, g, catalog) else { break };
+            let Some(hours) = c.hours else { break };
+            rep.fitting += 1;
+            let own =
+                price.map(|p| cost::own_costs(s, g, n, p).per_gpu_hour(s.ownership.utilisation) * hours * f64::from(n));
+            let cand = Candidate {
+                gpu: g.id.clone(),
+                name: g.name.clone(),
+                layout: c.layout,
+                micro_batch: s.vision.batch,
+                hours,
+                rent_cost: c.cost,
+                own_cost: own,
+                memory: c.memory.total,
+                capacity: c.capacity,
+            };
+            let in_time = deadline_h.is_none_or(|d| hours <= d);
+            if in_time && budget.is_none_or(|b| cand.cost().is_some_and(|x| x <= b)) {
+                rep.feasible += 1;
+                keep_top(&mut rep.by_cost, &cand, |x| x.cost().unwrap_or(f64::INFINITY));
+                keep_top(&mut rep.by_time, &cand, |x| x.hours);
+                add_pareto(&mut rep.pareto, &cand);
+                if best.is_none() {
+                    best = Some(cand);
+                }
+            }
+            n *= 2;
+        }
+        per_card.extend(best);
+    }
+    super::units::sort_stable_by(&mut per_card, |a, b| {
+        a.cost()
+            .unwrap_or(f64::INFINITY)
+            .total_cmp(&b.cost().unwrap_or(f64::INFINITY))
+            .then(a.hours.total_cmp(&b.hours))
+    });
+    rep.per_card = per_card;
+    rep
 }

@@ -17,7 +17,7 @@ pub fn AutoPlanForm() -> impl IntoView {
     let sc = expect_context::<RwSignal<Scenario>>();
     let lang = expect_context::<RwSignal<Lang>>();
     view! {
-        <fieldset class="group" hidden=super::vision::vision_job(sc)>
+        <fieldset class="group">
             <legend>{move || Key::AutoPlan.text(lang.get())}</legend>
             <NumField label=Key::Deadline testid="deadline" min=0.001 max=100_000.0 value=get(sc, |s| s.search.deadline_days)
                 on_change=set(sc, |s, v| s.search.deadline_days = Some(v)) on_empty=Callback::new(move |()| sc.update(|s| s.search.deadline_days = None))/>
@@ -108,13 +108,11 @@ pub fn AutoPlanView() -> impl IntoView {
     // not on every keystroke.
     let currency = Memo::new(move |_| sc.with(|s| s.money.currency));
     let training = Memo::new(move |_| sc.with(|s| s.task.is_training()));
-    let vision = super::vision::vision_job(sc);
     let body = move || {
         let l = lang.get();
         let cur = currency.get();
-        if !training.get() || vision.get() {
-            let k = if vision.get() { Key::LanguageModelsOnly } else { Key::TrainingOnly };
-            return view! { <p class="muted">{k.text(l)}</p> }.into_any();
+        if !training.get() {
+            return view! { <p class="muted">{Key::TrainingOnly.text(l)}</p> }.into_any();
         }
         result.with(|r| match r {
             None => view! { <p class="muted">"…"</p> }.into_any(),

@@ -152,7 +152,6 @@ strings! {
     Time => "Time", "时间";
     ThroughputLabel => "Throughput (decode tokens/s)", "吞吐量（生成 tokens/s）";
     VisionThroughput => "Throughput · latency", "吞吐量 · 延迟";
-    LanguageModelsOnly => "The auto-plan searches language-model layouts; for a vision job set the cards in the workload form.", "自动规划搜索的是语言模型的并行方案；视觉类任务请在任务表单里填写卡数。";
     Cost => "Cost (rent)", "成本（租用）";
     CostPerMTok => "per M tokens", "每百万 token";
     Warnings => "Warnings", "提醒";
