@@ -58,7 +58,7 @@ fn every_section_reads_every_field() {
         ("conventions", megatron),
     ]);
     every_field_is_read::<Lora>(&[("targets", json!("qv"))]);
-    every_field_is_read::<Inference>(&[("kv", json!("fp8")), ("rate_rps", json!(2.5))]);
+    every_field_is_read::<Inference>(&[("kv", json!("fp8")), ("rate_rps", json!(2.5)), ("context_p90", json!(8192))]);
     every_field_is_read::<Parallel>(&[("recompute", json!("full")), ("offload", json!("optimizer"))]);
     every_field_is_read::<CardFilter>(&[
         ("segments", json!(["consumer"])),

@@ -180,3 +180,47 @@ fn prefill_tokens_route_through_the_experts_too() {
     assert!(e.step(0.0, 64.0) >= memory_bound * (1.0 - 1e-9), "{} < {memory_bound}", e.step(0.0, 64.0));
     assert_close(e.step(0.0, 64.0), memory_bound, 1e-9);
 }
+
+/// A log-normal with mean 1,000 and p90 2,000 has σ = z₀.₉ − √(z₀.₉² − 2 ln 2) = 0.7755; going
+/// back through the log-normal's own formulas (mean = e^(μ+σ²/2), p90 = e^(μ+1.2816σ)) gives
+/// the p90 again. Equal or shorter p90s mean equal prompts; a p90 too far out takes σ = z₀.₉.
+#[test]
+fn lognormal_spread_of_prompt_lengths() {
+    use gpu_planner::domain::serving::lognormal_sigma;
+    let sigma = lognormal_sigma(1000.0, 2000.0);
+    assert_close(sigma, 0.775_508, 1e-5);
+    let mu = 1000f64.ln() - sigma * sigma / 2.0;
+    assert_close((mu + 1.281_551_565_545 * sigma).exp(), 2000.0, 1e-9);
+    assert_close(lognormal_sigma(1000.0, 1000.0), 0.0, 0.0);
+    assert_close(lognormal_sigma(1000.0, 900.0), 0.0, 0.0);
+    assert_close(lognormal_sigma(1000.0, 10_000.0), 1.281_551_565_545, 1e-12);
+}
+
+/// Prompts of varying length (p90 = 2.5 × the mean) wait longer (Kingman: × (1 + c_s²)) and the
+/// slowest prefill is longer: TTFT p99 grows, and a plan that meets the targets with them never
+/// needs fewer cards than with equal prompts. A 1 s TTFT p99 is then out of reach on H100s: the
+/// p99 prompt alone takes longer to prefill, and more replicas do not shorten one prompt.
+#[test]
+fn varied_prompt_lengths_raise_the_tail_and_never_lower_the_cards() {
+    let g = card("h100-sxm");
+    let mut s = qwen72b("h100-sxm", 0);
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let even = Engine::new(&m, &s, &g, 4).and_then(|e| e.at(2.0)).unwrap_or_else(|| panic!("keeps up"));
+    s.inference.context_p90 = Some(10_240);
+    let varied = Engine::new(&m, &s, &g, 4).and_then(|e| e.at(2.0)).unwrap_or_else(|| panic!("keeps up"));
+    assert!(varied.ttft_p99_s > even.ttft_p99_s, "{varied:?} vs {even:?}");
+    let plan = |s: &Scenario| capacity(&m, s, &g).unwrap_or_else(|| panic!("a plan"));
+    let (v, e) = (plan(&s), plan(&Scenario { inference: even_prompts(&s), ..s.clone() }));
+    assert!(e.meets && (!v.meets || v.cards >= e.cards), "{} {} / {} {}", v.meets, v.cards, e.meets, e.cards);
+    let mut tight = s.clone();
+    tight.inference.ttft_p99_s = 1.0;
+    assert!(!plan(&tight).meets);
+    assert!(plan(&Scenario { inference: even_prompts(&tight), ..tight.clone() }).meets);
+    s.inference.context_p90 = Some(4096); // p90 = mean: equal prompts
+    let same = Engine::new(&m, &s, &g, 4).and_then(|e| e.at(2.0)).unwrap_or_else(|| panic!("keeps up"));
+    assert_close(same.ttft_p99_s, even.ttft_p99_s, 1e-12);
+}
+
+fn even_prompts(s: &Scenario) -> gpu_planner::domain::scenario::Inference {
+    gpu_planner::domain::scenario::Inference { context_p90: None, ..s.inference.clone() }
+}

@@ -488,6 +488,15 @@ async fn serving_capacity_answers_the_load_with_replicas_latency_and_cost() {
     let link = gpu_planner::domain::share::decode(&window().location().search().unwrap_or_default())
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((link.inference.concurrent, link.inference.tpot_p50_ms), (100, 20.0));
+    // A p90 prompt length goes into the scenario and the link; emptying the box removes it.
+    type_into("ctx-p90", "8192");
+    frames().await;
+    let link = share::decode(&window().location().search().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(link.inference.context_p90, Some(8192));
+    type_into("ctx-p90", "");
+    frames().await;
+    let link = share::decode(&window().location().search().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(link.inference.context_p90, None);
     click("lang");
     settle().await;
     assert!(text("serving").contains("服务容量"));

@@ -11,9 +11,11 @@
 //! Pope et al. 2022, "Efficiently Scaling Transformer Inference", §2).
 //!
 //! Queueing (stated assumptions): requests arrive as a Poisson stream (or from a closed loop of
-//! users with think time); prompts of one length are prefilled first come, first served in
-//! chunks that share steps with decoding; the wait for prefill follows Kingman's G/G/1
-//! approximation (Kingman 1961) with an exponential tail; a request's time per output token is
+//! users with think time); prompts are prefilled first come, first served in chunks that share
+//! steps with decoding; prompt lengths are all the mean, or log-normal with the given p90
+//! (ServeGen, Xiang et al. 2025, §4: production input lengths fit Pareto/log-normal mixtures);
+//! the wait for prefill follows Kingman's G/G/1 approximation (Kingman 1961) with an
+//! exponential tail; a request's time per output token is
 //! its plain decode steps plus the steps that carry other prompts' chunks, whose number is
 //! Poisson (vLLM's benchmark defines TPOT per request: decode time / output tokens).
 
@@ -63,6 +65,21 @@ pub struct Engine {
     prompt: f64,
     uncached: f64,
     output: f64,
+    /// σ of the log-normal prompt lengths (0: every prompt the mean length).
+    sigma: f64,
+}
+
+/// σ of a log-normal with this mean and 90th percentile: ln(p90/mean) = z₀.₉·σ − σ²/2
+/// (z₀.₉ = 1.2816), the smaller root; a p90 beyond e^(z²/2) ≈ 2.27 × the mean has no log-normal
+/// and takes the widest, σ = z₀.₉. A p90 at or below the mean: equal lengths.
+#[must_use]
+pub fn lognormal_sigma(mean: f64, p90: f64) -> f64 {
+    const Z90: f64 = 1.281_551_565_545;
+    if !(mean > 0.0 && p90 > mean) {
+        return 0.0;
+    }
+    let d = Z90 * Z90 - 2.0 * (p90 / mean).ln();
+    Z90 - d.max(0.0).sqrt()
 }
 
 impl Engine {
@@ -116,6 +133,7 @@ impl Engine {
             prompt,
             uncached: prompt * (1.0 - i.prefix_share.clamp(0.0, 0.99)),
             output,
+            sigma: i.context_p90.map_or(0.0, |p90| lognormal_sigma(prompt, f64::from(p90))),
         })
     }
 
@@ -188,10 +206,12 @@ impl Engine {
         if rho >= 1.0 {
             return None;
         }
-        // Kingman's G/G/1 approximation with Poisson arrivals and fixed-length prompts (c_s² = 0):
-        // mean wait ρ/(1 − ρ) · S/2; the wait, when there is one (probability ρ), taken as
-        // exponential, so P(W > t) = ρ·e^(−t·ρ/mean).
-        let mean_wait = rho / (1.0 - rho) * service / 2.0;
+        // Kingman's G/G/1 approximation with Poisson arrivals (c_a² = 1): mean wait
+        // ρ/(1 − ρ) · S · (1 + c_s²)/2, with c_s² = e^(σ²) − 1 of the log-normal prompt lengths
+        // (prefill time ∝ prompt tokens; 0 for equal prompts); the wait, when there is one
+        // (probability ρ), taken as exponential, so P(W > t) = ρ·e^(−t·ρ/mean).
+        let cs2 = (self.sigma * self.sigma).exp() - 1.0;
+        let mean_wait = rho / (1.0 - rho) * service * (1.0 + cs2) / 2.0;
         let wait = |q: f64| if rho > 1.0 - q { mean_wait / rho * (rho / (1.0 - q)).ln() } else { 0.0 };
         // Time per output token of one request (vLLM's benchmark: decode time / output tokens):
         // plain decode steps, plus k steps that carry another prompt's chunk, k ~ Poisson with
@@ -199,9 +219,12 @@ impl Engine {
         let stall = (chunk_step - plain).max(0.0) / self.output.max(1.0);
         let arrivals = rate * chunks * self.output * t;
         let tpot = |q: f64| plain + poisson_quantile(arrivals, q) * stall;
+        // A quantile's own prefill: the prompt at that quantile of the log-normal, e^(zσ − σ²/2)
+        // × the mean; added to the wait's quantile (an upper bound: both at their quantile).
+        let prefill = |z: f64| service * (z * self.sigma - self.sigma * self.sigma / 2.0).exp();
         Some(Latency {
-            ttft_p50_s: service + wait(0.5),
-            ttft_p99_s: service + wait(0.99),
+            ttft_p50_s: prefill(0.0) + wait(0.5),
+            ttft_p99_s: prefill(2.326_347_874) + wait(0.99),
             tpot_p50_s: tpot(0.5),
             tpot_p99_s: tpot(0.99),
             tpot_mean_s: t,

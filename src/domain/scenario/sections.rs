@@ -66,8 +66,10 @@ impl Default for Lora {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Inference {
-    /// Prompt tokens per request.
+    /// Prompt tokens per request (the mean).
     pub context: u32,
+    /// 90th percentile of the prompt tokens; `None` = every prompt the mean length.
+    pub context_p90: Option<u32>,
     /// Generated tokens per request.
     pub output_tokens: u32,
     /// Concurrent users: each sends its next request `think_s` after the last answer ends
@@ -99,6 +101,7 @@ impl Default for Inference {
     fn default() -> Self {
         Self {
             context: 4096,
+            context_p90: None,
             output_tokens: 512,
             concurrent: 8,
             kv: KvPrecision::Bf16,
@@ -265,6 +268,7 @@ crate::read_fields!(Training {
 crate::read_fields!(Lora { rank: whole, targets: any });
 crate::read_fields!(Inference {
     context: whole,
+    context_p90: opt_whole,
     output_tokens: whole,
     concurrent: whole,
     kv: any,
