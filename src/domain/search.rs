@@ -75,6 +75,29 @@ fn add_pareto(front: &mut Vec<Candidate>, c: &Candidate) {
     front.insert(at, c.clone());
 }
 
+/// Whether a plan meets the deadline and the budget; if so it is counted and kept among the
+/// cheapest, the fastest and the Pareto front.
+fn keep_feasible(rep: &mut SearchReport, c: &Candidate, deadline_h: Option<f64>, budget: Option<f64>) -> bool {
+    let ok = deadline_h.is_none_or(|d| c.hours <= d) && budget.is_none_or(|b| c.cost().is_some_and(|x| x <= b));
+    if ok {
+        rep.feasible += 1;
+        keep_top(&mut rep.by_cost, c, |x| x.cost().unwrap_or(f64::INFINITY));
+        keep_top(&mut rep.by_time, c, |x| x.hours);
+        add_pareto(&mut rep.pareto, c);
+    }
+    ok
+}
+
+/// Each card's plan, cheapest first, then fastest.
+fn sort_per_card(v: &mut Vec<Candidate>) {
+    super::units::sort_stable_by(v, |a, b| {
+        a.cost()
+            .unwrap_or(f64::INFINITY)
+            .total_cmp(&b.cost().unwrap_or(f64::INFINITY))
+            .then(a.hours.total_cmp(&b.hours))
+    });
+}
+
 /// a + b/dp from one stage's states at dp = 1 and dp = 2 (every state term is constant or ∝ 1/dp).
 fn states_coeffs(m: &ModelSpec, s: &Scenario, l: Layout, stage: Stage) -> (f64, f64) {
     let sum = |dp: u32| {
@@ -170,12 +193,7 @@ pub fn search(s: &Scenario, catalog: &Catalog) -> Result<SearchReport, PlanError
         search_card(m, s, &ctx, flops, deadline_h, budget, &mut rep, &mut best);
         per_card.extend(best);
     }
-    super::units::sort_stable_by(&mut per_card, |a, b| {
-        a.cost()
-            .unwrap_or(f64::INFINITY)
-            .total_cmp(&b.cost().unwrap_or(f64::INFINITY))
-            .then(a.hours.total_cmp(&b.hours))
-    });
+    sort_per_card(&mut per_card);
     rep.per_card = per_card;
     Ok(rep)
 }
@@ -238,13 +256,7 @@ fn search_card(
                                         memory: total,
                                         capacity: c.cap,
                                     };
-                                    let in_time = deadline_h.is_none_or(|d| hours <= d);
-                                    let in_budget = budget.is_none_or(|b| cand.cost().is_some_and(|x| x <= b));
-                                    if in_time && in_budget {
-                                        rep.feasible += 1;
-                                        keep_top(&mut rep.by_cost, &cand, |x| x.cost().unwrap_or(f64::INFINITY));
-                                        keep_top(&mut rep.by_time, &cand, |x| x.hours);
-                                        add_pareto(&mut rep.pareto, &cand);
+                                    if keep_feasible(rep, &cand, deadline_h, budget) {
                                         let better = best.as_ref().is_none_or(|b| {
                                             let (cb, cc) = (
                                                 b.cost().unwrap_or(f64::INFINITY),
@@ -309,26 +321,14 @@ fn search_vision(v: &super::vision::VisionModel, s: &Scenario, catalog: &Catalog
                 memory: c.memory.total,
                 capacity: c.capacity,
             };
-            let in_time = deadline_h.is_none_or(|d| hours <= d);
-            if in_time && budget.is_none_or(|b| cand.cost().is_some_and(|x| x <= b)) {
-                rep.feasible += 1;
-                keep_top(&mut rep.by_cost, &cand, |x| x.cost().unwrap_or(f64::INFINITY));
-                keep_top(&mut rep.by_time, &cand, |x| x.hours);
-                add_pareto(&mut rep.pareto, &cand);
-                if best.is_none() {
-                    best = Some(cand);
-                }
+            if keep_feasible(&mut rep, &cand, deadline_h, budget) && best.is_none() {
+                best = Some(cand);
             }
             n *= 2;
         }
         per_card.extend(best);
     }
-    super::units::sort_stable_by(&mut per_card, |a, b| {
-        a.cost()
-            .unwrap_or(f64::INFINITY)
-            .total_cmp(&b.cost().unwrap_or(f64::INFINITY))
-            .then(a.hours.total_cmp(&b.hours))
-    });
+    sort_per_card(&mut per_card);
     rep.per_card = per_card;
     rep
 }

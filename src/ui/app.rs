@@ -111,8 +111,8 @@ pub fn App() -> impl IntoView {
         }
     });
     let t = move |k: Key| k.text(lang.get());
-    // Vision jobs have no tensor/pipeline layout or auto-plan search (domain/vision.rs).
-    let vision = Memo::new(move |_| scenario.with(|s| crate::domain::vision::model(&s.model).is_some()));
+    // Vision jobs have no tensor/pipeline layout (domain/vision.rs: data parallel only).
+    let vision = super::vision::vision_job(scenario);
     let toggle_lang = move |_| lang.update(|l| *l = if *l == Lang::En { Lang::Zh } else { Lang::En });
     let lang_button = move || view! { <button type="button" data-testid="lang" on:click=toggle_lang>{tr(lang, Key::Language)}</button> };
     // In a wiki iframe: the same scenario and open card on the full page, in a new tab.

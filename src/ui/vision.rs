@@ -2,7 +2,7 @@
 //! batch, dataset and epochs to train; rate and latency target to serve.
 
 use super::bind::{get, num, set};
-use super::fields::NumField;
+use super::fields::{num_row, Num, NumField};
 use super::i18n::{Key, Lang};
 use crate::domain::scenario::Task;
 use crate::domain::vision;
@@ -28,16 +28,9 @@ pub fn family_label(family: &str, l: Lang) -> &'static str {
     .text(l)
 }
 
-/// One numeric input of the job: label, test id, range, whole numbers, the scenario value it
-/// reads and writes, and when it is hidden.
+/// One numeric input of the job (a [`Num`] row) and when it is hidden.
 struct Field {
-    label: Key,
-    testid: &'static str,
-    min: f64,
-    max: f64,
-    integer: bool,
-    get: fn(&Scenario) -> f64,
-    set: fn(&mut Scenario, f64),
+    num: Num,
     hidden: fn(&Scenario) -> bool,
 }
 
@@ -52,87 +45,18 @@ fn training(s: &Scenario) -> bool {
 }
 
 /// Built from a table in one loop: one compiled field instead of one per input.
+#[rustfmt::skip]
 const FIELDS: &[Field] = &[
-    Field {
-        label: Key::Resolution,
-        testid: "v-res",
-        min: 0.0,
-        max: 8192.0,
-        integer: true,
-        get: |s| f64::from(s.vision.resolution),
-        set: |s, v| s.vision.resolution = v as u32,
-        hidden: |s| vision::model(&s.model).is_some_and(vision::VisionModel::is_speech),
-    },
-    Field {
-        label: Key::BatchPerCard,
-        testid: "v-batch",
-        min: 1.0,
-        max: 4096.0,
-        integer: true,
-        get: |s| f64::from(s.vision.batch),
-        set: |s, v| s.vision.batch = v as u32,
-        hidden: never,
-    },
-    Field {
-        label: Key::CardsUsed,
-        testid: "v-cards",
-        min: 0.0,
-        max: 100_000.0,
-        integer: true,
-        get: |s| f64::from(s.parallel.gpus),
-        set: |s, v| s.parallel.gpus = v as u32,
-        hidden: never,
-    },
-    Field {
-        label: Key::VisionDataset,
-        testid: "v-dataset",
-        min: 1.0,
-        max: 1e12,
-        integer: false,
-        get: |s| s.vision.dataset,
-        set: |s, v| s.vision.dataset = v,
-        hidden: serving,
-    },
-    Field {
-        label: Key::Epochs,
-        testid: "v-epochs",
-        min: 0.01,
-        max: 100_000.0,
-        integer: false,
-        get: |s| s.vision.epochs,
-        set: |s, v| s.vision.epochs = v,
-        hidden: serving,
-    },
-    Field {
-        label: Key::VisionRate,
-        testid: "v-rate",
-        min: 0.001,
-        max: 1e7,
-        integer: false,
-        get: |s| s.vision.rate,
-        set: |s, v| s.vision.rate = v,
-        hidden: training,
-    },
-    Field {
-        label: Key::LatencyTarget,
-        testid: "v-latency",
-        min: 0.1,
-        max: 3_600_000.0,
-        integer: false,
-        get: |s| s.vision.latency_ms,
-        set: |s, v| s.vision.latency_ms = v,
-        hidden: training,
-    },
-    Field {
-        label: Key::Steps,
-        testid: "v-steps",
-        min: 0.0,
-        max: 1000.0,
-        integer: true,
-        get: |s| f64::from(s.vision.steps),
-        set: |s, v| s.vision.steps = v as u32,
-        hidden: |s| training(s) || vision::model(&s.model).is_none_or(|m| m.steps.is_none()),
-    },
+    Field { num: num_row(Key::Resolution, "v-res", (0.0, 8192.0, true), |s| f64::from(s.vision.resolution), |s, v| s.vision.resolution = v as u32),
+        hidden: |s| vision::model(&s.model).is_some_and(vision::VisionModel::is_speech) },
+    Field { num: num_row(Key::BatchPerCard, "v-batch", (1.0, 4096.0, true), |s| f64::from(s.vision.batch), |s, v| s.vision.batch = v as u32), hidden: never },
+    Field { num: num_row(Key::CardsUsed, "v-cards", (0.0, 100_000.0, true), |s| f64::from(s.parallel.gpus), |s, v| s.parallel.gpus = v as u32), hidden: never },
+    Field { num: num_row(Key::VisionDataset, "v-dataset", (1.0, 1e12, false), |s| s.vision.dataset, |s, v| s.vision.dataset = v), hidden: serving },
+    Field { num: num_row(Key::Epochs, "v-epochs", (0.01, 100_000.0, false), |s| s.vision.epochs, |s, v| s.vision.epochs = v), hidden: serving },
+    Field { num: num_row(Key::VisionRate, "v-rate", (0.001, 1e7, false), |s| s.vision.rate, |s, v| s.vision.rate = v), hidden: training },
+    Field { num: num_row(Key::LatencyTarget, "v-latency", (0.1, 3_600_000.0, false), |s| s.vision.latency_ms, |s, v| s.vision.latency_ms = v), hidden: training },
+    Field { num: num_row(Key::Steps, "v-steps", (0.0, 1000.0, true), |s| f64::from(s.vision.steps), |s, v| s.vision.steps = v as u32),
+        hidden: |s| training(s) || vision::model(&s.model).is_none_or(|m| m.steps.is_none()) },
 ];
 
 /// The job's fields; shown instead of the language-model ones when a vision model is chosen.
@@ -143,9 +67,10 @@ pub fn VisionForm() -> impl IntoView {
     FIELDS
         .iter()
         .map(|f| {
+            let n = &f.num;
             view! {
                 <div hidden=get(sc, f.hidden)>
-                    <NumField label=f.label testid=f.testid min=f.min max=f.max integer=f.integer value=num(sc, f.get) on_change=set(sc, f.set)/>
+                    <NumField label=n.label testid=n.testid min=n.min max=n.max integer=n.integer value=num(sc, n.get) on_change=set(sc, n.set)/>
                 </div>
             }
         })
