@@ -504,6 +504,28 @@ async fn serving_capacity_answers_the_load_with_replicas_latency_and_cost() {
     settle().await;
 }
 
+/// A MoE model served with its experts spread over two servers (expert parallelism): the width
+/// goes into the scenario and the link, and the table shows the replica as TP·EP.
+#[wasm_bindgen_test]
+async fn an_expert_parallel_width_shapes_moe_replicas() {
+    let _h = fresh().await;
+    choose("task", "inference");
+    settle().await;
+    choose("model", "deepseek-v3");
+    type_into("serve-ep", "16");
+    frames().await;
+    let link = share::decode(&window().location().search().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(link.inference.ep, 16);
+    let r = plan(&link, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    let (id, c) = r
+        .cards
+        .iter()
+        .find_map(|v| v.serving.clone().filter(|c| c.ep == 16).map(|c| (v.gpu.clone(), c)))
+        .unwrap_or_else(|| panic!("a card serves DeepSeek-V3 with EP16"));
+    let row = text(&format!("serve-{id}"));
+    assert!(row.contains(&format!("TP{}·EP16 × {} = {}", c.tp, c.replicas, c.cards)), "{row}");
+}
+
 /// A config.json dropped on the paste box is read like a pasted one.
 #[wasm_bindgen_test]
 async fn a_config_dropped_on_the_box_becomes_the_custom_model() {

@@ -213,7 +213,7 @@ pub fn measure(c: &Case, catalog: &Catalog) -> Result<f64, String> {
         Metric::KvCapacityTokens | Metric::KvPoolGib => {
             let g = gpu()?;
             let cap = c.capacity_gib.or(g.memory_gb).ok_or("card memory unknown")? * GIB;
-            let tokens = memory::kv_capacity_tokens(m, &s, cap, layout.tp, c.util, c.profile_tokens);
+            let tokens = memory::kv_capacity_tokens(m, &s, cap, layout.tp, layout.tp, c.util, c.profile_tokens);
             if c.metric == Metric::KvCapacityTokens {
                 tokens
             } else {
@@ -232,7 +232,7 @@ pub fn measure(c: &Case, catalog: &Catalog) -> Result<f64, String> {
             t.tokens / (v.gpu_hours.ok_or("no time")? * 3600.0)
         }
         Metric::RequestLatencyMs => {
-            let e = super::serving::Engine::new(m, &s, gpu()?, layout.tp)
+            let e = super::serving::Engine::new(m, &s, gpu()?, layout.tp, layout.tp)
                 .ok_or("card figures unknown, or no room for a KV cache")?;
             e.static_latency(f64::from(s.inference.concurrent)) * 1e3
         }

@@ -442,12 +442,17 @@ pub fn inference(m: &ModelSpec, s: &Scenario, layout: &Layout) -> MemoryBreakdow
     let tp = f64::from(layout.tp.max(1));
     let pp = f64::from(layout.pp.max(1));
     let c = &s.training.conventions;
-    let mut b =
-        MemoryBreakdown { weights: weight_bytes(&p, s.weight_quant, s.precision, c) / (tp * pp), ..Default::default() };
+    // Expert parallelism (serving): `ep` attention groups share the routed experts and split
+    // the requests.
+    let ep = f64::from(layout.ep.max(1));
+    let all = weight_bytes(&p, s.weight_quant, s.precision, c);
+    let routed = m.routed_expert_fraction();
+    let mut b = MemoryBreakdown { weights: all * (1.0 - routed + routed / ep) / (tp * pp), ..Default::default() };
     let tokens = f64::from(inf.context) + f64::from(inf.output_tokens);
-    b.kv_cache = kv_cache_bytes(m, tokens, inf.kv.bytes()) * f64::from(inf.concurrent) * kv_share(m, layout.tp) / pp;
+    let users = f64::from(inf.concurrent) / ep;
+    b.kv_cache = kv_cache_bytes(m, tokens, inf.kv.bytes()) * users * kv_share(m, layout.tp) / pp;
     b.activations = prefill_working_bytes(m, f64::from(inf.context), layout.tp);
-    b.logits = f64::from(inf.concurrent) * f64::from(m.vocab) * 4.0 / tp;
+    b.logits = users * f64::from(m.vocab) * 4.0 / tp;
     finish(b, s)
 }
 
@@ -462,21 +467,25 @@ pub fn prefill_working_bytes(m: &ModelSpec, tokens: f64, tp: u32) -> f64 {
     tokens * (2.0 * x.hidden + mlp * x.ffn / f64::from(tp.max(1))) * 2.0
 }
 
-/// Tokens of KV cache that fit on each card of a `tp`-way replica when the engine may use `util`
-/// of the card (vLLM `gpu_memory_utilization`, SGLang `mem_fraction_static`): what is left after
-/// the weight shard, the profiled prefill of `max_batched_tokens` and the runtime, divided by
-/// the KV bytes one token costs on one card.
+/// Tokens of KV cache that fit on each card of a `tp`-way attention group when the engine may use
+/// `util` of the card (vLLM `gpu_memory_utilization`, SGLang `mem_fraction_static`): what is left
+/// after the weight shard (the routed experts spread over `ep` ≥ `tp` cards, the rest over `tp`),
+/// the profiled prefill of `max_batched_tokens` and the runtime, divided by the KV bytes one token
+/// costs on one card.
 #[must_use]
 pub fn kv_capacity_tokens(
     m: &ModelSpec,
     s: &Scenario,
     capacity: f64,
     tp: u32,
+    ep: u32,
     util: f64,
     max_batched_tokens: f64,
 ) -> f64 {
     let p = m.params();
-    let weights = weight_bytes(&p, s.weight_quant, s.precision, &s.training.conventions) / f64::from(tp.max(1));
+    let all = weight_bytes(&p, s.weight_quant, s.precision, &s.training.conventions);
+    let routed = m.routed_expert_fraction();
+    let weights = all * (1.0 - routed) / f64::from(tp.max(1)) + all * routed / f64::from(ep.max(tp).max(1));
     let free =
         util * capacity - weights - prefill_working_bytes(m, max_batched_tokens, tp) - s.efficiency.runtime_gib * GIB;
     let per_token = kv_cache_bytes(m, 1.0, s.inference.kv.bytes()) * kv_share(m, tp);

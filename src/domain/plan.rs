@@ -231,7 +231,8 @@ pub fn verdict(m: &ModelSpec, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Optio
     let serving = if s.task.is_training() { None } else { super::serving::capacity(m, s, g) };
     if let Some(c) = &serving {
         fits = true;
-        layout = Layout { tp: c.tp, pp: 1, dp: c.replicas, ..Layout::single() };
+        let groups = (c.ep / c.tp.max(1)).max(1);
+        layout = Layout { tp: c.tp, pp: 1, dp: c.replicas * groups, ep: groups, ..Layout::single() };
     }
     let memory = memory_for(m, s, &layout);
     let gpus = layout.gpus();

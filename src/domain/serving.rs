@@ -35,15 +35,22 @@ pub const ALLREDUCE_LATENCY_S: f64 = 6e-6;
 /// The most cards a serving plan may use.
 const MAX_CARDS: u32 = 4096;
 
-/// One replica's costs per engine step.
+/// One replica's costs per engine step. A replica is `tp` cards running attention, or, with
+/// expert parallelism, `ep` cards holding the routed experts and `ep / tp` data-parallel attention
+/// groups of `tp` cards each, every group with its own requests, KV cache and scheduler (vLLM:
+/// EP = TP × DP; SGLang's DP attention; DeepSeek-V3 report §3.4, decoding with DP attention and
+/// EP). All groups step together: the MoE layers exchange every group's tokens.
 #[derive(Debug, Clone, Copy)]
 pub struct Engine {
     pub tp: u32,
-    /// FLOP/s of the replica at the prefill efficiency.
-    flops: f64,
+    /// Cards the routed experts are spread over; `tp` without expert parallelism.
+    pub ep: u32,
+    /// Data-parallel attention groups (ep / tp).
+    groups: f64,
     /// Bytes/s of the replica at the decode bandwidth efficiency.
     bandwidth: f64,
-    /// Weight bytes read every step (dense part), and the routed experts' bytes.
+    /// Weight bytes read every step outside the routed experts (every group reads its own copy),
+    /// and the routed experts' bytes.
     dense_bytes: f64,
     routed_bytes: f64,
     /// k/E of the MoE router (0 for dense models).
@@ -52,21 +59,44 @@ pub struct Engine {
     kv_per_token: f64,
     /// Mean tokens in cache per running request: uncached + cached prompt + half the output.
     mean_ctx: f64,
-    /// FLOPs per decoded token, and per prompt token prefilled.
-    decode_flops: f64,
-    prefill_flops: f64,
-    /// Seconds of tensor-parallel all-reduce per token in a step, and per step (latency).
-    comm_per_token: f64,
+    /// Compute seconds the busiest card spends per request decoded in the replica (its group's
+    /// share of the non-expert work, its share of the experts'), and per prompt token its group
+    /// prefills (all of the group's non-expert work).
+    decode_s: f64,
+    prefill_s: f64,
+    /// Communication seconds on that card per request decoded and per prompt token prefilled: a
+    /// group's tensor-parallel all-reduces and the card's MoE all-to-all; per step, their latency.
+    decode_comm_s: f64,
+    prefill_comm_s: f64,
     comm_per_step: f64,
     overhead: f64,
-    /// Tokens of KV cache the replica holds.
+    /// Tokens of KV cache the replica holds (all groups).
     pub kv_tokens: f64,
+    /// Prompt tokens one group's step may carry.
     chunk: f64,
     prompt: f64,
     uncached: f64,
     output: f64,
     /// σ of the log-normal prompt lengths (0: every prompt the mean length).
     sigma: f64,
+}
+
+/// Seconds one card spends in the MoE all-to-all per token it owns and per MoE layer: the token's
+/// hidden state goes to its k experts (dispatch, `dispatch_b` bytes a value: DeepEP sends FP8)
+/// and comes back (combine, 2 B), spread evenly over `ep` cards: the share on other cards of the
+/// same server crosses NVLink or PCIe, the share on other servers the fabric, both at once
+/// (DeepEP, "Low-latency kernels", H800 + CX7 400 Gb/s; DeepSeek-V3 report §3.2).
+#[must_use]
+pub fn all_to_all_s(s: &Scenario, g: &Gpu, ep: u32, hidden: f64, top_k: f64, dispatch_b: f64) -> f64 {
+    if ep <= 1 {
+        return 0.0;
+    }
+    let e = f64::from(ep);
+    let local = ep.min(s.parallel.gpus_per_server.max(1));
+    let bytes = top_k * hidden * (dispatch_b + 2.0);
+    let inside = bytes * f64::from(local - 1) / e / super::comms::link_within(g, local).0;
+    let outside = bytes * (e - f64::from(local)) / e / super::comms::inter_server(s);
+    inside.max(outside)
 }
 
 /// σ of a log-normal with this mean and 90th percentile: ln(p90/mean) = z₀.₉·σ − σ²/2
@@ -83,17 +113,24 @@ pub fn lognormal_sigma(mean: f64, p90: f64) -> f64 {
 }
 
 impl Engine {
-    /// The replica at `tp` cards of `g`, or `None` when the card's peak or bandwidth is unknown or
-    /// the weights leave no room for a KV cache.
+    /// The replica of `tp`-card attention groups over `ep` cards (`ep` ≤ `tp`: no expert
+    /// parallelism) of `g`, or `None` when the card's peak or bandwidth is unknown, `ep` is not a
+    /// multiple of `tp`, or the weights leave no room for a KV cache.
     #[must_use]
-    pub fn new(m: &ModelSpec, s: &Scenario, g: &Gpu, tp: u32) -> Option<Engine> {
+    pub fn new(m: &ModelSpec, s: &Scenario, g: &Gpu, tp: u32, ep: u32) -> Option<Engine> {
         let i = &s.inference;
-        let t = f64::from(tp.max(1));
+        let tp = tp.max(1);
+        let ep = if m.moe.is_some() { ep.max(tp) } else { tp };
+        if !ep.is_multiple_of(tp) {
+            return None;
+        }
+        let (t, e) = (f64::from(tp), f64::from(ep));
+        let groups = e / t;
         let peak = peak_tflops(g, s.precision)? * 1e12;
         let bw = g.memory_bandwidth_gb_s? * 1e9;
         let capacity = g.memory_gb? * super::units::GIB;
         let chunk = f64::from(i.max_batched_tokens.max(16));
-        let kv_tokens = memory::kv_capacity_tokens(m, s, capacity, tp, i.mem_util, chunk);
+        let kv_tokens = groups * memory::kv_capacity_tokens(m, s, capacity, tp, ep, i.mem_util, chunk);
         if kv_tokens < 1.0 {
             return None;
         }
@@ -105,28 +142,45 @@ impl Engine {
         let mean_ctx = prompt + output / 2.0;
         // Attention score FLOPs per token against a context of c tokens: 4·L·heads·head_dim·c.
         let attention = |c: f64| 4.0 * f64::from(m.layers) * f64::from(m.heads) * f64::from(m.head_dim()) * c;
+        let (route_share, top_k, moe_layers) = m.moe.as_ref().map_or((0.0, 0.0, 0.0), |x| {
+            let k = f64::from(x.experts_per_token);
+            (k / f64::from(x.experts.max(1)), k, f64::from(m.layers.saturating_sub(x.dense_layers)))
+        });
+        // 2 FLOPs per active parameter; the routed experts' share of them is k/E of their weights.
+        let expert_flops = 2.0 * p.total * routed * route_share;
+        let dense_flops = 2.0 * p.active - expert_flops;
         // Megatron-style TP: two all-reduces of the token's hidden state per layer, each moving
-        // 2·(t − 1)/t of h × 2 bytes over the replica's link (Shoeybi et al. 2019, §3).
-        let comm_per_token = if tp > 1 {
+        // 2·(t − 1)/t of h × 2 bytes over the group's link (Shoeybi et al. 2019, §3); with expert
+        // parallelism the MLP's is replaced by the all-to-all, leaving the attention's.
+        let per_layer = if ep > tp { 1.0 } else { 2.0 };
+        let tp_per_token = if tp > 1 {
             let (link, _) = super::comms::link_within(g, tp);
-            2.0 * f64::from(m.layers) * 2.0 * (t - 1.0) / t * f64::from(m.hidden) * 2.0 / link
+            per_layer * f64::from(m.layers) * 2.0 * (t - 1.0) / t * f64::from(m.hidden) * 2.0 / link
         } else {
             0.0
         };
-        let route_share = m.moe.as_ref().map_or(0.0, |e| f64::from(e.experts_per_token) / f64::from(e.experts.max(1)));
+        let dispatch_b = if s.precision == super::scenario::Precision::Fp8 { 1.0 } else { 2.0 };
+        let a2a_per_token =
+            if ep > tp { moe_layers * all_to_all_s(s, g, ep, f64::from(m.hidden), top_k, dispatch_b) } else { 0.0 };
+        let tp_steps = if tp > 1 { per_layer * f64::from(m.layers) } else { 0.0 };
+        let card_flops = peak * s.efficiency.prefill_mfu;
+        let expert_s = expert_flops / e / card_flops;
+        let a2a_steps = if ep > tp { 2.0 * moe_layers } else { 0.0 };
         Some(Engine {
             tp,
-            flops: t * peak * s.efficiency.prefill_mfu,
-            bandwidth: t * bw * s.efficiency.decode_bandwidth,
-            dense_bytes: weights * (1.0 - routed),
+            ep,
+            groups,
+            bandwidth: e * bw * s.efficiency.decode_bandwidth,
+            dense_bytes: groups * weights * (1.0 - routed),
             routed_bytes: weights * routed,
             route_share,
             kv_per_token: memory::kv_cache_bytes(m, 1.0, i.kv.bytes()),
             mean_ctx,
-            decode_flops: 2.0 * p.active + attention(mean_ctx),
-            prefill_flops: 2.0 * p.active + attention(prompt / 2.0),
-            comm_per_token,
-            comm_per_step: if tp > 1 { 2.0 * f64::from(m.layers) * ALLREDUCE_LATENCY_S } else { 0.0 },
+            decode_s: (dense_flops + attention(mean_ctx)) / (groups * t * card_flops) + expert_s,
+            prefill_s: (dense_flops + attention(prompt / 2.0)) / (t * card_flops) + expert_s,
+            decode_comm_s: tp_per_token / groups + a2a_per_token / e,
+            prefill_comm_s: tp_per_token + a2a_per_token / t,
+            comm_per_step: (tp_steps + a2a_steps) * ALLREDUCE_LATENCY_S,
             overhead: i.step_overhead_ms / 1e3,
             kv_tokens,
             chunk,
@@ -137,14 +191,24 @@ impl Engine {
         })
     }
 
-    /// Seconds of one step decoding `batch` requests and prefilling `prefill` prompt tokens.
+    /// Cards in one replica.
+    #[must_use]
+    pub fn cards(&self) -> u32 {
+        self.ep.max(self.tp)
+    }
+
+    /// Seconds of one step decoding `batch` requests (spread over the attention groups) while one
+    /// group also prefills `prefill` prompt tokens. The memory reads are shared evenly by the
+    /// replica's cards; the compute and the traffic are those of the busiest card, in the group
+    /// that carries the prompt.
     #[must_use]
     pub fn step(&self, batch: f64, prefill: f64) -> f64 {
         let touched = if self.route_share > 0.0 { 1.0 - (1.0 - self.route_share).powf(batch + prefill) } else { 1.0 };
         let bytes = self.dense_bytes + self.routed_bytes * touched + batch * self.mean_ctx * self.kv_per_token;
-        let compute = (batch * self.decode_flops + prefill * self.prefill_flops) / self.flops;
+        let compute = batch * self.decode_s + prefill * self.prefill_s;
         (bytes / self.bandwidth).max(compute)
-            + (batch + prefill) * self.comm_per_token
+            + batch * self.decode_comm_s
+            + prefill * self.prefill_comm_s
             + self.comm_per_step
             + self.overhead
     }
@@ -171,12 +235,14 @@ impl Engine {
     pub fn at(&self, rate: f64) -> Option<Latency> {
         // Steps are plain decode steps or steps that also carry a prompt chunk. With B = rate ·
         // output · T requests decoding, chunk steps take x = rate · chunks · (chunk step − plain
-        // step) of every second, so the mean step is T = plain / (1 − x): iterate B and T.
+        // step) of every second, so the mean step is T = plain / (1 − x): iterate B and T. With
+        // attention groups, each group's step carries its own B / groups requests and prompts;
+        // every group's chunk steps slow the whole replica (counted as never coinciding).
         let mut t = self.step(0.0, 0.0);
         let mut parts = (0.0, 1.0, t, t, 0.0); // (batch, chunks, plain, chunk step, x)
         for _ in 0..100 {
             let batch = rate * self.output * t;
-            let room = self.chunk - batch;
+            let room = self.chunk - batch / self.groups;
             if room < 1.0 || batch > self.max_batch() {
                 return None;
             }
@@ -199,10 +265,11 @@ impl Engine {
             }
         }
         let (batch, chunks, plain, chunk_step, _) = parts;
-        let room = (self.chunk - batch).max(1.0);
+        let room = (self.chunk - batch / self.groups).max(1.0);
         let service = chunks * chunk_step;
-        // Share of the prefill capacity (`room` prompt tokens per step) the arrivals use.
-        let rho = rate * self.uncached * chunk_step / room;
+        // Share of a group's prefill capacity (`room` prompt tokens per step) its arrivals (an
+        // even share of the rate) use.
+        let rho = rate / self.groups * self.uncached * chunk_step / room;
         if rho >= 1.0 {
             return None;
         }
@@ -285,6 +352,8 @@ impl Latency {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Capacity {
     pub tp: u32,
+    /// Cards a replica's experts are spread over (expert parallelism); `tp` without it.
+    pub ep: u32,
     pub replicas: u32,
     pub cards: u32,
     /// KV-cache tokens per replica, and the requests of prompt + output tokens that fit at once.
@@ -345,13 +414,14 @@ fn replica_rate(e: &Engine, s: &Scenario, replicas: u32) -> Option<(f64, Latency
 fn plan_for(e: &Engine, s: &Scenario) -> Option<Capacity> {
     // A closed loop of users needs no more replicas than users.
     let users = if s.inference.rate_rps.is_some() { u32::MAX } else { s.inference.concurrent.max(1) };
-    let max_replicas = (MAX_CARDS / e.tp.max(1)).min(users);
+    let max_replicas = (MAX_CARDS / e.cards()).min(users);
     let ok = |n: u32| replica_rate(e, s, n).filter(|(_, l)| l.meets(s));
     let build = |n: u32, (rate, l): (f64, Latency), meets: bool| {
-        let cards = n * e.tp;
+        let cards = n * e.cards();
         let tokens = rate * f64::from(n) * e.output;
         Capacity {
             tp: e.tp,
+            ep: e.ep,
             replicas: n,
             cards,
             kv_tokens: e.kv_tokens,
@@ -366,7 +436,7 @@ fn plan_for(e: &Engine, s: &Scenario) -> Option<Capacity> {
     };
     // The user's own card count: that many replicas, whatever the targets say.
     if s.parallel.gpus > 0 {
-        let n = (s.parallel.gpus / e.tp.max(1)).max(1);
+        let n = (s.parallel.gpus / e.cards()).max(1);
         return replica_rate(e, s, n).map(|r| build(n, r, r.1.meets(s)));
     }
     if let Some(n) = smallest(max_replicas, |n| ok(n).is_some()) {
@@ -394,25 +464,58 @@ fn smallest(max: u32, pred: impl Fn(u32) -> bool) -> Option<u32> {
     Some(hi)
 }
 
-/// The serving plan of card `g`: the tensor-parallel width (the scenario's, or each of
-/// [`TP_DEGREES`] the card's server holds) and replica count with the fewest cards that meet the
-/// targets; `None` when the model does not fit or the card's figures are unknown.
+/// The serving plan of card `g`: the replica shape (the scenario's, or each tensor-parallel width
+/// of [`TP_DEGREES`] the card's server holds; for MoE models also expert-parallel replicas of one,
+/// two and four servers) and the replica count with the fewest cards that meet the targets;
+/// `None` when the model does not fit or the card's figures are unknown.
 #[must_use]
 pub fn capacity(m: &ModelSpec, s: &Scenario, g: &Gpu) -> Option<Capacity> {
-    let degrees: Vec<u32> = if s.inference.tp > 0 {
-        vec![s.inference.tp]
+    let i = &s.inference;
+    let degrees: Vec<u32> = if i.tp > 0 {
+        vec![i.tp]
     } else if !s.parallel.auto {
         vec![s.parallel.tp.max(1)]
     } else {
         widths(m, s).collect()
     };
+    let server = s.parallel.gpus_per_server.max(1);
+    let experts = m.moe.as_ref().map_or(0, |x| x.experts);
+    let spans: Vec<u32> = if experts == 0 {
+        vec![0]
+    } else if i.ep > 0 || !s.parallel.auto {
+        vec![i.ep]
+    } else {
+        [0, server, 2 * server, 4 * server].into_iter().filter(|&e| e <= experts).collect()
+    };
     let want = s.parallel.gpus;
-    let degrees = degrees.into_iter().filter(|&t| want == 0 || (t <= want && want.is_multiple_of(t)));
     let key = |c: &Capacity| (!c.meets, c.cards, c.latency.ttft_p99_s);
-    degrees.filter_map(|t| Engine::new(m, s, g, t)).filter_map(|e| plan_for(&e, s)).min_by(|a, b| {
-        let (ka, kb) = (key(a), key(b));
-        ka.0.cmp(&kb.0).then(ka.1.cmp(&kb.1)).then(ka.2.total_cmp(&kb.2))
-    })
+    let mut shapes: Vec<(u32, u32)> = Vec::new();
+    for &t in &degrees {
+        for &e in &spans {
+            let shape = (t, e.max(t));
+            if !shapes.contains(&shape) && (want == 0 || (shape.1 <= want && want.is_multiple_of(shape.1))) {
+                shapes.push(shape);
+            }
+        }
+    }
+    // Narrow replicas first: once a plan meets the targets, a wider replica (at least as many
+    // cards in one replica as the plan has in all) cannot need fewer cards, and is not tried.
+    shapes.sort_by_key(|&(t, e)| (e, t));
+    let mut best: Option<Capacity> = None;
+    for (t, e) in shapes {
+        if best.as_ref().is_some_and(|b| b.meets && e > b.cards) {
+            break;
+        }
+        let Some(c) = Engine::new(m, s, g, t, e).and_then(|e| plan_for(&e, s)) else { continue };
+        let better = best.as_ref().is_none_or(|b| {
+            let (ka, kb) = (key(&c), key(b));
+            ka.0.cmp(&kb.0).then(ka.1.cmp(&kb.1)).then(ka.2.total_cmp(&kb.2)).is_lt()
+        });
+        if better {
+            best = Some(c);
+        }
+    }
+    best
 }
 
 /// The tensor-parallel widths a replica may use: [`TP_DEGREES`] that fit in one server and
@@ -425,7 +528,7 @@ fn widths<'a>(m: &'a ModelSpec, s: &Scenario) -> impl Iterator<Item = u32> + 'a 
 /// The trade-off curve ([`tradeoff`]) of every width a replica of `g` may use.
 #[must_use]
 pub fn tradeoffs(m: &ModelSpec, s: &Scenario, g: &Gpu) -> Vec<(u32, Vec<(f64, f64)>)> {
-    widths(m, s).filter_map(|t| Engine::new(m, s, g, t).map(|e| (t, tradeoff(&e)))).collect()
+    widths(m, s).filter_map(|t| Engine::new(m, s, g, t, t).map(|e| (t, tradeoff(&e)))).collect()
 }
 
 /// The throughput/latency trade-off of one replica, decoding only: (output tokens/s one user
@@ -436,7 +539,7 @@ pub fn tradeoff(e: &Engine) -> Vec<(f64, f64)> {
     let mut b = 1.0;
     while b <= e.max_batch().max(1.0) {
         let t = e.step(b, 0.0);
-        out.push((1.0 / t, b / t / f64::from(e.tp.max(1))));
+        out.push((1.0 / t, b / t / f64::from(e.cards())));
         b *= 2.0;
     }
     out

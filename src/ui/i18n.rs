@@ -211,6 +211,7 @@ strings! {
     TpotP99 => "Time per output token, p99 target (ms)", "每输出 token 时间 p99 目标（毫秒）";
     MemUtil => "Card memory the engine may use (%)", "推理引擎可用显存比例（%）";
     ServeTp => "Tensor-parallel cards per replica (0: cheapest)", "每副本张量并行卡数（0：自动取最省）";
+    ServeEp => "MoE: cards the experts spread over (EP; 0: cheapest)", "MoE：专家分布的卡数（EP；0：自动取最省）";
     MaxBatched => "Max tokens per engine step (prefill chunk)", "每步最多处理 token 数（预填充分块）";
     StepOverhead => "Fixed time per engine step (ms)", "每步固定开销（毫秒）";
     ServingTitle => "Serving capacity", "服务容量";

@@ -32,6 +32,12 @@ fn ms(s: f64) -> String {
     format!("{:.0}", s * 1e3)
 }
 
+/// "TP4 × 3 = 12", or with expert parallelism "TP1·EP16 × 2 = 32".
+fn shape(c: &crate::domain::serving::Capacity) -> String {
+    let ep = if c.ep > c.tp { format!("·EP{}", c.ep) } else { String::new() };
+    format!("TP{}{ep} × {} = {}", c.tp, c.replicas, c.cards)
+}
+
 /// Per card: replicas × TP, latency p50/p99, tokens/s and cost per million tokens; and the
 /// throughput/latency trade-off of the card in focus.
 #[component]
@@ -80,7 +86,7 @@ pub fn ServingView(report: Signal<Option<Report>>) -> impl IntoView {
                             view! {
                                 <tr data-testid=format!("serve-{id}") class:nofit=!c.meets>
                                     <td>{name}</td>
-                                    <td class="mono">{format!("TP{} × {} = {}", c.tp, c.replicas, c.cards)}</td>
+                                    <td class="mono">{shape(&c)}</td>
                                     <td>{format!("{:.2} / {:.2}", lat.ttft_p50_s, lat.ttft_p99_s)}</td>
                                     <td>{format!("{} / {}", ms(lat.tpot_p50_s), ms(lat.tpot_p99_s))}</td>
                                     <td>{format::grouped(c.tokens_s, 0)}<br/><small>{format!("{} / {}", format::grouped(c.tokens_s_gpu, 0), Key::PerCard.text(l))}</small></td>
@@ -166,6 +172,13 @@ const SERVING_FIELDS: &[Num] = &[
         (0.0, 64.0, true),
         |s| f64::from(s.inference.tp),
         |s, v| s.inference.tp = v as u32,
+    ),
+    num_row(
+        Key::ServeEp,
+        "serve-ep",
+        (0.0, 1_024.0, true),
+        |s| f64::from(s.inference.ep),
+        |s, v| s.inference.ep = v as u32,
     ),
     num_row(
         Key::MaxBatched,

@@ -91,6 +91,10 @@ pub struct Inference {
     pub mem_util: f64,
     /// Tensor-parallel cards per replica; 0 = the cheapest that meets the targets.
     pub tp: u32,
+    /// MoE: cards a replica spreads its routed experts over (expert parallelism, vLLM's
+    /// EP = TP × DP), the attention data-parallel in groups of `tp`; 0 = the cheapest of none,
+    /// one, two or four servers; ≤ tp = none.
+    pub ep: u32,
     /// Tokens one engine step may process (vLLM `max_num_batched_tokens`): the prefill chunk.
     pub max_batched_tokens: u32,
     /// Fixed time per engine step (scheduling, sampling, launches), ms.
@@ -114,6 +118,7 @@ impl Default for Inference {
             tpot_p99_ms: 100.0,
             mem_util: 0.9,
             tp: 0,
+            ep: 0,
             max_batched_tokens: 8192,
             step_overhead_ms: 2.0,
         }
@@ -281,6 +286,7 @@ crate::read_fields!(Inference {
     tpot_p99_ms: real,
     mem_util: real,
     tp: whole,
+    ep: whole,
     max_batched_tokens: whole,
     step_overhead_ms: real
 });

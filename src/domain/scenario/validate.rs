@@ -45,6 +45,7 @@ impl Scenario {
         check("inference.tpot_p99_ms", i.tpot_p99_ms, 0.1, 60_000.0)?;
         check("inference.mem_util", i.mem_util, 0.1, 1.0)?;
         check("inference.tp", f64::from(i.tp), 0.0, 64.0)?;
+        check("inference.ep", f64::from(i.ep), 0.0, 1_024.0)?;
         check("inference.max_batched_tokens", f64::from(i.max_batched_tokens), 16.0, 1_048_576.0)?;
         check("inference.step_overhead_ms", i.step_overhead_ms, 0.0, 1_000.0)?;
         let p = &self.parallel;
