@@ -162,10 +162,8 @@ fn lead_times_are_dated_sourced_and_point_at_a_card() {
 const WITHOUT_BOTH: &[(&str, &str)] = &[
     ("h20", "no public price found (2026-11-30): rental"),
     ("a100-80gb-pcie", "no public price found (2026-11-30): purchase"),
-    ("a100-40gb-pcie", "no public price found (2026-11-30): rental"),
     ("a10", "no public price found (2026-11-30): purchase"),
     ("rtx-4090-d", "no public price found (2026-11-30): rental"),
-    ("mi300x", "no public price found (2026-11-30): purchase"),
     ("mi325x", "no public price found (2026-11-30): purchase"),
     ("b300-hgx", "no public price found (2026-11-30): per card (whole-server price only)"),
     ("rtx-pro-6000-blackwell-max-q", "no public price found (2026-11-30): rental"),

@@ -49,10 +49,12 @@ fn rent_vs_buy_charts_draw_every_option_and_mark_the_breakeven() {
     use gpu_planner::chart::{draw_annual, draw_cumulative};
     use gpu_planner::domain::{plan, Catalog, Scenario};
     let mut s = Scenario::default();
-    s.ownership.rent_monthly = Some(4_000.0);
-    s.ownership.rent_hourly = Some(20.0);
+    // Rent dear enough that owning the focus card breaks even, whichever card that is.
+    s.ownership.rent_monthly = Some(12_000.0);
+    s.ownership.rent_hourly = Some(60.0);
     let r = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
     let rvb = r.rent_vs_buy.unwrap_or_else(|| panic!("no rent-vs-buy in the default report"));
+    assert!(rvb.own_per_gpu_hour < 60.0, "{}", rvb.own_per_gpu_hour);
     let l = rent_labels("累计成本 cumulative", "月 month");
     let render = |annual: bool| {
         let mut svg = String::new();

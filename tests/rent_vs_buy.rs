@@ -218,3 +218,31 @@ fn a_usd_site_preset_is_converted_into_the_ownership_currency() {
     assert_close(o.pue, 1.58, 1e-12);
     assert_eq!(o.site, "us");
 }
+
+/// With no card chosen, rent-vs-buy follows the best-ranked fitting card whose purchase price is
+/// the best evidenced: a current listing beats a press estimate, which beats a price over 12
+/// months old (issue 14: a stale price never silently decides the answer).
+#[test]
+fn the_buy_analysis_follows_the_best_evidenced_purchase_price() {
+    use gpu_planner::domain::pricing::quote;
+    let s = Scenario::default();
+    let c = Catalog::embedded();
+    let r = report(&s);
+    let rvb = r.rent_vs_buy.unwrap_or_else(|| panic!("rent-vs-buy"));
+    let level =
+        |id: &str| quote(&s, c, id, "purchase").map(|q| if q.stale { 2 } else { u8::from(q.market == "press") });
+    let chosen = level(&rvb.gpu).unwrap_or_else(|| panic!("{} has a purchase price", rvb.gpu));
+    let fitting: Vec<_> = r.cards.iter().filter(|v| v.fits).collect();
+    let at = fitting.iter().position(|v| v.gpu == rvb.gpu).unwrap_or_else(|| panic!("fits"));
+    // No fitting card has better evidence, and none ranked above it has as good.
+    for (i, v) in fitting.iter().enumerate() {
+        if let Some(l) = level(&v.gpu) {
+            assert!(l >= chosen, "{} has better price evidence than {}", v.gpu, rvb.gpu);
+            assert!(i >= at || l > chosen, "{} ranks above {} with as good a price", v.gpu, rvb.gpu);
+        }
+    }
+    // The top-ranked card here is priced only by an old press estimate, and is passed over.
+    let top = fitting.first().unwrap_or_else(|| panic!("a card fits"));
+    assert_eq!(level(&top.gpu), Some(2), "{}", top.gpu);
+    assert_ne!(rvb.gpu, top.gpu);
+}

@@ -297,12 +297,20 @@ fn hybrid(s: &Scenario, g: &Gpu, card_price: f64, hourly: Option<f64>) -> Option
 }
 
 /// The rent-vs-buy analysis for the focus card (`ownership.gpu`, else the first fitting card
-/// with a purchase price), or `None` when no card has a price.
+/// with the best-evidenced purchase price: a current one, else a recent press report, else an
+/// old one), or `None` when no card has a price.
 #[must_use]
 pub fn rent_vs_buy(s: &Scenario, catalog: &Catalog, cards: &[CardVerdict]) -> Option<RentVsBuy> {
     let o = &s.ownership;
     let v = if o.gpu.is_empty() {
-        cards.iter().find(|v| v.fits && card_price(s, catalog, &v.gpu, true).is_some())?
+        // 0: a current price (or the user's), 1: a recent press report, 2: over 12 months old.
+        let evidence = |v: &CardVerdict| match pricing::quote(s, catalog, &v.gpu, "purchase") {
+            _ if o.card_price.is_some() => Some(0),
+            Some(q) if q.stale => Some(2),
+            Some(q) => Some(u8::from(q.market == "press")),
+            None => None,
+        };
+        cards.iter().filter(|v| v.fits).filter_map(|v| evidence(v).map(|e| (e, v))).min_by_key(|(e, _)| *e)?.1
     } else {
         cards.iter().find(|v| v.gpu == o.gpu)?
     };
