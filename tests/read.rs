@@ -6,8 +6,8 @@
 use gpu_planner::domain::framework::Conventions;
 use gpu_planner::domain::model::{MlaSpec, ModelSpec, MoeSpec};
 use gpu_planner::domain::scenario::{
-    CardFilter, Efficiency, Inference, Infra, Lora, Money, Ownership, Parallel, PriceOverride, Search, Training,
-    VisionJob,
+    CardFilter, Efficiency, Inference, Infra, Lora, Money, Ownership, Parallel, PriceOverride, Scenario, Search,
+    Training, VisionJob,
 };
 use serde::{de::DeserializeOwned, Serialize};
 use serde_json::{json, Value};
@@ -28,11 +28,39 @@ fn changed(key: &str, x: &Value, other: &[(&str, Value)]) -> Value {
     }
 }
 
+/// The top-level field names of a struct's derived `Debug` text ("T { a: 1, b: U { .. } }"):
+/// the compiler's own list of fields, independent of the tables.
+fn debug_fields(text: &str) -> Vec<String> {
+    let (mut depth, mut names, mut word, mut in_str) = (0, Vec::new(), String::new(), false);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => in_str = !in_str,
+            '\\' if in_str => {
+                chars.next();
+            }
+            _ if in_str => {}
+            '{' | '[' | '(' => depth += 1,
+            '}' | ']' | ')' => depth -= 1,
+            ':' if depth == 1 && !word.is_empty() => names.push(std::mem::take(&mut word)),
+            c if depth == 1 && (c.is_alphanumeric() || c == '_') => word.push(c),
+            _ => word.clear(),
+        }
+    }
+    names
+}
+
 /// Changes each field of `T::default()` in turn and reads it back.
-fn every_field_is_read<T: Serialize + DeserializeOwned + Default>(other: &[(&str, Value)]) {
+fn every_field_is_read<T: Serialize + DeserializeOwned + Default + std::fmt::Debug>(other: &[(&str, Value)]) {
     let base = serde_json::to_value(T::default()).unwrap_or_else(|e| panic!("{e}"));
     let obj = base.as_object().unwrap_or_else(|| panic!("an object"));
     assert!(!obj.is_empty());
+    // Written by the same table: it must name every field the struct has.
+    let mut written: Vec<String> = obj.keys().cloned().collect();
+    let mut fields = debug_fields(&format!("{:?}", T::default()));
+    written.sort();
+    fields.sort();
+    assert_eq!(written, fields, "the field table must name every field");
     for (k, x) in obj {
         let want = changed(k, x, other);
         assert_ne!(&want, x, "{k}: the changed value must differ");
@@ -58,7 +86,12 @@ fn every_section_reads_every_field() {
         ("conventions", megatron),
     ]);
     every_field_is_read::<Lora>(&[("targets", json!("qv"))]);
-    every_field_is_read::<Inference>(&[("kv", json!("fp8")), ("rate_rps", json!(2.5)), ("context_p90", json!(8192))]);
+    every_field_is_read::<Inference>(&[
+        ("kv", json!("fp8")),
+        ("rate_rps", json!(2.5)),
+        ("context_p90", json!(8192)),
+        ("output_p90", json!(2048)),
+    ]);
     every_field_is_read::<Parallel>(&[("recompute", json!("full")), ("offload", json!("optimizer"))]);
     every_field_is_read::<CardFilter>(&[
         ("segments", json!(["consumer"])),
@@ -80,6 +113,34 @@ fn every_section_reads_every_field() {
     every_field_is_read::<MlaSpec>(&[("q_lora_rank", json!(1536))]);
     let moe = json!({"experts": 8, "experts_per_token": 2, "shared_experts": 0, "expert_intermediate": 14336, "dense_layers": 0, "dense_intermediate": null});
     let mla = json!({"kv_lora_rank": 512, "qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "v_head_dim": 128, "q_lora_rank": 1536});
+    // Nested sections: a changed default, whole (the comparison is of the whole value).
+    let with = |t: Value, k: &str, v: Value| {
+        let mut t = t;
+        t[k] = v;
+        t
+    };
+    let d = serde_json::to_value(Scenario::default()).unwrap_or_default();
+    let nested = |k: &str, f: &str, v: Value| (k.to_string(), with(d[k].clone(), f, v));
+    let sections: Vec<(String, Value)> = vec![
+        ("task".into(), json!("inference")),
+        ("precision".into(), json!("fp8")),
+        ("weight_quant".into(), json!("int4")),
+        ("custom_gpus".into(), json!([gpu_planner::domain::Catalog::embedded().gpu("l4").cloned()])),
+        nested("custom_model", "layers", json!(7)),
+        nested("training", "seq_len", json!(1234)),
+        nested("lora", "rank", json!(7)),
+        nested("inference", "context", json!(1234)),
+        nested("parallel", "gpus", json!(7)),
+        nested("cards", "min_memory_gb", json!(7.5)),
+        nested("money", "cny_per_usd", json!(7.5)),
+        nested("efficiency", "mfu", json!(0.5)),
+        nested("ownership", "cards", json!(7)),
+        nested("infra", "fabric_gbit_per_gpu", json!(100.0)),
+        nested("search", "max_gpus", json!(7)),
+        nested("vision", "batch", json!(7)),
+    ];
+    let sections: Vec<(&str, Value)> = sections.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+    every_field_is_read::<Scenario>(&sections);
     every_field_is_read::<ModelSpec>(&[
         ("head_dim", json!(128)),
         ("moe", moe),

@@ -309,3 +309,30 @@ fn data_parallel_attention_holds_more_mla_cache_than_tensor_parallel() {
     // A width that is not a multiple of the attention group is refused.
     assert!(Engine::new(&m, &s, &g, 4, 6).is_none());
 }
+
+/// Answers of varied length: a request holds its cache for as many steps as it generates, so the
+/// cache in use per running request is the time-weighted mean p + E[o]/2 · (1 + c²) (the
+/// renewal-reward theorem, e.g. Ross, "Introduction to Probability Models", §7.4; for a
+/// log-normal, 1 + c² = e^(σ²)). With mean 512 and p90 1,024 output tokens, σ = 0.7755 and the
+/// cache-bound batch shrinks by (4096 + 256) / (4096 + 256 · e^(σ²)).
+#[test]
+fn long_tailed_answers_hold_more_cache_and_never_need_fewer_cards() {
+    use gpu_planner::domain::serving::lognormal_sigma;
+    let mut s = qwen72b("h100-sxm", 0);
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let g = card("h100-sxm");
+    let even = Engine::new(&m, &s, &g, 4, 4).unwrap_or_else(|| panic!("engine"));
+    let before = capacity(&m, &s, &g).unwrap_or_else(|| panic!("plan"));
+    s.inference.output_p90 = Some(1024);
+    let sigma = lognormal_sigma(512.0, 1024.0);
+    assert!((sigma - 0.7755).abs() < 1e-3, "{sigma}");
+    let varied = Engine::new(&m, &s, &g, 4, 4).unwrap_or_else(|| panic!("engine"));
+    let want = (4096.0 + 256.0) / (4096.0 + 256.0 * (sigma * sigma).exp());
+    assert_close(varied.max_batch() / even.max_batch(), want, 1e-9);
+    let after = capacity(&m, &s, &g).unwrap_or_else(|| panic!("plan"));
+    assert!(after.cards >= before.cards, "{} < {}", after.cards, before.cards);
+    // The link carries it.
+    let back =
+        gpu_planner::domain::share::decode(&gpu_planner::domain::share::encode(&s)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(back.inference.output_p90, Some(1024));
+}

@@ -497,6 +497,10 @@ async fn serving_capacity_answers_the_load_with_replicas_latency_and_cost() {
     frames().await;
     let link = share::decode(&window().location().search().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(link.inference.context_p90, None);
+    type_into("out-p90", "2048");
+    frames().await;
+    let link = share::decode(&window().location().search().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(link.inference.output_p90, Some(2048));
     click("lang");
     settle().await;
     assert!(text("serving").contains("服务容量"));

@@ -2,8 +2,6 @@
 //! with the one their framework prints, so the bytes per parameter, the buffers and the
 //! activation switches follow the named framework's own code; every switch stays editable.
 
-use serde::Serialize;
-
 /// The training stack whose accounting the scenario follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Framework {
@@ -54,7 +52,7 @@ impl StateDtype {
 }
 
 /// The switches that decide bytes per parameter, buffers and activations.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Conventions {
     /// Trainable parameters live in fp32 and autocast makes a 16-bit copy for the forward pass
     /// (PyTorch AMP; HF "Model training anatomy": 6 bytes of weights per parameter). The fp32

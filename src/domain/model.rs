@@ -1,10 +1,9 @@
 //! Transformer model shapes (dense, MoE, GQA/MQA, MLA) and presets from published configs.
 
-use serde::Serialize;
 use std::sync::LazyLock;
 
 /// Mixture-of-experts feed-forward layout (Mixtral, Qwen3-MoE, DeepSeek-V3).
-#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct MoeSpec {
     pub experts: u32,
     pub experts_per_token: u32,
@@ -17,7 +16,7 @@ pub struct MoeSpec {
 }
 
 /// Multi-head latent attention (DeepSeek-V2/V3): the KV cache holds a compressed latent.
-#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct MlaSpec {
     pub kv_lora_rank: u32,
     pub qk_rope_head_dim: u32,
@@ -28,7 +27,7 @@ pub struct MlaSpec {
 
 /// A transformer's shape. `params_b`/`active_params_b` are the published counts; when absent
 /// (custom models) they are computed from the dimensions by [`ModelSpec::computed_params`].
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ModelSpec {
     pub id: String,
     pub name: String,

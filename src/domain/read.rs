@@ -1,8 +1,9 @@
-//! Reading scenario sections from JSON by a table of fields (`read_fields!`) instead of serde's
-//! derive, with the derive's meaning for `#[serde(default)]` structs: start from `Default`, set
-//! each field that is present, ignore unknown ones; a value of the wrong type is an error that
-//! names the field. The derived visitors cost ~4× the wasm (a field-name matcher, a `next_value`
-//! per field and type); a table shares one loop and one converter per type.
+//! Reading and writing scenario sections as JSON by a table of fields (`read_fields!`) instead of
+//! serde's derives, with the derive's meaning for `#[serde(default)]` structs: start from
+//! `Default`, set each field that is present, ignore unknown ones; a value of the wrong type is an
+//! error that names the field. Writing builds a JSON object field by field. The derived visitors
+//! and serializers cost ~4× the wasm (a field-name matcher, a `next_value` and a
+//! `serialize_field` per field and type); a table shares one loop and one converter per type.
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -85,13 +86,19 @@ pub fn reals(v: &Value) -> Result<Vec<f64>, String> {
     v.as_array().ok_or_else(|| expected(v, "a sequence"))?.iter().map(real).collect()
 }
 
+/// One field as JSON (non-finite numbers become null, as serde_json writes them).
+pub fn json<T: serde::Serialize>(x: &T) -> Value {
+    serde_json::to_value(x).unwrap_or(Value::Null)
+}
+
 /// Anything with its own `Deserialize` (enums by name, nested structs, lists of them).
 pub fn any<T: DeserializeOwned>(v: &Value) -> Result<T, String> {
     serde_json::from_value(v.clone()).map_err(|e| e.to_string())
 }
 
 /// Implements `Deserialize` of a `#[serde(default)]`-style struct from a table of its fields,
-/// each with the converter of its type.
+/// each with the converter of its type, and `Serialize` as the JSON object of those fields
+/// (tests/read.rs checks that the table names every field).
 #[macro_export]
 macro_rules! read_fields {
     ($t:ident { $($f:ident: $conv:ident),* $(,)? }) => {
@@ -103,6 +110,13 @@ macro_rules! read_fields {
                     Ok(())
                 })),*];
                 $crate::domain::read::read(&v, fields).map_err(<D::Error as serde::de::Error>::custom)
+            }
+        }
+        impl serde::Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut m = serde_json::Map::new();
+                $(m.insert(stringify!($f).to_string(), $crate::domain::read::json(&self.$f));)*
+                serde::Serialize::serialize(&serde_json::Value::Object(m), s)
             }
         }
     };

@@ -15,14 +15,12 @@ pub use vision::VisionJob;
 use super::catalog::Gpu;
 use super::error::PlanError;
 use super::model::{self, ModelSpec};
-use serde::{Deserialize, Serialize};
 
 /// Current schema version (share links and saved scenarios carry it).
 pub const VERSION: u32 = 1;
 
 /// Every input of one plan.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Scenario {
     pub version: u32,
     pub name: String,
@@ -47,6 +45,30 @@ pub struct Scenario {
     /// Cards the user added in the page (same shape as catalog cards).
     pub custom_gpus: Vec<Gpu>,
 }
+
+// Read and written by table (domain/read.rs): the same meaning as the derives with
+// #[serde(default)].
+crate::read_fields!(Scenario {
+    version: whole,
+    name: text,
+    task: any,
+    model: text,
+    custom_model: any,
+    precision: any,
+    weight_quant: any,
+    training: any,
+    lora: any,
+    inference: any,
+    parallel: any,
+    cards: any,
+    money: any,
+    efficiency: any,
+    ownership: any,
+    infra: any,
+    search: any,
+    vision: any,
+    custom_gpus: any
+});
 
 impl Default for Scenario {
     /// The demo: a full bf16 fine-tune of Qwen2.5-7B on 1B tokens, layout chosen automatically.

@@ -57,7 +57,8 @@ pub struct Engine {
     route_share: f64,
     /// KV bytes of one token of context, whole replica.
     kv_per_token: f64,
-    /// Mean tokens in cache per running request: uncached + cached prompt + half the output.
+    /// Mean tokens in cache per running request: the prompt + half the output, weighted by how
+    /// long each answer runs.
     mean_ctx: f64,
     /// Compute seconds the busiest card spends per request decoded in the replica (its group's
     /// share of the non-expert work, its share of the experts'), and per prompt token its group
@@ -139,7 +140,11 @@ impl Engine {
         let routed = m.routed_expert_fraction();
         let prompt = f64::from(i.context);
         let output = f64::from(i.output_tokens);
-        let mean_ctx = prompt + output / 2.0;
+        // A request stays in the batch for its o steps, so the cache a running request holds on
+        // average is E[o·(p + o/2)] / E[o] = p + E[o]/2 · (1 + c²) (renewal-reward: long answers
+        // are over-represented); for log-normal answer lengths 1 + c² = e^(σ²).
+        let out_sigma = i.output_p90.map_or(0.0, |p90| lognormal_sigma(output, f64::from(p90)));
+        let mean_ctx = prompt + output / 2.0 * (out_sigma * out_sigma).exp();
         // Attention score FLOPs per token against a context of c tokens: 4·L·heads·head_dim·c.
         let attention = |c: f64| 4.0 * f64::from(m.layers) * f64::from(m.heads) * f64::from(m.head_dim()) * c;
         let (route_share, top_k, moe_layers) = m.moe.as_ref().map_or((0.0, 0.0, 0.0), |x| {

@@ -130,6 +130,10 @@ pub fn WorkloadForm() -> impl IntoView {
                     on_empty=Callback::new(move |()| sc.update(|s| s.inference.context_p90 = None))
                     value=get(sc, |s| s.inference.context_p90.map(f64::from))
                     on_change=set(sc, |s, v: f64| s.inference.context_p90 = Some(v as u32))/>
+                <NumField label=Key::OutputP90 testid="out-p90" min=1.0 max=2_097_152.0 integer=true
+                    on_empty=Callback::new(move |()| sc.update(|s| s.inference.output_p90 = None))
+                    value=get(sc, |s| s.inference.output_p90.map(f64::from))
+                    on_change=set(sc, |s, v: f64| s.inference.output_p90 = Some(v as u32))/>
                 <SelectField label=Key::KvPrecision testid="kv" options=kvs value=enum_get(sc, |s| s.inference.kv) on_change=enum_set(sc, |s, v| s.inference.kv = v)/>
                 <ServingForm/>
             </Show>

@@ -95,6 +95,7 @@ strings! {
     TargetsAll => "all linear layers", "全部线性层";
     Context => "Prompt tokens", "输入 token 数";
     ContextP90 => "Prompt tokens, p90 (empty: all the same length)", "输入 token 数 p90（留空：全部等长）";
+    OutputP90 => "Output tokens, p90 (empty: all the same length)", "输出 token 数 p90（留空：全部等长）";
     OutputTokens => "Output tokens", "输出 token 数";
     Concurrent => "Concurrent users", "并发用户数";
     KvPrecision => "KV-cache precision", "KV 缓存精度";

@@ -1,11 +1,10 @@
 //! Owning versus renting, the infrastructure around the cards, and the auto-plan's limits.
 
 use super::sections::Currency;
-use serde::Serialize;
 
 /// Owning versus renting: the hidden costs of owning and the rental alternatives.
 /// Amounts are in `currency` (converted to the scenario currency in the report).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Ownership {
     /// Card to buy; empty = the best-ranked fitting card with a purchase price.
     pub gpu: String,
@@ -113,7 +112,7 @@ impl Ownership {
 }
 
 /// Storage, network between servers, power and cooling around the cards.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Infra {
     /// Hours between checkpoint saves.
     pub checkpoint_every_hours: f64,
@@ -158,7 +157,7 @@ impl Default for Infra {
 }
 
 /// Auto-plan: search every card and layout for the cheapest or fastest way to run the workload.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Search {
     /// Finish the training within this many days; `None` = no deadline.
     pub deadline_days: Option<f64>,

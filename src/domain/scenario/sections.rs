@@ -2,12 +2,11 @@
 
 use super::inputs::{KvPrecision, LoraTargets, Offload, Optimizer, Recompute};
 use crate::domain::framework::{Conventions, Framework};
-use serde::Serialize;
 
 /// Rental markets a scenario can price cards in (`""` = any).
 pub const RENT_MARKETS: [&str; 5] = ["", "china_cloud", "global_marketplace", "hyperscaler", "my_quotes"];
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Training {
     pub seq_len: u32,
     pub micro_batch: u32,
@@ -52,7 +51,7 @@ impl Default for Training {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Lora {
     pub rank: u32,
     pub targets: LoraTargets,
@@ -64,14 +63,16 @@ impl Default for Lora {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Inference {
     /// Prompt tokens per request (the mean).
     pub context: u32,
     /// 90th percentile of the prompt tokens; `None` = every prompt the mean length.
     pub context_p90: Option<u32>,
-    /// Generated tokens per request.
+    /// Generated tokens per request (the mean).
     pub output_tokens: u32,
+    /// 90th percentile of the generated tokens; `None` = every answer the mean length.
+    pub output_p90: Option<u32>,
     /// Concurrent users: each sends its next request `think_s` after the last answer ends
     /// (with no think time: requests in flight).
     pub concurrent: u32,
@@ -107,6 +108,7 @@ impl Default for Inference {
             context: 4096,
             context_p90: None,
             output_tokens: 512,
+            output_p90: None,
             concurrent: 8,
             kv: KvPrecision::Bf16,
             rate_rps: None,
@@ -126,7 +128,7 @@ impl Default for Inference {
 }
 
 /// Parallel layout: `auto` searches tp/pp/ZeRO/recompute per card; otherwise the given values are used.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Parallel {
     pub auto: bool,
     /// Cards to use; 0 = the fewest that fit.
@@ -166,7 +168,7 @@ impl Default for Parallel {
 }
 
 /// Which catalog cards to consider. Empty lists mean "all".
-#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct CardFilter {
     pub segments: Vec<String>,
     pub vendors: Vec<String>,
@@ -203,13 +205,13 @@ impl Currency {
 }
 
 /// A user's own hourly rental quote for a card.
-#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct PriceOverride {
     pub gpu: String,
     pub rent_hourly: f64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Money {
     pub currency: Currency,
     /// CNY per USD. Default: PBOC central parity ≈ 7.1 (late 2025); editable.
@@ -236,7 +238,7 @@ impl Default for Money {
 }
 
 /// Utilisation assumptions the user may replace with their own benchmark.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Efficiency {
     /// Model FLOPs utilisation for training; `None` = default per card class (compute.rs).
     pub mfu: Option<f64>,
@@ -275,6 +277,7 @@ crate::read_fields!(Inference {
     context: whole,
     context_p90: opt_whole,
     output_tokens: whole,
+    output_p90: opt_whole,
     concurrent: whole,
     kv: any,
     rate_rps: opt_real,

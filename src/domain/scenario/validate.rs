@@ -30,6 +30,9 @@ impl Scenario {
         let i = &self.inference;
         check("inference.context", f64::from(i.context), 1.0, 2_097_152.0)?;
         check("inference.output_tokens", f64::from(i.output_tokens), 0.0, 2_097_152.0)?;
+        if let Some(p90) = i.output_p90 {
+            check("inference.output_p90", f64::from(p90), f64::from(i.output_tokens), 2_097_152.0)?;
+        }
         if let Some(p90) = i.context_p90 {
             check("inference.context_p90", f64::from(p90), f64::from(i.context), 2_097_152.0)?;
         }

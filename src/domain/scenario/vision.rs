@@ -1,9 +1,7 @@
 //! Inputs of a vision, OCR, speech or diffusion job (domain/vision.rs plans it): what a CV team
 //! thinks in — image size, batch, dataset, epochs; for serving, a rate and a latency target.
 
-use serde::Serialize;
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct VisionJob {
     /// Input side in pixels; 0 = the model's reference size.
     pub resolution: u32,
