@@ -3,7 +3,7 @@
 
 use super::catalog::Catalog;
 use super::report::report as plan;
-use super::scenario::{Offload, Recompute, Scenario, Task, WeightQuant};
+use super::scenario::{KvPrecision, Offload, Recompute, Scenario, Task, WeightQuant};
 use super::search;
 use super::verdict::{focus, CardVerdict};
 use serde::Serialize;
@@ -22,11 +22,12 @@ pub struct Fix {
     pub scenario: Scenario,
 }
 
-/// Whether a verdict is a working plan: fits, and meets the deadline when there is one.
+/// Whether a verdict is a working plan: fits, meets the deadline when there is one, and when
+/// serving meets the latency targets at the load.
 #[must_use]
 pub fn works(s: &Scenario, v: &CardVerdict) -> bool {
     let deadline = s.search.deadline_days.map(|d| d * 24.0);
-    v.fits && deadline.is_none_or(|d| v.hours.is_some_and(|h| h <= d))
+    v.fits && deadline.is_none_or(|d| v.hours.is_some_and(|h| h <= d)) && v.serving.as_ref().is_none_or(|c| c.meets)
 }
 
 fn try_fix(
@@ -91,34 +92,72 @@ pub fn fixes(s: &Scenario, catalog: &Catalog) -> Vec<Fix> {
         sort(&mut out);
         return out;
     }
-    out.extend(try_fix(s, catalog, &g, "ZeRO stage 3".into(), "使用 ZeRO-3".into(), |x| {
-        same_count(x);
-        x.parallel.auto = false;
-        x.parallel.zero = 3;
-    }));
-    out.extend(try_fix(s, catalog, &g, "full activation recompute".into(), "全部激活重计算".into(), |x| {
-        same_count(x);
-        x.parallel.auto = false;
-        x.parallel.recompute = Recompute::Full;
-    }));
-    out.extend(try_fix(
-        s,
-        catalog,
-        &g,
-        "offload optimizer states to CPU".into(),
-        "优化器状态卸载到 CPU".into(),
-        |x| {
+    // Memory layouts of training (serving picks its own replica shape).
+    if s.task.is_training() {
+        out.extend(try_fix(s, catalog, &g, "ZeRO stage 3".into(), "使用 ZeRO-3".into(), |x| {
             same_count(x);
-            x.parallel.offload = Offload::Optimizer;
-        },
-    ));
+            x.parallel.auto = false;
+            x.parallel.zero = 3;
+        }));
+        out.extend(try_fix(s, catalog, &g, "full activation recompute".into(), "全部激活重计算".into(), |x| {
+            same_count(x);
+            x.parallel.auto = false;
+            x.parallel.recompute = Recompute::Full;
+        }));
+        out.extend(try_fix(
+            s,
+            catalog,
+            &g,
+            "offload optimizer states to CPU".into(),
+            "优化器状态卸载到 CPU".into(),
+            |x| {
+                same_count(x);
+                x.parallel.offload = Offload::Optimizer;
+            },
+        ));
+    }
     match s.task {
         Task::Inference => {
             for (q, en, zh) in [
+                (WeightQuant::Fp8, "FP8 weights", "FP8 权重量化"),
                 (WeightQuant::Int8, "INT8 weights", "INT8 权重量化"),
                 (WeightQuant::Int4, "INT4 weights (GPTQ/AWQ)", "INT4 权重量化（GPTQ/AWQ）"),
             ] {
-                out.extend(try_fix(s, catalog, &g, en.into(), zh.into(), |x| x.weight_quant = q));
+                if s.weight_quant != q {
+                    out.extend(try_fix(s, catalog, &g, en.into(), zh.into(), |x| x.weight_quant = q));
+                }
+            }
+            if s.inference.kv != KvPrecision::Fp8 {
+                out.extend(try_fix(s, catalog, &g, "FP8 KV cache".into(), "KV 缓存用 FP8".into(), |x| {
+                    x.inference.kv = KvPrecision::Fp8;
+                }));
+            }
+            let half = (s.inference.context / 2).max(1);
+            out.extend(try_fix(
+                s,
+                catalog,
+                &g,
+                format!("prompts of {half} tokens"),
+                format!("输入缩短为 {half} token"),
+                |x| {
+                    x.inference.context = half;
+                    x.inference.context_p90 = x.inference.context_p90.map(|p| (p / 2).max(half));
+                },
+            ));
+            // Another card: the cheapest in the whole ranking whose serving plan meets the targets.
+            let mut anywhere = s.clone();
+            anywhere.cards.only.clear();
+            let all = plan(&anywhere, catalog).map(|r| r.cards).unwrap_or_default();
+            if let Some(o) = all.iter().find(|c| c.gpu != g && c.serving.as_ref().is_some_and(|c| c.meets)) {
+                let (id, cards) = (o.gpu.clone(), o.gpus);
+                out.extend(try_fix(
+                    s,
+                    catalog,
+                    &id,
+                    format!("{} × {cards} instead", o.name),
+                    format!("改用 {} × {cards}", o.name),
+                    |x| x.cards.only.clear(),
+                ));
             }
         }
         Task::Pretrain | Task::FullFinetune => {
