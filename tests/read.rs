@@ -141,6 +141,20 @@ fn every_section_reads_every_field() {
     ];
     let sections: Vec<(&str, Value)> = sections.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
     every_field_is_read::<Scenario>(&sections);
+    use gpu_planner::domain::catalog::{Gpu, Interconnect, Price, Source};
+    every_field_is_read::<Source>(&[]);
+    every_field_is_read::<Interconnect>(&[("domain", json!(4))]);
+    every_field_is_read::<Price>(&[]);
+    every_field_is_read::<Gpu>(&[
+        ("architecture", json!("Hopper")),
+        ("form_factor", json!("SXM")),
+        ("memory_type", json!("HBM3")),
+        ("ecc", json!(true)),
+        ("year", json!(2024)),
+        ("pcie_gen", json!(5)),
+        ("interconnect", json!({"kind": "nvlink", "gb_s": 900.0, "domain": 8})),
+        ("sources", json!([{"title": "datasheet", "url": "https://example.org", "accessed": "2026-11"}])),
+    ]);
     every_field_is_read::<ModelSpec>(&[
         ("head_dim", json!(128)),
         ("moe", moe),

@@ -1,12 +1,10 @@
 //! The GPU catalog (`catalog.json`): cards with sourced, dense specs and dated reference prices.
 //! Pure data + validation; embedded at compile time, parsed once.
 
-use serde::{Deserialize, Serialize};
 use std::sync::LazyLock;
 
 /// Where a figure comes from.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-#[serde(default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Source {
     pub title: String,
     pub url: String,
@@ -15,8 +13,7 @@ pub struct Source {
 }
 
 /// The fast link between cards of one server.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-#[serde(default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Interconnect {
     /// `nvlink`, `nvlink-bridge`, `pcie`, `infinity-fabric`, `hccs`, `mlu-link`, `other`.
     pub kind: String,
@@ -35,8 +32,7 @@ impl Interconnect {
 }
 
 /// One card. Compute figures are dense (2:4-sparse datasheet figures halved); `None` = unknown.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-#[serde(default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Gpu {
     pub id: String,
     pub name: String,
@@ -81,8 +77,7 @@ impl Gpu {
 }
 
 /// A dated reference price for one card.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-#[serde(default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Price {
     pub gpu: String,
     /// `purchase`, `rent_hourly`, `rent_monthly` or `server`.
@@ -114,8 +109,7 @@ pub const PRICE_MARKETS: [&str; 6] = ["", "china_cloud", "global_marketplace", "
 pub type LeadTime = Price;
 
 /// Cards, prices and lead times, as in `catalog.json`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-#[serde(default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Catalog {
     /// Date the catalog was last revised (`YYYY-MM-DD`): price ages are counted to it.
     pub updated: String,
@@ -123,6 +117,52 @@ pub struct Catalog {
     pub prices: Vec<Price>,
     pub lead_times: Vec<LeadTime>,
 }
+
+// Read and written by table (domain/read.rs): the same meaning as the derives with
+// #[serde(default)].
+crate::read_fields!(Source { title: text, url: text, accessed: text });
+crate::read_fields!(Interconnect { kind: text, gb_s: opt_real, domain: opt_whole });
+crate::read_fields!(Gpu {
+    id: text,
+    name: text,
+    vendor: text,
+    architecture: opt_text,
+    year: opt_whole,
+    segment: text,
+    form_factor: opt_text,
+    market: text,
+    memory_gb: opt_real,
+    memory_type: opt_text,
+    memory_bandwidth_gb_s: opt_real,
+    bf16_tflops: opt_real,
+    fp16_tflops: opt_real,
+    fp8_tflops: opt_real,
+    tf32_tflops: opt_real,
+    fp32_tflops: opt_real,
+    int8_tops: opt_real,
+    tdp_w: opt_real,
+    interconnect: any,
+    pcie_gen: opt_whole,
+    ecc: opt_flag,
+    software: text,
+    notes: text,
+    sources: any
+});
+crate::read_fields!(Price {
+    gpu: text,
+    kind: text,
+    amount: real,
+    currency: text,
+    region: text,
+    date: text,
+    source: text,
+    notes: text,
+    market: text,
+    condition: text,
+    weeks_min: opt_real,
+    weeks_max: opt_real
+});
+crate::read_fields!(Catalog { updated: text, gpus: any, prices: any, lead_times: any });
 
 /// `catalog.json` as written, with every note and source title (the CLI and the tests).
 pub const EMBEDDED_JSON: &str = include_str!("../../catalog.json");

@@ -81,6 +81,24 @@ pub fn text(v: &Value) -> Result<String, String> {
     v.as_str().map(str::to_string).ok_or_else(|| expected(v, "a string"))
 }
 
+/// A string, or null.
+pub fn opt_text(v: &Value) -> Result<Option<String>, String> {
+    if v.is_null() {
+        Ok(None)
+    } else {
+        text(v).map(Some)
+    }
+}
+
+/// A boolean, or null.
+pub fn opt_flag(v: &Value) -> Result<Option<bool>, String> {
+    if v.is_null() {
+        Ok(None)
+    } else {
+        flag(v).map(Some)
+    }
+}
+
 /// Numbers.
 pub fn reals(v: &Value) -> Result<Vec<f64>, String> {
     v.as_array().ok_or_else(|| expected(v, "a sequence"))?.iter().map(real).collect()
