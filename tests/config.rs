@@ -17,7 +17,7 @@ fn read(file: &str) -> ConfigRead {
 /// (file, published total in billions, published active in billions for MoE, tolerance on the
 /// total).
 /// Counts leave out norms and biases (<0.1%) and multi-token-prediction heads.
-const PUBLISHED: [(&str, f64, Option<f64>, f64); 19] = [
+const PUBLISHED: [(&str, f64, Option<f64>, f64); 23] = [
     // huggingface.co/meta-llama/Llama-3.1-8B: "8.03B params" (safetensors); model card "8B".
     ("llama-3.1-8b.json", 8.03, None, 0.03),
     // huggingface.co/meta-llama/Llama-3.1-70B: "70.6B params"; model card "70B".
@@ -61,6 +61,15 @@ const PUBLISHED: [(&str, f64, Option<f64>, f64); 19] = [
     ("llama-4-scout.json", 109.0, Some(17.0), 0.05),
     // huggingface.co/Qwen/Qwen3-VL-8B-Instruct: "8.77B params" (language model + vision tower).
     ("qwen3-vl-8b.json", 8.77, None, 0.05),
+    // Encoder–decoder. huggingface.co/google-t5/t5-base model card: "T5-Base is the checkpoint
+    // with 220 million parameters" (the Hub's safetensors count: 223M).
+    ("t5-base.json", 0.22, None, 0.03),
+    // huggingface.co/google/flan-t5-base: "248M params"; flan-t5-large: "783M params".
+    ("flan-t5-base.json", 0.248, None, 0.03),
+    ("flan-t5-large.json", 0.783, None, 0.03),
+    // github.com/openai/whisper README, "Available models": large, 1550 M parameters. The
+    // convolutional front end and position tables (~7M) are not counted here.
+    ("whisper-large-v3.json", 1.55, None, 0.03),
 ];
 
 #[test]
@@ -121,6 +130,21 @@ fn families_read_their_structure() {
     let fp8 = read("qwen3-30b-a3b-fp8.json").quantization.expect("fp8");
     assert_eq!((fp8.method.as_str(), fp8.bits, fp8.group_size), ("fp8", Some(8), Some(128 * 128)));
 
+    // Encoder–decoder stacks: T5's naming (the relu MLP of the original, the gated one of Flan,
+    // the head tied unless untied) and BART/Whisper's (1,500 audio frames into the encoder).
+    let t5 = read("t5-base.json").model;
+    assert_eq!((t5.layers, t5.encoder.as_ref().map(|e| (e.layers, e.seq))), (12, Some((12, 512))));
+    assert!(!t5.gated_mlp && t5.tied_embeddings && t5.heads == t5.kv_heads);
+    let flan = read("flan-t5-large.json").model;
+    assert!(flan.gated_mlp && !flan.tied_embeddings);
+    assert_eq!((flan.intermediate, flan.head_dim()), (2816, 64));
+    let whisper = read("whisper-large-v3.json");
+    let w = &whisper.model;
+    assert_eq!((w.layers, w.hidden, w.heads, w.intermediate, w.vocab, w.max_context), (32, 1280, 20, 5120, 51866, 448));
+    assert_eq!(w.encoder.as_ref().map(|e| (e.layers, e.seq)), Some((32, 1500)));
+    assert!(!w.gated_mlp && w.tied_embeddings);
+    assert!(whisper.notes.iter().any(|n| n.contains("encoder–decoder")), "{:?}", whisper.notes);
+
     let glm = read("glm-4.5-air.json").model;
     assert_eq!(glm.moe.as_ref().map(|m| (m.dense_layers, m.dense_intermediate)), Some((1, Some(10944))));
 }
@@ -137,6 +161,8 @@ fn config_plans_like_its_preset() {
         ("qwen3-30b-a3b.json", "qwen3-30b-a3b"),
         ("deepseek-v3.json", "deepseek-v3"),
         ("mixtral-8x7b.json", "mixtral-8x7b"),
+        ("flan-t5-large.json", "flan-t5-large"),
+        ("whisper-large-v3.json", "whisper-large-v3"),
     ] {
         let p = preset(id).expect("preset");
         let parsed = read(file).model;
@@ -144,7 +170,11 @@ fn config_plans_like_its_preset() {
             (m.layers, m.hidden, m.intermediate, m.heads, m.kv_heads, m.head_dim(), m.vocab, m.tied_embeddings)
         };
         assert_eq!(shape(&parsed), shape(p), "{file}: shape");
-        assert_eq!((&parsed.moe, &parsed.mla), (&p.moe, &p.mla), "{file}: moe/mla");
+        assert_eq!(
+            (&parsed.moe, &parsed.mla, &parsed.encoder),
+            (&p.moe, &p.mla, &p.encoder),
+            "{file}: moe/mla/encoder"
+        );
         let custom = |m| Scenario { model: "custom".into(), custom_model: m, ..Scenario::default() };
         let from_config = report(&custom(ModelSpec { max_context: p.max_context, ..parsed }));
         let from_preset = report(&custom(p.as_custom()));
@@ -180,7 +210,8 @@ fn bad_configs_name_the_field() {
     assert!(read_config(&format!("{text}}}")).expect_err("string").to_string().contains("intermediate_size"));
     // Structures the planner cannot size are refused by name.
     for (extra, field) in [
-        (r#", "is_encoder_decoder": true"#, "is_encoder_decoder"),
+        // An encoder–decoder flag on decoder-only names: the encoder–decoder fields are missing.
+        (r#", "is_encoder_decoder": true"#, "d_model"),
         (r#", "mamba_d_state": 16"#, "mamba_d_state"),
         (r#", "num_layers": 40"#, "num_layers"),
         (r#", "layer_types": ["full_attention"]"#, "layer_types"),
@@ -195,6 +226,13 @@ fn bad_configs_name_the_field() {
     let sliding = vec!["\"sliding_attention\""; 32].join(",");
     let e = read_config(&format!("{base}, \"layer_types\": [{sliding}]}}")).expect_err("window");
     assert_eq!(e, ConfigError::Missing("sliding_window"));
+    // Encoder and decoder of different shapes cannot be one EncoderSpec.
+    let whisper = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/configs/whisper-large-v3.json"))
+        .unwrap_or_default();
+    let uneven = whisper.replace(r#""decoder_ffn_dim": 5120"#, r#""decoder_ffn_dim": 4096"#);
+    assert_ne!(uneven, whisper);
+    let e = read_config(&uneven).expect_err("uneven stacks");
+    assert!(e.to_string().contains("decoder_ffn_dim") && e.to_string().contains("4096"), "{e}");
     // MoE without its routing.
     let e = read_config(&format!("{base}, \"num_local_experts\": 8}}")).expect_err("top-k");
     assert_eq!(e, ConfigError::Missing("num_experts_per_tok"));

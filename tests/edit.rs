@@ -200,6 +200,7 @@ fn a_part_switched_on_is_valid_and_switched_off_leaves_nothing() {
 fn each_field_is_checked_against_its_own_limits() {
     let mut m = model::preset("deepseek-v3").unwrap_or_else(|| panic!("preset")).as_custom();
     Part::Window.switch(&mut m, true);
+    Part::Encoder.switch(&mut m, true);
     Dim::WindowLayers.set(&mut m, Some(50.0));
     assert!(m.validate().is_ok(), "{:?}", m.validate());
     for d in Dim::ALL {

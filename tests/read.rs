@@ -160,6 +160,7 @@ fn every_section_reads_every_field() {
         ("moe", moe),
         ("mla", mla),
         ("sliding_window", json!(4096)),
+        ("encoder", json!({"layers": 24, "seq": 512})),
     ]);
 }
 

@@ -12,10 +12,19 @@ use serde::{Deserialize, Serialize};
 /// 2020, Hoffmann et al. 2022) plus, when `attention` counts, the attention-score term
 /// 12·L·(heads·d)·s (PaLM, Chowdhery et al. 2022, App. B — the MFU convention). LoRA/QLoRA skip
 /// the frozen weights' gradients: 4·N and 8·L·h·s.
+/// Encoder–decoder models (`tokens` are the decoder's, `seq` its length): the encoder's share of
+/// the parameters works on its own positions, enc.seq per `seq` decoder tokens, and the attention
+/// term adds the encoder's bidirectional self-attention and the decoder's cross-attention over
+/// enc.seq positions (the same 2·N and 4·s·(heads·d) counts applied to each stack).
 #[must_use]
 pub fn training_flops(m: &ModelSpec, task: Task, seq: u32, tokens: f64, attention: bool) -> f64 {
-    let n = m.params().active;
-    let attn = f64::from(m.layers) * f64::from(m.heads) * f64::from(m.head_dim()) * f64::from(seq);
+    let s = f64::from(seq.max(1));
+    let (enc_share, enc_seq, enc_layers) =
+        m.encoder.as_ref().map_or((0.0, 0.0, 0.0), |e| (m.encoder_fraction(), f64::from(e.seq), f64::from(e.layers)));
+    let n = m.params().active * (1.0 - enc_share + enc_share * enc_seq / s);
+    let width = f64::from(m.heads) * f64::from(m.head_dim());
+    let cross = if m.encoder.is_some() { f64::from(m.layers) * enc_seq } else { 0.0 };
+    let attn = width * (f64::from(m.layers) * s + cross + enc_layers * enc_seq * enc_seq / s);
     let (dense, att) = match task {
         Task::Lora | Task::Qlora => (4.0, 8.0),
         _ => (6.0, 12.0),

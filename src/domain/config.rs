@@ -48,13 +48,12 @@ pub struct ConfigRead {
 /// Families whose MLP has two matrices (no gate); every other family read here is gated.
 const PLAIN_MLP: [&str; 8] = ["gpt2", "gpt_neox", "opt", "falcon", "bloom", "phi", "starcoder2", "gpt_bigcode"];
 
-/// Keys that say the model is not a decoder-only transformer this planner can size.
-const FOREIGN: [(&str, &str); 5] = [
-    ("is_encoder_decoder", "encoder-decoder models are not supported yet"),
+/// Keys that say the model is not a transformer this planner can size.
+const FOREIGN: [(&str, &str); 4] = [
     ("mamba_d_state", "state-space (Mamba) layers are not supported"),
     ("ssm_cfg", "state-space (Mamba) layers are not supported"),
     ("hybrid_override_pattern", "Mamba hybrid layers are not supported"),
-    ("num_layers", "this naming (ChatGLM/T5 style) is not supported; expected num_hidden_layers"),
+    ("num_layers", "this naming (ChatGLM style) is not supported; expected num_hidden_layers"),
 ];
 
 struct Fields<'a> {
@@ -143,12 +142,17 @@ pub fn read_config(text: &str) -> Result<ConfigRead, ConfigError> {
     if let Some((k, _)) = text_cfg {
         notes.push(format!("language model read from `{k}`"));
     }
+    let model_type = f.text_of("model_type").unwrap_or("").to_string();
+    if f.flag("is_encoder_decoder")? == Some(true) || ["t5", "mt5", "umt5", "whisper"].contains(&model_type.as_str()) {
+        let model = read_encoder_decoder(&f, &model_type, &mut notes)?;
+        model.validate().map_err(ConfigError::Invalid)?;
+        return Ok(ConfigRead { model, quantization: read_quantization(&f)?, vision_params: None, notes });
+    }
     for (k, why) in FOREIGN {
         if let Some(v) = f.get(k).filter(|v| **v != Value::Bool(false)) {
             return Err(unsupported(k, v, why));
         }
     }
-    let model_type = f.text_of("model_type").unwrap_or("").to_string();
 
     let layers = f.need("num_hidden_layers", 1, 1_000)?;
     let hidden = f.need("hidden_size", 64, 100_000)?;
@@ -225,11 +229,100 @@ pub fn read_config(text: &str) -> Result<ConfigRead, ConfigError> {
         mla,
         sliding_window,
         sliding_window_layers,
+        encoder: None,
         source: "config.json".into(),
         notes: String::new(),
     };
     model.validate().map_err(ConfigError::Invalid)?;
     Ok(ConfigRead { model, quantization: read_quantization(&f)?, vision_params: read_vision(root)?, notes })
+}
+
+/// An encoder–decoder config in either naming: T5's (`num_layers` encoder, `num_decoder_layers`,
+/// `d_model`, `d_ff`, `d_kv`, `num_heads`, `feed_forward_proj`) or BART's, which Whisper shares
+/// (`encoder_layers`, `decoder_layers`, `*_attention_heads`, `*_ffn_dim`,
+/// `max_source_positions`). Both stacks must have the same width, heads and MLP.
+fn read_encoder_decoder(f: &Fields, model_type: &str, notes: &mut Vec<String>) -> Result<ModelSpec, ConfigError> {
+    let hidden = f.need("d_model", 64, 100_000)?;
+    let vocab = f.need("vocab_size", 2, 2_000_000)?;
+    // The decoder's figure, when given, must be the encoder's.
+    let same = |k: &'static str, x: u32| -> Result<(), ConfigError> {
+        match f.uint(k, 1, BIG)? {
+            Some(y) if y != x => Err(ConfigError::Unsupported {
+                field: k.into(),
+                value: y.to_string(),
+                why: "encoder and decoder of different shapes are not supported",
+            }),
+            _ => Ok(()),
+        }
+    };
+    let (enc_layers, layers, heads, head_dim, intermediate, gated, enc_seq, max_context) = if f.get("d_ff").is_some() {
+        let enc = f.need("num_layers", 1, 1_000)?;
+        let dec = f.uint("num_decoder_layers", 1, 1_000)?.unwrap_or(enc);
+        let proj = f.text_of("feed_forward_proj").unwrap_or("relu");
+        if f.get("feed_forward_proj").is_none() {
+            notes.push("no feed_forward_proj: relu, T5's default (two-matrix MLP)".into());
+        }
+        let gated = proj.starts_with("gated");
+        if !gated && !["relu", "gelu", "gelu_new", "silu"].contains(&proj) {
+            return Err(unsupported(
+                "feed_forward_proj",
+                f.get("feed_forward_proj").unwrap_or(&Value::Null),
+                "expected relu or gated-gelu",
+            ));
+        }
+        notes.push("encoder input: 512 tokens (T5's training length), editable as the encoder's positions".into());
+        let context = f.uint("n_positions", 1, 100_000_000)?.unwrap_or(512);
+        (
+            enc,
+            dec,
+            f.need("num_heads", 1, 1_024)?,
+            f.uint("d_kv", 1, 4_096)?,
+            f.need("d_ff", 1, BIG)?,
+            gated,
+            512,
+            context,
+        )
+    } else {
+        let enc = f.need("encoder_layers", 1, 1_000)?;
+        let dec = f.need("decoder_layers", 1, 1_000)?;
+        let heads = f.need("encoder_attention_heads", 1, 1_024)?;
+        same("decoder_attention_heads", heads)?;
+        let ffn = f.need("encoder_ffn_dim", 1, BIG)?;
+        same("decoder_ffn_dim", ffn)?;
+        let source = match f.uint("max_source_positions", 1, 100_000_000)? {
+            Some(n) => n,
+            None => {
+                notes.push("no max_source_positions: the encoder reads max_position_embeddings".into());
+                f.need("max_position_embeddings", 1, 100_000_000)?
+            }
+        };
+        let context = f.any(&["max_target_positions", "max_position_embeddings"], 1, 100_000_000)?.unwrap_or(source);
+        (enc, dec, heads, None, ffn, false, source, context)
+    };
+    // transformers' PretrainedConfig ties the output head unless told otherwise.
+    let tied = f.flag("tie_word_embeddings")?.unwrap_or(true);
+    let name = f
+        .text_of("_name_or_path")
+        .or_else(|| f.root.get("architectures").and_then(|a| a.get(0)).and_then(Value::as_str))
+        .unwrap_or("config.json");
+    notes.push(format!("encoder–decoder ({model_type}): {enc_layers} encoder and {layers} decoder layers"));
+    Ok(ModelSpec {
+        id: "custom".into(),
+        name: name.chars().take(80).collect(),
+        layers,
+        hidden,
+        intermediate,
+        heads,
+        kv_heads: heads,
+        head_dim,
+        vocab,
+        max_context,
+        tied_embeddings: tied,
+        gated_mlp: gated,
+        encoder: Some(super::model::EncoderSpec { layers: enc_layers, seq: enc_seq }),
+        source: "config.json".into(),
+        ..ModelSpec::default()
+    })
 }
 
 fn read_moe(

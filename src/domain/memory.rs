@@ -194,6 +194,49 @@ pub fn stage_activation_bytes(x: &ActivationShape, layers: u32, layout: &Layout,
     all / cp
 }
 
+/// Activations of one stage of the whole model: the decoder (or only) stack at the scenario's
+/// length, and for encoder–decoder models [`encoder_activation_bytes`].
+#[must_use]
+pub fn model_activation_bytes(m: &ModelSpec, x: &ActivationShape, layout: &Layout, flash: bool, in_flight: f64) -> f64 {
+    stage_activation_bytes(x, m.layers, layout, flash, in_flight)
+        + encoder_activation_bytes(m, x, layout, flash, in_flight)
+}
+
+/// Encoder–decoder models: the encoder stack at its own length (Korthikanti et al.'s per-layer
+/// count at enc.seq positions), the encoder output that every decoder layer's cross-attention
+/// reads (kept for the backward pass), and per decoder layer the cross-attention's own tensors
+/// — its norm and query inputs, the query, keys and values over the encoder positions, the
+/// output projection's input, and the scores when they are stored. A stage holds its share of
+/// both stacks. 0 for decoder-only models.
+#[must_use]
+pub fn encoder_activation_bytes(
+    m: &ModelSpec,
+    x: &ActivationShape,
+    layout: &Layout,
+    flash: bool,
+    in_flight: f64,
+) -> f64 {
+    let Some(e) = &m.encoder else { return 0.0 };
+    let enc = ActivationShape { seq: f64::from(e.seq), ..*x };
+    let stack = stage_activation_bytes(&enc, e.layers, layout, flash, in_flight);
+    let w = x.bytes / 2.0;
+    let (sb, se) = (x.seq * x.batch, enc.seq * x.batch);
+    let t = f64::from(layout.tp.max(1));
+    let output = 2.0 * se * x.hidden * w / t;
+    let cross = if layout.recompute == Recompute::Full {
+        0.0
+    } else {
+        let scores = if flash || layout.recompute != Recompute::None {
+            0.0
+        } else {
+            x.heads * x.seq * enc.seq * x.batch * 2.0 * w
+        };
+        let per_layer = (sb * (4.0 * x.hidden + 4.0 * x.q_width) * w + se * 4.0 * x.kv_width * w + scores) / t;
+        per_layer * (f64::from(m.layers) / f64::from(layout.pp.max(1))).ceil()
+    };
+    stack + (output + cross) * in_flight / f64::from(layout.cp.max(1))
+}
+
 /// LoRA adapter parameters: r·(d_in + d_out) per adapted matrix (Hu et al. 2021), every layer.
 #[must_use]
 pub fn lora_params(m: &ModelSpec, rank: u32, targets: LoraTargets) -> f64 {
@@ -215,7 +258,8 @@ pub fn lora_params(m: &ModelSpec, rank: u32, targets: LoraTargets) -> f64 {
             }
         }
     };
-    f64::from(rank) * (attn + mlp) * f64::from(m.layers)
+    // Encoder–decoder: the encoder's layers and the decoder's cross-attention are adapted too.
+    f64::from(rank) * (attn * m.attention_modules() + mlp * f64::from(m.blocks()))
 }
 
 /// Bytes of the stored weights: non-embedding parameters at `quant`, embeddings at 16/32 bits
@@ -265,7 +309,8 @@ impl Stage {
         if self == Stage::Only {
             return (p.total, p.embedding);
         }
-        let layers = f64::from(m.layers.max(1));
+        // Encoder–decoder stacks are cut into stages as one run of blocks.
+        let layers = f64::from(m.blocks().max(1));
         let per_layer = (p.total - p.embedding) / layers;
         let emb = f64::from(m.vocab) * f64::from(m.hidden);
         let stage_layers = (layers / f64::from(pp.max(1))).ceil();
@@ -283,7 +328,7 @@ pub fn training(m: &ModelSpec, s: &Scenario, layout: &Layout) -> MemoryBreakdown
     for &stage in Stage::of(layout) {
         let mut b = training_states(m, s, layout, stage);
         let in_flight = stage.in_flight(layout.pp, microbatches);
-        b.activations = stage_activation_bytes(&shape, m.layers, layout, t.flash_attention, in_flight);
+        b.activations = model_activation_bytes(m, &shape, layout, t.flash_attention, in_flight);
         b.logits =
             if stage == Stage::First { 0.0 } else { loss_bytes(m, s, t.micro_batch, layout.tp * layout.cp.max(1)) };
         let b = finish(b, s);
@@ -343,7 +388,7 @@ pub fn largest_layer_params(m: &ModelSpec, per_module: bool) -> f64 {
         return emb.max(h * ffn).max(h * q);
     }
     let p = m.computed_params();
-    let block = (p.total - p.embedding) / f64::from(m.layers.max(1));
+    let block = (p.total - p.embedding) / f64::from(m.blocks().max(1));
     block.max(emb)
 }
 
@@ -448,7 +493,7 @@ pub fn inference(m: &ModelSpec, s: &Scenario, layout: &Layout) -> MemoryBreakdow
     let all = weight_bytes(&p, s.weight_quant, s.precision, c);
     let routed = m.routed_expert_fraction();
     let mut b = MemoryBreakdown { weights: all * (1.0 - routed + routed / ep) / (tp * pp), ..Default::default() };
-    let tokens = f64::from(inf.context) + f64::from(inf.output_tokens);
+    let tokens = f64::from(inf.context) + f64::from(inf.output_tokens) + m.cross_kv_positions();
     let users = f64::from(inf.concurrent) / ep;
     b.kv_cache = kv_cache_bytes(m, tokens, inf.kv.bytes()) * users * kv_share(m, layout.tp) / pp;
     b.activations = prefill_working_bytes(m, f64::from(inf.context), layout.tp);

@@ -25,6 +25,18 @@ pub struct MlaSpec {
     pub q_lora_rank: Option<u32>,
 }
 
+/// The encoder of an encoder–decoder model (T5, Flan-T5, mT5/mT0, Whisper): as wide as the
+/// decoder (same hidden size, heads, MLP); every decoder layer adds cross-attention over the
+/// encoder's output (Vaswani et al. 2017 §3.1; Raffel et al. 2020 §3.1; Radford et al. 2022 §2.2).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct EncoderSpec {
+    pub layers: u32,
+    /// Positions the encoder reads per sample: the input tokens (T5: 512 in its paper) or the
+    /// audio frames (Whisper: 1,500 for a 30-second window). The scenario's sequence length and
+    /// prompt are the decoder's.
+    pub seq: u32,
+}
+
 /// A transformer's shape. `params_b`/`active_params_b` are the published counts; when absent
 /// (custom models) they are computed from the dimensions by [`ModelSpec::computed_params`].
 #[derive(Debug, Clone, PartialEq)]
@@ -52,6 +64,8 @@ pub struct ModelSpec {
     pub sliding_window: Option<u32>,
     /// Share of layers that use the sliding window (Gemma 2 alternates: 0.5; Mistral v0.1: 1.0).
     pub sliding_window_layers: Option<f64>,
+    /// Encoder–decoder models: the encoder (`layers` are then the decoder's).
+    pub encoder: Option<EncoderSpec>,
     pub source: String,
     pub notes: String,
 }
@@ -79,6 +93,7 @@ impl Default for ModelSpec {
             mla: None,
             sliding_window: None,
             sliding_window_layers: None,
+            encoder: None,
             source: String::new(),
             notes: String::new(),
         }
@@ -134,7 +149,7 @@ impl ModelSpec {
         let h = f64::from(self.hidden);
         let layers = f64::from(self.layers);
         let embed = f64::from(self.vocab) * h * if self.tied_embeddings { 1.0 } else { 2.0 };
-        let attn = self.attention_params() * layers;
+        let attn = self.attention_params() * (layers + self.cross_attention_layers());
         let (mlp_total, mlp_active) = match &self.moe {
             None => {
                 let p = self.mlp_params(self.intermediate) * layers;
@@ -151,7 +166,52 @@ impl ModelSpec {
                 (total, active)
             }
         };
-        ParamCounts { total: embed + attn + mlp_total, active: embed + attn + mlp_active, embedding: embed }
+        let enc = self.encoder_layer_params();
+        ParamCounts { total: embed + attn + mlp_total + enc, active: embed + attn + mlp_active + enc, embedding: embed }
+    }
+
+    /// Transformer blocks: the decoder's layers and the encoder's, if any.
+    #[must_use]
+    pub fn blocks(&self) -> u32 {
+        self.layers + self.encoder.as_ref().map_or(0, |e| e.layers)
+    }
+
+    /// Attention modules: one per block, plus each decoder layer's cross-attention.
+    #[must_use]
+    pub fn attention_modules(&self) -> f64 {
+        f64::from(self.blocks()) + self.cross_attention_layers()
+    }
+
+    /// Decoder layers with cross-attention over an encoder (0 for decoder-only models).
+    fn cross_attention_layers(&self) -> f64 {
+        if self.encoder.is_some() {
+            f64::from(self.layers)
+        } else {
+            0.0
+        }
+    }
+
+    /// Parameters of the encoder's layers (self-attention and a dense MLP each).
+    fn encoder_layer_params(&self) -> f64 {
+        self.encoder
+            .as_ref()
+            .map_or(0.0, |e| f64::from(e.layers) * (self.attention_params() + self.mlp_params(self.intermediate)))
+    }
+
+    /// Share of the parameters in the encoder's layers: they process the encoder's positions,
+    /// not the decoder's tokens (0 for decoder-only models).
+    #[must_use]
+    pub fn encoder_fraction(&self) -> f64 {
+        let c = self.computed_params();
+        (self.encoder_layer_params() / c.total.max(1.0)).clamp(0.0, 1.0)
+    }
+
+    /// Positions each request's cache holds besides its own tokens: the encoder output's keys and
+    /// values in every decoder layer's cross-attention, one position per encoder position, the
+    /// same size per position as a token of self-attention cache (MHA in T5 and Whisper).
+    #[must_use]
+    pub fn cross_kv_positions(&self) -> f64 {
+        self.encoder.as_ref().map_or(0.0, |e| f64::from(e.seq))
     }
 
     /// Counts used for planning: the published totals when known, else the computed ones.
@@ -252,10 +312,12 @@ pub enum Part {
     Mla,
     /// Sliding-window attention.
     Window,
+    /// An encoder before the decoder ([`EncoderSpec`]).
+    Encoder,
 }
 
 impl Part {
-    pub const ALL: [Part; 4] = [Part::Base, Part::Moe, Part::Mla, Part::Window];
+    pub const ALL: [Part; 5] = [Part::Base, Part::Moe, Part::Mla, Part::Window, Part::Encoder];
 
     /// Id of the part's switch in the custom form (`data-testid`); empty for the base.
     #[must_use]
@@ -265,6 +327,7 @@ impl Part {
             Part::Moe => "m-moe",
             Part::Mla => "m-mla",
             Part::Window => "m-sliding",
+            Part::Encoder => "m-encoder",
         }
     }
 
@@ -276,6 +339,7 @@ impl Part {
             Part::Moe => m.moe.is_some(),
             Part::Mla => m.mla.is_some(),
             Part::Window => m.sliding_window.is_some(),
+            Part::Encoder => m.encoder.is_some(),
         }
     }
 
@@ -311,6 +375,8 @@ impl Part {
                 m.sliding_window = on.then_some(4096);
                 m.sliding_window_layers = on.then_some(1.0);
             }
+            // T5's: as many encoder layers as decoder layers, 512 input tokens.
+            Part::Encoder => m.encoder = on.then_some(EncoderSpec { layers: m.layers, seq: 512 }),
         }
     }
 }
@@ -380,6 +446,8 @@ pub enum Dim {
     Window,
     /// Share of layers with the window, in percent (Gemma 2 alternates: 50).
     WindowLayers,
+    EncoderLayers,
+    EncoderSeq,
 }
 
 /// What the form needs to know about a [`Dim`].
@@ -402,7 +470,7 @@ pub struct DimInfo {
 
 impl Dim {
     /// In the order the custom form shows them.
-    pub const ALL: [Dim; 21] = [
+    pub const ALL: [Dim; 23] = [
         Dim::Layers,
         Dim::Hidden,
         Dim::Intermediate,
@@ -424,6 +492,8 @@ impl Dim {
         Dim::VHeadDim,
         Dim::Window,
         Dim::WindowLayers,
+        Dim::EncoderLayers,
+        Dim::EncoderSeq,
     ];
 
     #[must_use]
@@ -450,6 +520,8 @@ impl Dim {
             Dim::VHeadDim => ("m-v-dim", "mla.v_head_dim", Part::Mla, 1.0, 4_096.0, false),
             Dim::Window => ("m-window", "sliding_window", Part::Window, 1.0, 100_000_000.0, false),
             Dim::WindowLayers => ("m-window-layers", "sliding_window_layers", Part::Window, 0.0, 100.0, true),
+            Dim::EncoderLayers => ("m-enc-layers", "encoder.layers", Part::Encoder, 1.0, 1_000.0, false),
+            Dim::EncoderSeq => ("m-enc-seq", "encoder.seq", Part::Encoder, 1.0, 1_000_000.0, false),
         };
         DimInfo { id, name, part, min, max, integer: self != Dim::WindowLayers, optional }
     }
@@ -482,6 +554,8 @@ impl Dim {
             Dim::VHeadDim => a.and_then(|a| n(a.v_head_dim)),
             Dim::Window => m.sliding_window.map(f64::from),
             Dim::WindowLayers => m.sliding_window.and(m.sliding_window_layers).map(|f| f * 100.0),
+            Dim::EncoderLayers => m.encoder.as_ref().and_then(|e| n(e.layers)),
+            Dim::EncoderSeq => m.encoder.as_ref().and_then(|e| n(e.seq)),
         }
     }
 
@@ -510,6 +584,13 @@ impl Dim {
                 Dim::QkRopeHeadDim => a.qk_rope_head_dim = n,
                 Dim::QkNopeHeadDim => a.qk_nope_head_dim = n,
                 _ => a.v_head_dim = n,
+            }
+            return;
+        }
+        if let (Some(e), true) = (m.encoder.as_mut(), self.info().part == Part::Encoder) {
+            match self {
+                Dim::EncoderLayers => e.layers = n,
+                _ => e.seq = n,
             }
             return;
         }
@@ -566,6 +647,7 @@ crate::read_fields!(MlaSpec {
     v_head_dim: whole,
     q_lora_rank: opt_whole
 });
+crate::read_fields!(EncoderSpec { layers: whole, seq: whole });
 crate::read_fields!(ModelSpec {
     id: text,
     name: text,
@@ -586,6 +668,7 @@ crate::read_fields!(ModelSpec {
     mla: any,
     sliding_window: opt_whole,
     sliding_window_layers: opt_real,
+    encoder: any,
     source: text,
     notes: text
 });

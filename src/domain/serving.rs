@@ -53,6 +53,8 @@ pub struct Engine {
     /// and the routed experts' bytes.
     dense_bytes: f64,
     routed_bytes: f64,
+    /// Encoder weights (encoder–decoder models): read only by steps that encode a prompt.
+    encoder_bytes: f64,
     /// k/E of the MoE router (0 for dense models).
     route_share: f64,
     /// KV bytes of one token of context, whole replica.
@@ -138,7 +140,10 @@ impl Engine {
         let p = m.params();
         let weights = memory::weight_bytes(&p, s.weight_quant, s.precision, &s.training.conventions);
         let routed = m.routed_expert_fraction();
-        let prompt = f64::from(i.context);
+        // Encoder–decoder: each request's encoder pass is prefilled with its prompt and its keys
+        // and values stay in every decoder layer's cross-attention cache: enc.seq more positions.
+        let enc_seq = m.cross_kv_positions();
+        let prompt = f64::from(i.context) + enc_seq;
         let output = f64::from(i.output_tokens);
         // A request stays in the batch for its o steps, so the cache a running request holds on
         // average is E[o·(p + o/2)] / E[o] = p + E[o]/2 · (1 + c²) (renewal-reward: long answers
@@ -152,8 +157,10 @@ impl Engine {
             (k / f64::from(x.experts.max(1)), k, f64::from(m.layers.saturating_sub(x.dense_layers)))
         });
         // 2 FLOPs per active parameter; the routed experts' share of them is k/E of their weights.
+        // The encoder's parameters work on its own positions, once per request (below).
         let expert_flops = 2.0 * p.total * routed * route_share;
-        let dense_flops = 2.0 * p.active - expert_flops;
+        let encoder = p.total * m.encoder_fraction();
+        let dense_flops = 2.0 * (p.active - encoder) - expert_flops;
         // Megatron-style TP: two all-reduces of the token's hidden state per layer, each moving
         // 2·(t − 1)/t of h × 2 bytes over the group's link (Shoeybi et al. 2019, §3); with expert
         // parallelism the MLP's is replaced by the all-to-all, leaving the attention's.
@@ -170,19 +177,30 @@ impl Engine {
         let tp_steps = if tp > 1 { per_layer * f64::from(m.layers) } else { 0.0 };
         let card_flops = peak * s.efficiency.prefill_mfu;
         let expert_s = expert_flops / e / card_flops;
+        // Cross-attention scores over the encoder positions, per decoder token; and the prefill's
+        // work per position, averaged over the prompt's tokens and the encoder's positions (the
+        // encoder's bidirectional self-attention over all enc.seq of them).
+        let width = f64::from(m.heads) * f64::from(m.head_dim());
+        let cross = 4.0 * f64::from(m.layers) * width * enc_seq;
+        let enc_layers = m.encoder.as_ref().map_or(0.0, |x| f64::from(x.layers));
+        let own = prompt - enc_seq;
+        let prefill_work = own * (dense_flops + attention(own / 2.0) + cross)
+            + enc_seq * (2.0 * encoder + 4.0 * enc_layers * width * enc_seq);
+        let prefill_flops = prefill_work / prompt.max(1.0);
         let a2a_steps = if ep > tp { 2.0 * moe_layers } else { 0.0 };
         Some(Engine {
             tp,
             ep,
             groups,
             bandwidth: e * bw * s.efficiency.decode_bandwidth,
-            dense_bytes: groups * weights * (1.0 - routed),
+            dense_bytes: groups * weights * (1.0 - routed - m.encoder_fraction()),
+            encoder_bytes: groups * weights * m.encoder_fraction(),
             routed_bytes: weights * routed,
             route_share,
             kv_per_token: memory::kv_cache_bytes(m, 1.0, i.kv.bytes()),
             mean_ctx,
-            decode_s: (dense_flops + attention(mean_ctx)) / (groups * t * card_flops) + expert_s,
-            prefill_s: (dense_flops + attention(prompt / 2.0)) / (t * card_flops) + expert_s,
+            decode_s: (dense_flops + attention(mean_ctx - enc_seq) + cross) / (groups * t * card_flops) + expert_s,
+            prefill_s: prefill_flops / (t * card_flops) + expert_s,
             decode_comm_s: tp_per_token / groups + a2a_per_token / e,
             prefill_comm_s: tp_per_token + a2a_per_token / t,
             comm_per_step: (tp_steps + a2a_steps) * ALLREDUCE_LATENCY_S,
@@ -190,9 +208,9 @@ impl Engine {
             kv_tokens,
             chunk,
             prompt,
-            uncached: prompt * (1.0 - i.prefix_share.clamp(0.0, 0.99)),
+            uncached: own * (1.0 - i.prefix_share.clamp(0.0, 0.99)) + enc_seq,
             output,
-            sigma: i.context_p90.map_or(0.0, |p90| lognormal_sigma(prompt, f64::from(p90))),
+            sigma: i.context_p90.map_or(0.0, |p90| lognormal_sigma(own, f64::from(p90))),
         })
     }
 
@@ -209,7 +227,9 @@ impl Engine {
     #[must_use]
     pub fn step(&self, batch: f64, prefill: f64) -> f64 {
         let touched = if self.route_share > 0.0 { 1.0 - (1.0 - self.route_share).powf(batch + prefill) } else { 1.0 };
-        let bytes = self.dense_bytes + self.routed_bytes * touched + batch * self.mean_ctx * self.kv_per_token;
+        let encoding = if prefill > 0.0 { self.encoder_bytes } else { 0.0 };
+        let bytes =
+            self.dense_bytes + encoding + self.routed_bytes * touched + batch * self.mean_ctx * self.kv_per_token;
         let compute = batch * self.decode_s + prefill * self.prefill_s;
         (bytes / self.bandwidth).max(compute)
             + batch * self.decode_comm_s

@@ -1,5 +1,5 @@
 //! The custom model's structure: every dimension, the yes/no properties, and the parts (mixture
-//! of experts, latent attention, sliding window) with a switch each and their fields shown while
+//! of experts, latent attention, sliding window, an encoder) with a switch each and their fields shown while
 //! on. Fields, limits and what a switch adds or removes come from `domain::model`, so nothing the
 //! model carries is ever hidden.
 
@@ -32,6 +32,8 @@ fn dim_label(d: Dim) -> Key {
         Dim::VHeadDim => Key::VHeadDim,
         Dim::Window => Key::SlidingWindow,
         Dim::WindowLayers => Key::WindowLayers,
+        Dim::EncoderLayers => Key::EncoderLayers,
+        Dim::EncoderSeq => Key::EncoderSeq,
     }
 }
 
@@ -41,6 +43,7 @@ fn part_label(p: Part) -> Key {
         Part::Moe => Key::MoePart,
         Part::Mla => Key::MlaPart,
         Part::Window => Key::WindowPart,
+        Part::Encoder => Key::EncoderPart,
     }
 }
 
@@ -81,7 +84,7 @@ pub fn CustomModelForm() -> impl IntoView {
             on_change=Callback::new(move |on| sc.update(|s| f.set(&mut s.custom_model, on)))/> }
         })
         .collect_view();
-    let parts = [Part::Moe, Part::Mla, Part::Window]
+    let parts = [Part::Moe, Part::Mla, Part::Window, Part::Encoder]
         .into_iter()
         .map(|p| {
             let on = Signal::derive(move || sc.with(|s| p.is_on(&s.custom_model)));

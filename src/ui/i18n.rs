@@ -78,6 +78,9 @@ strings! {
     VHeadDim => "Value dimension per head", "每头值维度";
     WindowPart => "Sliding-window attention", "滑动窗口注意力";
     SlidingWindow => "Window (tokens)", "窗口长度（token）";
+    EncoderPart => "Encoder–decoder (T5, Whisper)", "编码器–解码器（T5、Whisper）";
+    EncoderLayers => "Encoder layers (layers above: the decoder's)", "编码器层数（上面的层数为解码器）";
+    EncoderSeq => "Encoder input positions per sample (tokens; Whisper: 1500 frames)", "每个样本的编码器输入长度（token；Whisper：1500 帧）";
     WindowLayers => "Layers with the window (%, empty: all)", "使用窗口的层占比（%，留空：全部）";
     CustomModelHint => "Every part of the structure is shown; switch off what your model does not have.", "结构的每一部分都列在这里；模型没有的部分请关掉。";
     Precision => "Precision", "精度";
