@@ -101,6 +101,29 @@ fn from_config_makes_a_scenario_that_plans_like_the_preset() {
     assert!(!bad && !err.is_empty());
 }
 
+/// An encoder–decoder config (Whisper large-v3) read by the CLI, written to a file and reported:
+/// the same parameters as the preset, and the encoder in the printed scenario.
+#[test]
+fn report_of_a_scenario_whose_model_came_from_an_encoder_decoder_config() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/configs/whisper-large-v3.json");
+    let (ok, out, err) = cli(&["from-config", path]);
+    assert!(ok, "{err}");
+    assert!(err.contains("encoder–decoder (whisper)"), "{err}");
+    let file = std::env::temp_dir().join(format!("whisper-scenario-{}.json", std::process::id()));
+    std::fs::write(&file, &out).unwrap_or_else(|e| panic!("{e}"));
+    let (ok, report_out, err) = cli(&["report", file.to_str().unwrap_or_default()]);
+    let _ = std::fs::remove_file(&file);
+    assert!(ok, "{err}");
+    let printed: Report = serde_json::from_str(&report_out).unwrap_or_else(|e| panic!("{e}: {report_out}"));
+    let preset = plan(&Scenario { model: "whisper-large-v3".into(), ..Scenario::default() }, Catalog::embedded())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let computed = gpu_planner::domain::model::preset("whisper-large-v3").map(|m| m.computed_params().total);
+    assert_eq!(Some(printed.params), computed, "the config's own count");
+    assert!((printed.params / preset.params - 1.0).abs() < 0.02, "{} vs {}", printed.params, preset.params);
+    let s: Scenario = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(s.custom_model.encoder.map(|e| e.seq), Some(1500));
+}
+
 /// A vision job travels as a share link and the CLI prints its per-card images/s and latency.
 #[test]
 fn report_of_a_vision_job_link() {

@@ -103,3 +103,28 @@ fn training_holds_both_stacks_activations() {
     let decoder_only = report(&s).memory_single.activations;
     assert!(both > decoder_only * (1.0 + 1500.0 / 448.0), "{both} vs {decoder_only}");
 }
+
+/// "How this was computed" says where the encoder's share of the figures comes from, with the
+/// same numbers the report uses.
+#[test]
+fn the_explanation_names_the_encoder() {
+    use gpu_planner::domain::explain::explain;
+    use gpu_planner::domain::format::{self, Lang};
+    for task in [Task::FullFinetune, Task::Inference] {
+        let s = Scenario { task, model: "flan-t5-large".into(), ..Scenario::default() };
+        let r = report(&s);
+        let v = &r.cards[0];
+        let lines = explain(&s, Catalog::embedded(), v, Lang::En);
+        let line = |id: &str| lines.iter().find(|e| e.id == id).unwrap_or_else(|| panic!("{id}")).clone();
+        let m = model("flan-t5-large");
+        assert_eq!(line("encoder").result, format!("{:.2} B", m.params().total * m.encoder_fraction() / 1e9));
+        assert!(line("encoder").formula.contains("24 encoder layers × 512 positions"), "{}", line("encoder").formula);
+        if task.is_training() {
+            assert_eq!(line("activations").result, format::gib(v.memory.activations));
+            assert!(line("activations").formula.contains("encoder's 24 layers at s=512"));
+        } else {
+            assert_eq!(line("kv_cache").result, format::gib(v.memory.kv_cache));
+            assert!(line("kv_cache").formula.contains("+ 512 encoder positions"));
+        }
+    }
+}

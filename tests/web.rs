@@ -448,6 +448,30 @@ async fn a_pasted_config_becomes_the_custom_model_and_a_bad_one_says_why() {
     settle().await;
 }
 
+/// An encoder–decoder config (Whisper large-v3) becomes a custom model with its encoder part on,
+/// 1,500 positions into the encoder; the share link carries the encoder; the preset of the same
+/// model gives the same parameter count.
+#[wasm_bindgen_test]
+async fn a_pasted_whisper_config_keeps_its_encoder() {
+    let _h = fresh().await;
+    let config = include_str!("configs/whisper-large-v3.json");
+    let expected =
+        gpu_planner::domain::config::read_config(config).unwrap_or_else(|e| panic!("{e}")).model.computed_params();
+    type_into("config-text", config);
+    click("config-read");
+    settle().await;
+    assert_eq!(by_testid("model").unchecked_ref::<web_sys::HtmlSelectElement>().value(), "custom");
+    assert_eq!(text("params"), format!("{:.2} B", expected.total / 1e9));
+    let on = by_testid("m-encoder").unchecked_ref::<web_sys::HtmlInputElement>().checked();
+    assert!(on, "the encoder part is switched on");
+    assert_eq!(by_testid("m-enc-seq").unchecked_ref::<web_sys::HtmlInputElement>().value(), "1500");
+    let link = share::decode(&window().location().search().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(link.custom_model.encoder.map(|e| (e.layers, e.seq)), Some((32, 1500)));
+    choose("model", "whisper-large-v3");
+    settle().await;
+    assert_eq!(text("params"), "1.55 B");
+}
+
 /// Serving: the load and the targets go in, and per card the replicas, latency, tokens/s and
 /// cost per million tokens come out, with the trade-off chart drawn; a tighter target never
 /// needs fewer cards; the share link carries the load.

@@ -68,6 +68,23 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
         format!("{:.2} B", p.total / 1e9),
         "config.json (models.json)",
     )];
+    if let Some(e) = &m.encoder {
+        out.push(line(
+            "encoder",
+            "encoder–decoder",
+            "编码器–解码器",
+            format!(
+                "{} encoder layers × {} positions per sample ({:.0}% of Ψ); {} decoder layers with cross-attention; the cache holds {} encoder positions per request",
+                e.layers,
+                e.seq,
+                m.encoder_fraction() * 100.0,
+                m.layers,
+                e.seq
+            ),
+            format!("{:.2} B", p.total * m.encoder_fraction() / 1e9),
+            "Vaswani et al. 2017; Raffel et al. 2020 (T5); Radford et al. 2022 (Whisper)",
+        ));
+    }
     let training = s.task.is_training();
     if training {
         // Every figure below is read back from the breakdown itself, so the text cannot drift
@@ -187,7 +204,7 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
             "activations",
             "激活",
             format!(
-                "per layer s·b·(4h + 2h + 4·q + 4·kv + {}·ffn{}) / tp, s={} b={} h={} ffn={:.0}; × {} layers / pp {} × in-flight; recompute {}",
+                "per layer s·b·(4h + 2h + 4·q + 4·kv + {}·ffn{}) / tp, s={} b={} h={} ffn={:.0}; × {} layers / pp {} × in-flight; recompute {}{}",
                 if x.gated { 8 } else { 4 },
                 if scores { " + a·s²·2" } else { "" },
                 s.training.seq_len,
@@ -200,7 +217,11 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
                     Recompute::None => "none",
                     Recompute::Selective => "selective",
                     Recompute::Full => "full",
-                }
+                },
+                m.encoder.as_ref().map_or(String::new(), |e| format!(
+                    "; + the encoder's {} layers at s={} and each decoder layer's cross-attention over them",
+                    e.layers, e.seq
+                ))
             ),
             format::gib(b.activations),
             KORTHIKANTI,
@@ -232,12 +253,14 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
             "KV cache",
             "KV 缓存",
             format!(
-                "{:.0} values/token × {} B × ({} + {}) tokens × {} requests × tp share",
+                "{:.0} values/token × {} B × ({} + {}{}) tokens × {} requests{} × tp share",
                 m.kv_values_per_token(),
                 i.kv.bytes(),
                 i.context,
                 i.output_tokens,
-                i.concurrent
+                m.encoder.as_ref().map_or(String::new(), |e| format!(" + {} encoder positions", e.seq)),
+                i.concurrent,
+                if l.ep > 1 { format!(" / {} attention groups", l.ep) } else { String::new() }
             ),
             format::gib(b.kv_cache),
             "2·L·kv_heads·head_dim (config.json); MLA: DeepSeek-V2 §2.1",
