@@ -144,6 +144,9 @@ fn families_read_their_structure() {
     assert_eq!(w.encoder.as_ref().map(|e| (e.layers, e.seq)), Some((32, 1500)));
     assert!(!w.gated_mlp && w.tied_embeddings);
     assert!(whisper.notes.iter().any(|n| n.contains("encoder–decoder")), "{:?}", whisper.notes);
+    // What was not in the file is said, not silently assumed.
+    assert!(whisper.notes.iter().any(|n| n.contains("no tie_word_embeddings")), "{:?}", whisper.notes);
+    assert!(!read("flan-t5-large.json").notes.iter().any(|n| n.contains("tie_word_embeddings")));
 
     let glm = read("glm-4.5-air.json").model;
     assert_eq!(glm.moe.as_ref().map(|m| (m.dense_layers, m.dense_intermediate)), Some((1, Some(10944))));

@@ -300,7 +300,13 @@ fn read_encoder_decoder(f: &Fields, model_type: &str, notes: &mut Vec<String>) -
         (enc, dec, heads, None, ffn, false, source, context)
     };
     // transformers' PretrainedConfig ties the output head unless told otherwise.
-    let tied = f.flag("tie_word_embeddings")?.unwrap_or(true);
+    let tied = match f.flag("tie_word_embeddings")? {
+        Some(t) => t,
+        None => {
+            notes.push("no tie_word_embeddings: tied, transformers' default for this family".into());
+            true
+        }
+    };
     let name = f
         .text_of("_name_or_path")
         .or_else(|| f.root.get("architectures").and_then(|a| a.get(0)).and_then(Value::as_str))
