@@ -440,7 +440,17 @@ fn plan_for(e: &Engine, s: &Scenario) -> Option<Capacity> {
     // A closed loop of users needs no more replicas than users.
     let users = if s.inference.rate_rps.is_some() { u32::MAX } else { s.inference.concurrent.max(1) };
     let max_replicas = (MAX_CARDS / e.cards()).min(users);
-    let ok = |n: u32| replica_rate(e, s, n).filter(|(_, l)| l.meets(s));
+    // Each replica count is solved once: the searches below ask for some of them twice.
+    let memo = std::cell::RefCell::new(Vec::<(u32, Option<(f64, Latency)>)>::new());
+    let rate_of = |n: u32| {
+        if let Some(&(_, r)) = memo.borrow().iter().find(|(k, _)| *k == n) {
+            return r;
+        }
+        let r = replica_rate(e, s, n);
+        memo.borrow_mut().push((n, r));
+        r
+    };
+    let ok = |n: u32| rate_of(n).filter(|(_, l)| l.meets(s));
     let build = |n: u32, (rate, l): (f64, Latency), meets: bool| {
         let cards = n * e.cards();
         let tokens = rate * f64::from(n) * e.output;
@@ -468,8 +478,8 @@ fn plan_for(e: &Engine, s: &Scenario) -> Option<Capacity> {
         return ok(n).map(|r| build(n, r, true));
     }
     // Best effort: the fewest replicas that keep up at all.
-    let n = smallest(max_replicas, |n| replica_rate(e, s, n).is_some())?;
-    replica_rate(e, s, n).map(|r| build(n, r, false))
+    let n = smallest(max_replicas, |n| rate_of(n).is_some())?;
+    rate_of(n).map(|r| build(n, r, false))
 }
 
 /// The smallest n in 1..=max with `pred(n)`, for a `pred` that stays true once true.
