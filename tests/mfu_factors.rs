@@ -1,0 +1,132 @@
+//! The predicted MFU's factors behave as the mechanisms they stand for (compute.rs `mfu_at`):
+//! offload only slows, the FLOP-counting convention never changes the hours, gradients hide only
+//! behind the backward pass, MoE all-to-all follows its bytes, LoRA reduces only the adapters'
+//! gradients, ring attention hides behind the attention it overlaps.
+#![cfg(not(target_arch = "wasm32"))] // host only
+
+use gpu_planner::domain::compute::{mfu, training_hours, Mfu};
+use gpu_planner::domain::memory::{lora_params, Layout};
+use gpu_planner::domain::scenario::{Offload, Recompute, Task};
+use gpu_planner::domain::{Catalog, Gpu, ModelSpec, Scenario};
+
+fn card(id: &str) -> Gpu {
+    Catalog::embedded().gpu(id).cloned().unwrap_or_else(|| panic!("{id}"))
+}
+
+fn model(s: &Scenario) -> ModelSpec {
+    s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone()
+}
+
+fn mfu_of(s: &Scenario, g: &Gpu, l: &Layout) -> Mfu {
+    mfu(&model(s), s, g, l).unwrap_or_else(|| panic!("peak known"))
+}
+
+/// ZeRO-Offload moves the optimizer step to the CPU: it can only add time (Ren et al. 2021).
+#[test]
+fn offload_never_speeds_training_up() {
+    let s = Scenario::default();
+    let g = card("rtx-4090");
+    let plain = Layout { zero: 2, dp: 4, ..Layout::single() };
+    let off = Layout { offload: Offload::Optimizer, ..plain };
+    let (a, b) = (mfu_of(&s, &g, &plain), mfu_of(&s, &g, &off));
+    assert!(b.offload < 1.0 && b.predicted < a.predicted, "{} vs {}", b.predicted, a.predicted);
+    let m = model(&s);
+    let hours = |l: &Layout| training_hours(&m, &s, &g, l).unwrap_or(0.0);
+    assert!(hours(&off) > hours(&plain));
+}
+
+/// Whether the attention-score FLOPs count as model FLOPs is a reporting convention (PaLM
+/// counts them, 6·N does not): the hardware does the same work, so the hours are the same and
+/// only the MFU figure moves, by 6N / (6N + attention).
+#[test]
+fn the_flop_convention_moves_the_mfu_not_the_hours() {
+    let mut s = Scenario { model: "llama-3.1-8b".into(), ..Scenario::default() };
+    s.training.seq_len = 8192;
+    let g = card("h100-sxm");
+    let l = Layout { tp: 2, dp: 4, ..Layout::single() };
+    let m = model(&s);
+    s.training.conventions.attention_flops = true;
+    let (with, hours_with) = (mfu_of(&s, &g, &l), training_hours(&m, &s, &g, &l).unwrap_or(0.0));
+    s.training.conventions.attention_flops = false;
+    let (without, hours_without) = (mfu_of(&s, &g, &l), training_hours(&m, &s, &g, &l).unwrap_or(0.0));
+    assert!(without.predicted < with.predicted);
+    assert!((hours_with / hours_without - 1.0).abs() < 1e-9, "{hours_with} vs {hours_without}");
+}
+
+/// Data-parallel gradients can hide only behind the backward pass — 4N of the 6N FLOPs, 2/3 of
+/// the step (Kaplan et al. 2020) — unless ZeRO-3 prefetches parameters through the forward too.
+#[test]
+fn gradients_hide_only_behind_the_backward_pass() {
+    let mut s = Scenario { model: "llama-3.1-8b".into(), ..Scenario::default() };
+    // Short steps (8 sequences of 256 tokens) on PCIe cards: the all-reduce outlasts the compute.
+    s.training.seq_len = 256;
+    s.training.global_batch = 8;
+    let g = card("l40s");
+    let l = Layout { dp: 8, zero: 1, ..Layout::single() };
+    let c = mfu_of(&s, &g, &l).comm;
+    assert!(c.dp_s > c.compute_s, "a long all-reduce: {} vs {}", c.dp_s, c.compute_s);
+    assert!(c.exposed_s >= c.dp_s - 2.0 / 3.0 * c.compute_s - 1e-9, "{c:?}");
+    assert!(c.exposed_s <= c.dp_s - 0.6 * c.compute_s, "{c:?}");
+}
+
+/// MoE token exchange (DeepSeek-V3 report §3.2): per MoE layer and micro-batch, dispatch and
+/// combine in the forward and the backward pass — four all-to-alls, each moving the stage's tokens
+/// × hidden × 2 B × top-k, (ep − 1)/ep of it off the card. Mixtral 8x7B (32 MoE layers, hidden
+/// 4096, top-2) at EP 8 inside one H100 server, 4,096-token micro-batches.
+#[test]
+fn moe_all_to_all_follows_its_bytes() {
+    let mut s = Scenario { model: "mixtral-8x7b".into(), ..Scenario::default() };
+    s.training.seq_len = 4096;
+    s.training.micro_batch = 1;
+    s.training.global_batch = 8;
+    let g = card("h100-sxm");
+    let l = Layout { dp: 8, ep: 8, zero: 1, ..Layout::single() };
+    let c = mfu_of(&s, &g, &l).comm;
+    let nvlink = 900e9 / 2.0 * 0.75; // catalog 900 GB/s both ways; comms::NVLINK_EFFICIENCY
+    let per_layer = 4096.0 * 4096.0 * 2.0 * 2.0 * 7.0 / 8.0;
+    let want = 4.0 * 32.0 * 1.0 * per_layer / nvlink;
+    assert!((c.ep_s / want - 1.0).abs() < 1e-9, "{} vs {want}", c.ep_s);
+    // A model with dense leading layers exchanges tokens only in its MoE layers.
+    let mut v3 = Scenario { model: "custom".into(), ..s.clone() };
+    v3.custom_model = model(&s).as_custom();
+    v3.custom_model.moe.as_mut().unwrap_or_else(|| panic!("moe")).dense_layers = 8;
+    let part = mfu_of(&v3, &g, &l).comm;
+    assert!((part.ep_s / c.ep_s - 24.0 / 32.0).abs() < 1e-9, "{}", part.ep_s / c.ep_s);
+}
+
+/// LoRA trains only the adapters: the data-parallel all-reduce carries their gradients, not the
+/// frozen model's (Hu et al. 2021).
+#[test]
+fn lora_all_reduces_only_the_adapters() {
+    let full = Scenario { model: "llama-3.1-8b".into(), task: Task::FullFinetune, ..Scenario::default() };
+    let lora = Scenario { task: Task::Lora, ..full.clone() };
+    let g = card("l40s");
+    let l = Layout { dp: 8, zero: 1, ..Layout::single() };
+    let (a, b) = (mfu_of(&full, &g, &l).comm, mfu_of(&lora, &g, &l).comm);
+    let m = model(&full);
+    let share = lora_params(&m, lora.lora.rank, lora.lora.targets) / m.params().total;
+    assert!((b.dp_s / a.dp_s / share - 1.0).abs() < 1e-6, "{} vs {share}", b.dp_s / a.dp_s);
+}
+
+/// Context parallelism passes K and V round the ring while each card computes attention on the
+/// blocks it has (Liu et al. 2023, ring attention; Llama 3's 128k phase, CP 16): only what the
+/// K/V traffic takes beyond that attention work is exposed. The attention work of one step on
+/// one card: 8 layers per stage × 32 micro-batches × 12·s²·(heads·d) FLOPs / (tp·cp), at
+/// H100's dense BF16 peak (989.4 TFLOPS, catalog) × the kernel efficiency.
+#[test]
+fn ring_attention_hides_behind_the_attention_it_overlaps() {
+    let mut s = Scenario { model: "llama-3.1-405b".into(), task: Task::Pretrain, ..Scenario::default() };
+    s.training.seq_len = 131_072;
+    s.training.micro_batch = 1;
+    s.training.global_batch = 128;
+    s.training.conventions.overlap_tp_comm = false;
+    let g = card("h100-sxm");
+    let l = Layout { tp: 8, pp: 16, cp: 16, dp: 4, zero: 1, recompute: Recompute::Selective, ..Layout::single() };
+    let u = mfu_of(&s, &g, &l);
+    let c = &u.comm;
+    let attention = 8.0 * 32.0 * 12.0 * 131_072f64.powi(2) * 16_384.0 / (8.0 * 16.0) / (989.4e12 * u.kernel);
+    let dp = (c.dp_s - 2.0 / 3.0 * c.compute_s).max(0.0);
+    let cp_exposed = c.exposed_s - c.tp_s - c.pp_s - c.ep_s - dp;
+    assert!(c.cp_s > attention, "this case exposes part of the ring: {c:?}");
+    assert!((cp_exposed - (c.cp_s - attention)).abs() < 1e-6 * c.cp_s, "{cp_exposed} vs {}", c.cp_s - attention);
+}
