@@ -175,7 +175,14 @@ fn data_parallel_training_pays_for_exposed_all_reduce() {
 fn missing_measurements_and_qlora_are_plain_errors() {
     let c = Catalog::embedded();
     let e = gpu_planner::domain::plan(&scenario("whisper-large-v2", Task::FullFinetune), c).err();
-    assert!(e.is_some_and(|e| e.to_string().contains("no published")), "whisper training");
+    let e = e.map(|e| e.to_string()).unwrap_or_default();
+    assert!(e.contains("no published") && e.contains("Whisper presets among the language models"), "{e}");
+    // …and that preset plans the same fine-tune from the encoder–decoder architecture.
+    let t = gpu_planner::domain::plan(
+        &Scenario { model: "whisper-large-v3".into(), task: Task::FullFinetune, ..Scenario::default() },
+        c,
+    );
+    assert!(t.is_ok_and(|r| r.cards.iter().any(|v| v.fits && v.hours.is_some())));
     let e = gpu_planner::domain::plan(&scenario("sdxl", Task::Qlora), c).err();
     assert!(e.is_some_and(|e| e.to_string().contains("QLoRA")));
 }

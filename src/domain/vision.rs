@@ -265,10 +265,21 @@ pub fn memory_with(m: &VisionModel, s: &Scenario, batch: u32, per_sample: f64) -
 pub fn missing_data(m: &VisionModel, s: &Scenario) -> Option<&'static str> {
     let measured =
         |mode: Mode| measurements().iter().any(|x| x.model == m.id && x.mode == mode && x.per_card().is_some());
+    // Whisper is also an encoder–decoder transformer preset: there a job the measurements cannot
+    // answer is estimated from the architecture.
+    let speech = m.family == "speech";
     if !modes(s.task).iter().any(|&(mode, _)| measured(mode)) {
-        return Some("task (no published speed of this model for it)");
+        return Some(if speech {
+            "task (no published speed of this model for it; the Whisper presets among the language models estimate it from the architecture)"
+        } else {
+            "task (no published speed of this model for it)"
+        });
     }
-    activation_per_sample(m, s).is_none().then_some("task (no published memory figure of this model for it)")
+    activation_per_sample(m, s).is_none().then_some(if speech {
+        "task (no published memory figure of this model for it; the Whisper presets among the language models estimate it from the architecture)"
+    } else {
+        "task (no published memory figure of this model for it)"
+    })
 }
 
 /// Time of one batch of `b` samples, s.
