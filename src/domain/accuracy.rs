@@ -238,12 +238,13 @@ pub fn measure(c: &Case, catalog: &Catalog) -> Result<f64, String> {
         }
         Metric::VisionSamplesS => return Err("not a vision model".into()),
         Metric::StaticBatchTokensSGpu => {
-            let g = gpu()?;
-            let th = compute::inference_throughput(m, &s, g, &layout).ok_or("card peak or bandwidth unknown")?;
+            // The serving engine's static batch: every prompt prefilled in chunks, then the
+            // output's decode steps for the whole batch (serving.rs).
+            let e = super::serving::Engine::new(m, &s, gpu()?, layout.tp, layout.tp)
+                .ok_or("card figures unknown, or no room for a KV cache")?;
             let i = &s.inference;
-            let (b, isl, osl) = (f64::from(i.concurrent), f64::from(i.context), f64::from(i.output_tokens));
-            let secs = b * isl / th.prefill_tokens_s + osl / th.per_request_tokens_s;
-            b * osl / secs / f64::from(layout.gpus().max(1))
+            let (b, osl) = (f64::from(i.concurrent), f64::from(i.output_tokens));
+            b * osl / e.static_latency(b) / f64::from(layout.gpus().max(1))
         }
     })
 }

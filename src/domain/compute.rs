@@ -1,4 +1,4 @@
-//! FLOPs, utilisation defaults, training time and inference throughput.
+//! FLOPs, utilisation defaults, training time, and the serving-speed record a verdict carries.
 
 use super::catalog::Gpu;
 use super::comms::{self, StepComm, StepTraffic};
@@ -223,48 +223,4 @@ pub struct Throughput {
     pub decode_tokens_s: f64,
     /// Generated tokens per second seen by one request.
     pub per_request_tokens_s: f64,
-}
-
-/// Expected share of routed experts read per decode step at batch B: 1 − (1 − k/E)^B.
-fn experts_touched(m: &ModelSpec, batch: f64) -> f64 {
-    m.moe.as_ref().map_or(1.0, |e| {
-        let k = f64::from(e.experts_per_token) / f64::from(e.experts.max(1));
-        1.0 - (1.0 - k).powf(batch)
-    })
-}
-
-/// Prefill is compute bound (≈ 2N FLOPs per token + attention); decode is bound by reading the
-/// weights and KV cache once per step (bandwidth × efficiency) or by 2N·B FLOPs, whichever is slower.
-#[must_use]
-pub fn inference_throughput(m: &ModelSpec, s: &Scenario, g: &Gpu, layout: &Layout) -> Option<Throughput> {
-    let peak = peak_tflops(g, s.precision)? * 1e12;
-    let bw = g.memory_bandwidth_gb_s? * 1e9;
-    let inf = &s.inference;
-    let cards = f64::from(layout.tp.max(1) * layout.pp.max(1));
-    let p = m.params();
-    let ctx = f64::from(inf.context);
-    let attn_per_token = 2.0 * f64::from(m.layers) * f64::from(m.heads) * f64::from(m.head_dim()) * ctx;
-    let prefill_flops_per_token = 2.0 * p.active + attn_per_token;
-    let prefill_tokens_s = cards * peak * s.efficiency.prefill_mfu / prefill_flops_per_token;
-    let batch = f64::from(inf.concurrent);
-    // Bytes read per step on one card: its weight shard (MoE: the experts touched) + its KV share.
-    let weights = memory::weight_bytes(&p, s.weight_quant, s.precision, &s.training.conventions);
-    let routed = m.routed_expert_fraction();
-    let expert_share = (1.0 - routed) + routed * experts_touched(m, batch);
-    let avg_len = ctx + f64::from(inf.output_tokens) / 2.0;
-    let kv = memory::kv_cache_bytes(m, avg_len, inf.kv.bytes())
-        * batch
-        * memory::kv_share(m, layout.tp)
-        * f64::from(layout.tp.max(1));
-    let bytes_per_step = (weights * expert_share.min(1.0) + kv) / cards;
-    let mem_time = bytes_per_step / (bw * s.efficiency.decode_bandwidth);
-    let compute_time = batch * (2.0 * p.active + attn_per_token) / (cards * peak * s.efficiency.prefill_mfu);
-    // With pipeline stages the step visits every stage in turn.
-    let step = mem_time.max(compute_time) * f64::from(layout.pp.max(1));
-    Some(Throughput {
-        prefill_tokens_s,
-        time_to_first_token_s: ctx / prefill_tokens_s,
-        decode_tokens_s: batch / step,
-        per_request_tokens_s: 1.0 / step,
-    })
 }
