@@ -92,6 +92,13 @@ fn moe_all_to_all_follows_its_bytes() {
     v3.custom_model.moe.as_mut().unwrap_or_else(|| panic!("moe")).dense_layers = 8;
     let part = mfu_of(&v3, &g, &l).comm;
     assert!((part.ep_s / c.ep_s - 24.0 / 32.0).abs() < 1e-9, "{}", part.ep_s / c.ep_s);
+    // Context parallelism splits each sequence over cp cards: each dispatches half the tokens.
+    // The EP group (tp·cp·ep = 16 cards) now spans two servers: the fabric at the scenario's
+    // 200 Gb/s per GPU × 0.85 (comms::FABRIC_EFFICIENCY).
+    let split = mfu_of(&s, &g, &Layout { cp: 2, ..l }).comm;
+    let fabric = s.infra.fabric_gbit_per_gpu * 1e9 / 8.0 * 0.85;
+    let want = 4.0 * 32.0 * 1.0 * per_layer / 2.0 / fabric;
+    assert!((split.ep_s / want - 1.0).abs() < 1e-9, "{} vs {want}", split.ep_s);
 }
 
 /// LoRA trains only the adapters: the data-parallel all-reduce carries their gradients, not the
@@ -111,20 +118,20 @@ fn lora_all_reduces_only_the_adapters() {
 /// Context parallelism passes K and V round the ring while each card computes attention on the
 /// blocks it has (Liu et al. 2023, ring attention; Llama 3's 128k phase, CP 16): only what the
 /// K/V traffic takes beyond that attention work is exposed. The attention work of one step on
-/// one card: 8 layers per stage × 32 micro-batches × 12·s²·(heads·d) FLOPs / (tp·cp), at
+/// one card: 8 layers per stage × 32 micro-batches of 2 × 12·s²·(heads·d) FLOPs / (tp·cp), at
 /// H100's dense BF16 peak (989.4 TFLOPS, catalog) × the kernel efficiency.
 #[test]
 fn ring_attention_hides_behind_the_attention_it_overlaps() {
     let mut s = Scenario { model: "llama-3.1-405b".into(), task: Task::Pretrain, ..Scenario::default() };
     s.training.seq_len = 131_072;
-    s.training.micro_batch = 1;
-    s.training.global_batch = 128;
+    s.training.micro_batch = 2;
+    s.training.global_batch = 256;
     s.training.conventions.overlap_tp_comm = false;
     let g = card("h100-sxm");
     let l = Layout { tp: 8, pp: 16, cp: 16, dp: 4, zero: 1, recompute: Recompute::Selective, ..Layout::single() };
     let u = mfu_of(&s, &g, &l);
     let c = &u.comm;
-    let attention = 8.0 * 32.0 * 12.0 * 131_072f64.powi(2) * 16_384.0 / (8.0 * 16.0) / (989.4e12 * u.kernel);
+    let attention = 8.0 * 32.0 * 12.0 * 2.0 * 131_072f64.powi(2) * 16_384.0 / (8.0 * 16.0) / (989.4e12 * u.kernel);
     let dp = (c.dp_s - 2.0 / 3.0 * c.compute_s).max(0.0);
     let cp_exposed = c.exposed_s - c.tp_s - c.pp_s - c.ep_s - dp;
     assert!(c.cp_s > attention, "this case exposes part of the ring: {c:?}");
