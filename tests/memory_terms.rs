@@ -29,3 +29,44 @@ fn adafactor_keeps_row_and_column_sums() {
     // Full AdamW at fp32 for comparison: two moments, 8 bytes.
     assert!((optimizer_bytes(Optimizer::AdamW, m, StateDtype::Fp32) - 8.0).abs() < 1e-12);
 }
+
+/// Korthikanti et al. 2022, §4.1, term by term: of the 34·s·b·h bytes per layer, 2·sbh are the
+/// two 1-byte dropout masks (attention output, MLP output), and of the 5·a·s²·b the 1-byte
+/// attention-dropout mask is a·s²·b. With 4-byte activations (fp32 training) everything else
+/// doubles and the masks stay: (34 − 2)·2 + 2 = 66 per sbh and (5 − 1)·2 + 1 = 9 per a·s²·b.
+/// GPT-3 175B's shape (h 12288, a 96, s 2048, b 1): 5·a·s/h = 80, so 9·a·s/h = 144.
+#[test]
+fn fp32_activations_double_everything_but_the_dropout_masks() {
+    use gpu_planner::domain::memory::{layer_activation_bytes, ActivationShape};
+    let x = ActivationShape {
+        seq: 2048.0,
+        batch: 1.0,
+        hidden: 12288.0,
+        heads: 96.0,
+        q_width: 12288.0,
+        kv_width: 12288.0,
+        ffn: 4.0 * 12288.0,
+        gated: false,
+        dropout: true,
+        sequence_parallel: true,
+        bytes: 4.0,
+    };
+    let sbh = 2048.0 * 12288.0;
+    assert!((layer_activation_bytes(&x, 1, true) / (sbh * (66.0 + 144.0)) - 1.0).abs() < 1e-12);
+    assert!((layer_activation_bytes(&x, 1, false) / (sbh * 66.0) - 1.0).abs() < 1e-12);
+    // Tensor parallelism without sequence parallelism keeps the norms, their inputs and both
+    // masks whole (eq. 4's 10·sbh at 2 bytes): 4 + 4 doubled + 2 masks = 18 per sbh.
+    let no_sp = ActivationShape { sequence_parallel: false, ..x };
+    let want = sbh * (18.0 + (66.0 - 18.0 + 144.0) / 8.0);
+    assert!((layer_activation_bytes(&no_sp, 8, true) / want - 1.0).abs() < 1e-12);
+}
+
+/// A MoE token passes through its top-k routed experts and the shared ones (DeepSeek-V3:
+/// 8 routed + 1 shared of width 2,048): its MLP activations are 9 experts wide.
+#[test]
+fn moe_activations_are_routed_plus_shared_experts_wide() {
+    use gpu_planner::domain::memory::ActivationShape;
+    let m = preset("deepseek-v3").unwrap_or_else(|| panic!("preset"));
+    let x = ActivationShape::of(m, 4096, 1, 2.0);
+    assert!((x.ffn - 9.0 * 2048.0).abs() < 1e-9, "{}", x.ffn);
+}
