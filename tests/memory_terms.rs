@@ -70,3 +70,83 @@ fn moe_activations_are_routed_plus_shared_experts_wide() {
     let x = ActivationShape::of(m, 4096, 1, 2.0);
     assert!((x.ffn - 9.0 * 2048.0).abs() < 1e-9, "{}", x.ffn);
 }
+
+fn gpt3(batch: f64, bytes: f64) -> gpu_planner::domain::memory::ActivationShape {
+    gpu_planner::domain::memory::ActivationShape {
+        seq: 2048.0,
+        batch,
+        hidden: 12288.0,
+        heads: 96.0,
+        q_width: 12288.0,
+        kv_width: 12288.0,
+        ffn: 4.0 * 12288.0,
+        gated: false,
+        dropout: true,
+        sequence_parallel: true,
+        bytes,
+    }
+}
+
+/// A pipeline stage of GPT-3 175B (96 layers, pp 8: 12 layers) holding 8 micro-batches of 2
+/// sequences, TP 8 with sequence parallelism (Korthikanti et al. 2022):
+/// - no recompute, no flash attention: the scores are kept, eq. 5: sbh·(34 + 5as/h)/t per layer;
+/// - full recompute (§4.2): each layer keeps only its input, 2·sbh/t, plus one layer's working
+///   set being recomputed (scores included without flash attention).
+#[test]
+fn a_pipeline_stage_holds_its_layers_times_the_micro_batches_in_flight() {
+    use gpu_planner::domain::memory::{stage_activation_bytes, Layout};
+    use gpu_planner::domain::scenario::Recompute;
+    let x = gpt3(2.0, 2.0);
+    let sbh = 2048.0 * 2.0 * 12288.0;
+    let l = Layout { tp: 8, pp: 8, dp: 1, ..Layout::single() };
+    let kept = stage_activation_bytes(&x, 96, &l, false, 8.0);
+    assert!((kept / (12.0 * 8.0 * sbh * (34.0 + 80.0) / 8.0) - 1.0).abs() < 1e-12, "{kept}");
+    let full = Layout { recompute: Recompute::Full, ..l };
+    let want = 12.0 * 8.0 * 2.0 * sbh / 8.0 + sbh * (34.0 + 80.0) / 8.0;
+    let got = stage_activation_bytes(&x, 96, &full, false, 8.0);
+    assert!((got / want - 1.0).abs() < 1e-12, "{got} vs {want}");
+}
+
+/// Whisper large-v3 (h = q = kv = 1280, plain 5,120-wide MLP, 32 + 32 layers, 1,500 encoder
+/// positions), 448 decoder tokens, 16-bit, flash attention, no dropout. Korthikanti's count for
+/// such a layer is 4h (norms) + 10h (attention) + 18h (MLP) = 32h bytes per position, so:
+/// - the encoder stack: 32 layers × 1,500 positions × 32h;
+/// - the encoder output the decoder reads: 2·1,500·h;
+/// - per decoder layer, cross-attention: 448 positions × (4h norm/query inputs + 4q query and
+///   projection input) + 1,500 positions × 4·kv (keys and values).
+/// With pipeline stages each stage holds its share of both stacks; with micro-batches in flight,
+/// that many copies; tensor parallelism divides it all.
+#[test]
+fn encoder_activations_are_the_encoder_stack_its_output_and_the_cross_attention() {
+    use gpu_planner::domain::memory::{encoder_activation_bytes, ActivationShape, Layout};
+    use gpu_planner::domain::scenario::Recompute;
+    let m = preset("whisper-large-v3").unwrap_or_else(|| panic!("preset"));
+    let x = ActivationShape::of(m, 448, 1, 2.0);
+    let h = 1280.0;
+    let stack = 32.0 * 1500.0 * 32.0 * h;
+    let output = 2.0 * 1500.0 * h;
+    let cross = 32.0 * (448.0 * (4.0 * h + 4.0 * h) + 1500.0 * 4.0 * h);
+    let one = Layout::single();
+    let got = encoder_activation_bytes(m, &x, &one, true, 1.0);
+    assert!((got / (stack + output + cross) - 1.0).abs() < 1e-12, "{got} vs {}", stack + output + cross);
+    // Two stages, two micro-batches in flight, TP 2: half the layers, twice, halved.
+    let l = Layout { tp: 2, pp: 2, ..one };
+    let got = encoder_activation_bytes(m, &x, &l, true, 2.0);
+    assert!((got / ((stack + output * 2.0 + cross) / 2.0) - 1.0).abs() < 1e-12, "{got}");
+    // Full recompute keeps each encoder layer's input and the encoder output, not the
+    // cross-attention tensors (recomputed from the decoder layer's input).
+    let full = Layout { recompute: Recompute::Full, ..one };
+    let want = 32.0 * 2.0 * 1500.0 * h + 1500.0 * 32.0 * h + output;
+    let got = encoder_activation_bytes(m, &x, &full, true, 1.0);
+    assert!((got / want - 1.0).abs() < 1e-12, "{got} vs {want}");
+    // Context parallelism splits the encoder's positions too.
+    let cp = Layout { cp: 2, ..one };
+    let got = encoder_activation_bytes(m, &x, &cp, true, 1.0);
+    assert!((got / ((stack + output + cross) / 2.0) - 1.0).abs() < 1e-12, "{got}");
+    // Without flash attention (and no recompute) the cross-attention scores are kept too:
+    // heads · 448 · 1,500 · 2 B per decoder layer.
+    let got = encoder_activation_bytes(m, &x, &one, false, 1.0);
+    let scores_enc = 32.0 * 20.0 * 1500.0 * 1500.0 * 2.0;
+    let scores_cross = 32.0 * 20.0 * 448.0 * 1500.0 * 2.0;
+    assert!((got / (stack + output + cross + scores_enc + scores_cross) - 1.0).abs() < 1e-12, "{got}");
+}
