@@ -150,3 +150,24 @@ fn encoder_activations_are_the_encoder_stack_its_output_and_the_cross_attention(
     let scores_cross = 32.0 * 20.0 * 448.0 * 1500.0 * 2.0;
     assert!((got / (stack + output + cross + scores_enc + scores_cross) - 1.0).abs() < 1e-12, "{got}");
 }
+
+/// LoRA on every linear layer (Hu et al. 2021: r·(d_in + d_out) per adapted matrix), Mixtral
+/// 8x7B's published shape (h 4096, 32 heads and 8 KV heads of 128, experts 14,336 wide, 8 per
+/// layer, 32 layers), rank 16: per layer q and o 2·(4096 + 4096), k and v 2·(4096 + 1024), and
+/// three matrices of (4096 + 14336) in each of the 8 experts. (PEFT's "all-linear" would also
+/// adapt the 4096 × 8 router, 0.03% more; the planner leaves it out.) And a plain two-matrix
+/// MLP (GPT-style) has two adapted MLP matrices per layer, not three.
+#[test]
+fn lora_on_all_linear_layers_counts_every_expert() {
+    use gpu_planner::domain::memory::lora_params;
+    use gpu_planner::domain::scenario::LoraTargets;
+    let m = preset("mixtral-8x7b").unwrap_or_else(|| panic!("preset"));
+    let per_layer = 2.0 * 8192.0 + 2.0 * 5120.0 + 8.0 * 3.0 * (4096.0 + 14336.0);
+    let want = 16.0 * per_layer * 32.0;
+    assert!((lora_params(m, 16, LoraTargets::AllLinear) / want - 1.0).abs() < 1e-12);
+    let mut plain = preset("llama-3.1-8b").unwrap_or_else(|| panic!("preset")).as_custom();
+    plain.gated_mlp = false;
+    let per_layer = 2.0 * 8192.0 + 2.0 * 5120.0 + 2.0 * (4096.0 + 14336.0);
+    let got = lora_params(&plain, 16, LoraTargets::AllLinear);
+    assert!((got / (16.0 * per_layer * 32.0) - 1.0).abs() < 1e-12, "{got}");
+}
