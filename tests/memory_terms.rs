@@ -171,3 +171,35 @@ fn lora_on_all_linear_layers_counts_every_expert() {
     let got = lora_params(&plain, 16, LoraTargets::AllLinear);
     assert!((got / (16.0 * per_layer * 32.0) - 1.0).abs() < 1e-12, "{got}");
 }
+
+/// Pipeline stages are not equal (Narayanan et al. 2021; Megatron-LM): the first holds the input
+/// embedding, the last the output layer, each besides its ceil(L / pp) transformer layers.
+/// Llama 3.1 8B (32 layers, vocab 128,256 × 4,096, untied head) on 4 stages: 8 layers each.
+#[test]
+fn pipeline_ends_hold_the_embedding_and_the_output_layer() {
+    use gpu_planner::domain::memory::Stage;
+    let m = preset("llama-3.1-8b").unwrap_or_else(|| panic!("preset"));
+    let p = m.params();
+    let emb = 128_256.0 * 4096.0;
+    let per_layer = (p.total - 2.0 * emb) / 32.0;
+    for stage in [Stage::First, Stage::Last] {
+        let (params, embedding) = stage.params(m, &p, 4);
+        assert!((params / (8.0 * per_layer + emb) - 1.0).abs() < 1e-12, "{stage:?}: {params}");
+        assert!((embedding - emb).abs() < 1.0);
+    }
+    assert_eq!(Stage::Only.params(m, &p, 1), (p.total, p.embedding));
+}
+
+/// Activations are stored in the compute precision: 4 bytes in fp32/tf32 training, 2 in
+/// bf16/fp16, and 2 in FP8 training (Transformer Engine keeps activations in 16 bits between
+/// its FP8 GEMMs).
+#[test]
+fn activations_are_stored_in_the_compute_precision() {
+    use gpu_planner::domain::memory::activation_value_bytes;
+    use gpu_planner::domain::scenario::Precision;
+    use gpu_planner::domain::Scenario;
+    for (p, bytes) in [(Precision::Fp32, 4.0), (Precision::Tf32, 4.0), (Precision::Bf16, 2.0), (Precision::Fp8, 2.0)] {
+        let s = Scenario { precision: p, ..Scenario::default() };
+        assert!((activation_value_bytes(&s) - bytes).abs() < 1e-12, "{p:?}");
+    }
+}
