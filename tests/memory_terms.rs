@@ -165,6 +165,13 @@ fn lora_on_all_linear_layers_counts_every_expert() {
     let per_layer = 2.0 * 8192.0 + 2.0 * 5120.0 + 8.0 * 3.0 * (4096.0 + 14336.0);
     let want = 16.0 * per_layer * 32.0;
     assert!((lora_params(m, 16, LoraTargets::AllLinear) / want - 1.0).abs() < 1e-12);
+    // Shared experts (DeepSeek, Qwen-MoE) carry adapters too: two more experts per layer.
+    let mut shared = m.as_custom();
+    if let Some(e) = shared.moe.as_mut() {
+        e.shared_experts = 2;
+    }
+    let extra = 16.0 * 2.0 * 3.0 * (4096.0 + 14336.0) * 32.0;
+    assert!((lora_params(&shared, 16, LoraTargets::AllLinear) / (want + extra) - 1.0).abs() < 1e-12);
     let mut plain = preset("llama-3.1-8b").unwrap_or_else(|| panic!("preset")).as_custom();
     plain.gated_mlp = false;
     let per_layer = 2.0 * 8192.0 + 2.0 * 5120.0 + 2.0 * (4096.0 + 14336.0);
