@@ -210,3 +210,46 @@ fn activations_are_stored_in_the_compute_precision() {
         assert!((activation_value_bytes(&s) - bytes).abs() < 1e-12, "{p:?}");
     }
 }
+
+/// The unit a ZeRO-3/FSDP rank gathers: per module (DeepSpeed's estimator), the largest single
+/// weight matrix — for T5-11B's shape (d_model 1024, d_ff 65,536, 128 heads × 128, vocab
+/// 32,128) the MLP's 1024 × 65,536, larger than the 32,128 × 1024 embedding; per block (FSDP's
+/// auto-wrap of a decoder layer), one whole block with all its experts — DeepSeek-V3's MoE blocks
+/// dwarf its embedding.
+#[test]
+fn the_gathered_unit_is_the_largest_matrix_or_block() {
+    use gpu_planner::domain::memory::largest_layer_params;
+    let mut t5 = preset("flan-t5-xxl").unwrap_or_else(|| panic!("preset")).as_custom();
+    (t5.hidden, t5.intermediate, t5.heads, t5.kv_heads, t5.head_dim) = (1024, 65_536, 128, 128, Some(128));
+    assert!((largest_layer_params(&t5, true) - 1024.0 * 65_536.0).abs() < 1.0);
+    let v3 = preset("deepseek-v3").unwrap_or_else(|| panic!("preset"));
+    let c = v3.computed_params();
+    let block = (c.total - c.embedding) / 61.0;
+    assert!(block > 10.0 * 129_280.0 * 7168.0, "a MoE block is far larger than the embedding");
+    assert!((largest_layer_params(v3, false) / block - 1.0).abs() < 1e-12);
+}
+
+/// Pure fp32 training keeps no master copy: 4 B weights + 4 B gradients + 8 B Adam moments =
+/// 16 B per parameter (Rajbhandari et al. 2019 count 16 B for mixed precision because of the
+/// fp32 master copy beside 2 B weights and gradients; fp32 has none). And ZeRO-3 with the
+/// parameters offloaded keeps none of them on the card beyond the gathered layers.
+#[test]
+fn fp32_training_has_no_master_copy_and_offloaded_parameters_leave_the_card() {
+    use gpu_planner::domain::framework::{Conventions, Framework};
+    use gpu_planner::domain::memory::{training_states, Layout, Stage};
+    use gpu_planner::domain::scenario::{Offload, Precision};
+    use gpu_planner::domain::Scenario;
+    let mut s = Scenario { precision: Precision::Fp32, ..Scenario::default() };
+    s.training.set_framework(Framework::Custom);
+    s.training.conventions = Conventions::of(Framework::Custom);
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let b = training_states(&m, &s, &Layout::single(), Stage::Only);
+    let psi = m.params().total;
+    assert!(b.master_weights.abs() < 1.0, "{}", b.master_weights);
+    assert!(((b.weights + b.gradients + b.optimizer) / (16.0 * psi) - 1.0).abs() < 1e-9);
+    s.precision = Precision::Bf16;
+    let l = Layout { dp: 8, zero: 3, offload: Offload::OptimizerAndParams, ..Layout::single() };
+    let on = training_states(&m, &s, &Layout { offload: Offload::Optimizer, ..l }, Stage::Only).weights;
+    let off = training_states(&m, &s, &l, Stage::Only).weights;
+    assert!(off < on, "{off} vs {on}");
+}
