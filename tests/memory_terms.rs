@@ -114,6 +114,7 @@ fn a_pipeline_stage_holds_its_layers_times_the_micro_batches_in_flight() {
 /// - the encoder output the decoder reads: 2·1,500·h;
 /// - per decoder layer, cross-attention: 448 positions × (4h norm/query inputs + 4q query and
 ///   projection input) + 1,500 positions × 4·kv (keys and values).
+///
 /// With pipeline stages each stage holds its share of both stacks; with micro-batches in flight,
 /// that many copies; tensor parallelism divides it all.
 #[test]
