@@ -88,6 +88,11 @@ try {
     check('desktop: the top of the ranking, save and share on the first screen',
       row.y + row.height <= 1000 && save.y < 150 && share.y < 150, `row ${row.y} save ${save.y} share ${share.y}`);
     await page.locator('[data-testid=rvb-figures]').waitFor();
+    // The auto-plan's table and the infra figures render after the ranking: measure once they
+    // are in, and the layout has had two frames to settle (the check raced them once).
+    await page.locator('[data-testid=per-card] tbody tr').first().waitFor();
+    await page.locator('[data-testid=infra]').waitFor();
+    await page.evaluate(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))));
     for (const [name, input, result] of [['rent or buy', 'own-seed', 'rvb'], ['auto-plan', 'deadline', 'autoplan'], ['infra', 'ckpt-every', 'infra']]) {
       const i = await box(page.locator(`[data-testid=${input}]`)), r = await box(page.locator(`[data-testid=${result}]`));
       check(`desktop: ${name} inputs sit beside their results`, Math.abs(i.y - r.y) < 250 && i.x < r.x, `inputs ${i.x},${i.y} results ${r.x},${r.y}`);
