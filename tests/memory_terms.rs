@@ -38,19 +38,7 @@ fn adafactor_keeps_row_and_column_sums() {
 #[test]
 fn fp32_activations_double_everything_but_the_dropout_masks() {
     use gpu_planner::domain::memory::{layer_activation_bytes, ActivationShape};
-    let x = ActivationShape {
-        seq: 2048.0,
-        batch: 1.0,
-        hidden: 12288.0,
-        heads: 96.0,
-        q_width: 12288.0,
-        kv_width: 12288.0,
-        ffn: 4.0 * 12288.0,
-        gated: false,
-        dropout: true,
-        sequence_parallel: true,
-        bytes: 4.0,
-    };
+    let x = gpt3(1.0, 4.0);
     let sbh = 2048.0 * 12288.0;
     assert!((layer_activation_bytes(&x, 1, true) / (sbh * (66.0 + 144.0)) - 1.0).abs() < 1e-12);
     assert!((layer_activation_bytes(&x, 1, false) / (sbh * 66.0) - 1.0).abs() < 1e-12);

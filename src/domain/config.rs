@@ -93,6 +93,16 @@ impl<'a> Fields<'a> {
         }
     }
 
+    /// The model's name: its saved path, else its first architecture, at most 80 characters.
+    fn model_name(&self) -> String {
+        self.text_of("_name_or_path")
+            .or_else(|| self.root.get("architectures").and_then(|a| a.get(0)).and_then(Value::as_str))
+            .unwrap_or("config.json")
+            .chars()
+            .take(80)
+            .collect()
+    }
+
     fn text_of(&self, k: &str) -> Option<&'a str> {
         self.get(k).and_then(Value::as_str)
     }
@@ -202,13 +212,9 @@ pub fn read_config(text: &str) -> Result<ConfigRead, ConfigError> {
         read_attention_layers(&f, &model_type, layers, kv_heads, head_dim.unwrap_or(hidden / heads), &mut notes)?;
 
     let gated = !PLAIN_MLP.contains(&model_type.as_str());
-    let name = f
-        .text_of("_name_or_path")
-        .or_else(|| root.get("architectures").and_then(|a| a.get(0)).and_then(Value::as_str))
-        .unwrap_or("config.json");
     let model = ModelSpec {
         id: "custom".into(),
-        name: name.chars().take(80).collect(),
+        name: f.model_name(),
         family: String::new(),
         params_b: None,
         active_params_b: None,
@@ -307,14 +313,10 @@ fn read_encoder_decoder(f: &Fields, model_type: &str, notes: &mut Vec<String>) -
             true
         }
     };
-    let name = f
-        .text_of("_name_or_path")
-        .or_else(|| f.root.get("architectures").and_then(|a| a.get(0)).and_then(Value::as_str))
-        .unwrap_or("config.json");
     notes.push(format!("encoder–decoder ({model_type}): {enc_layers} encoder and {layers} decoder layers"));
     Ok(ModelSpec {
         id: "custom".into(),
-        name: name.chars().take(80).collect(),
+        name: f.model_name(),
         layers,
         hidden,
         intermediate,

@@ -304,11 +304,12 @@ pub fn rent_vs_buy(s: &Scenario, catalog: &Catalog, cards: &[CardVerdict]) -> Op
     let o = &s.ownership;
     let v = if o.gpu.is_empty() {
         // 0: a current price (or the user's), 1: a recent press report, 2: over 12 months old.
-        let evidence = |v: &CardVerdict| match pricing::quote(s, catalog, &v.gpu, "purchase") {
-            _ if o.card_price.is_some() => Some(0),
-            Some(q) if q.stale => Some(2),
-            Some(q) => Some(u8::from(q.market == "press")),
-            None => None,
+        let evidence = |v: &CardVerdict| {
+            if o.card_price.is_some() {
+                return Some(0);
+            }
+            pricing::quote(s, catalog, &v.gpu, "purchase")
+                .map(|q| if q.stale { 2 } else { u8::from(q.market == "press") })
         };
         cards.iter().filter(|v| v.fits).filter_map(|v| evidence(v).map(|e| (e, v))).min_by_key(|(e, _)| *e)?.1
     } else {

@@ -144,21 +144,7 @@ pub fn fixes(s: &Scenario, catalog: &Catalog) -> Vec<Fix> {
                     x.inference.context_p90 = x.inference.context_p90.map(|p| (p / 2).max(half));
                 },
             ));
-            // Another card: the cheapest in the whole ranking whose serving plan meets the targets.
-            let mut anywhere = s.clone();
-            anywhere.cards.only.clear();
-            let all = plan(&anywhere, catalog).map(|r| r.cards).unwrap_or_default();
-            if let Some(o) = all.iter().find(|c| c.gpu != g && c.serving.as_ref().is_some_and(|c| c.meets)) {
-                let (id, cards) = (o.gpu.clone(), o.gpus);
-                out.extend(try_fix(
-                    s,
-                    catalog,
-                    &id,
-                    format!("{} × {cards} instead", o.name),
-                    format!("改用 {} × {cards}", o.name),
-                    |x| x.cards.only.clear(),
-                ));
-            }
+            out.extend(another_serving_card(s, catalog, &g));
         }
         Task::Pretrain | Task::FullFinetune => {
             out.extend(try_fix(
@@ -223,16 +209,36 @@ fn sort(out: &mut Vec<Fix>) {
     });
 }
 
+/// "`cards` × `name` instead": the scenario on card `id`, with `change` applied.
+fn instead(
+    s: &Scenario,
+    catalog: &Catalog,
+    (id, name, cards): (&str, &str, u32),
+    change: impl FnOnce(&mut Scenario),
+) -> Option<Fix> {
+    try_fix(s, catalog, id, format!("{name} × {cards} instead"), format!("改用 {name} × {cards}"), change)
+}
+
 /// Another card: the cheapest feasible plan the search finds on a different card.
 fn another_card(s: &Scenario, catalog: &Catalog, g: &str) -> Option<Fix> {
     let mut anywhere = s.clone();
     anywhere.cards.only.clear();
     let found = search::search(&anywhere, catalog).ok()?;
     let c = found.per_card.iter().find(|c| c.gpu != g)?;
-    let (id, cards) = (c.gpu.clone(), c.layout.gpus());
-    try_fix(s, catalog, &id, format!("{} × {cards} instead", c.name), format!("改用 {} × {cards}", c.name), |x| {
+    let cards = c.layout.gpus();
+    instead(s, catalog, (&c.gpu, &c.name, cards), |x| {
         x.parallel.gpus = cards;
         x.parallel.auto = true;
         x.cards.only.clear();
     })
+}
+
+/// Another card for serving: the cheapest in the whole ranking whose serving plan meets the
+/// targets (the search does not plan serving; the ranking does).
+fn another_serving_card(s: &Scenario, catalog: &Catalog, g: &str) -> Option<Fix> {
+    let mut anywhere = s.clone();
+    anywhere.cards.only.clear();
+    let all = plan(&anywhere, catalog).ok()?.cards;
+    let o = all.iter().find(|c| c.gpu != g && c.serving.as_ref().is_some_and(|c| c.meets))?;
+    instead(s, catalog, (&o.gpu, &o.name, o.gpus), |x| x.cards.only.clear())
 }

@@ -159,7 +159,8 @@ impl Engine {
         // 2 FLOPs per active parameter; the routed experts' share of them is k/E of their weights.
         // The encoder's parameters work on its own positions, once per request (below).
         let expert_flops = 2.0 * p.total * routed * route_share;
-        let encoder = p.total * m.encoder_fraction();
+        let enc_share = m.encoder_fraction();
+        let encoder = p.total * enc_share;
         let dense_flops = 2.0 * (p.active - encoder) - expert_flops;
         // Megatron-style TP: two all-reduces of the token's hidden state per layer, each moving
         // 2·(t − 1)/t of h × 2 bytes over the group's link (Shoeybi et al. 2019, §3); with expert
@@ -193,8 +194,8 @@ impl Engine {
             ep,
             groups,
             bandwidth: e * bw * s.efficiency.decode_bandwidth,
-            dense_bytes: groups * weights * (1.0 - routed - m.encoder_fraction()),
-            encoder_bytes: groups * weights * m.encoder_fraction(),
+            dense_bytes: groups * weights * (1.0 - routed - enc_share),
+            encoder_bytes: groups * weights * enc_share,
             routed_bytes: weights * routed,
             route_share,
             kv_per_token: memory::kv_cache_bytes(m, 1.0, i.kv.bytes()),
