@@ -160,7 +160,6 @@ fn lead_times_are_dated_sourced_and_point_at_a_card() {
 /// Cards sold or rented somewhere (at least one price record) without both a purchase and a
 /// rental price in catalog.json. Each stays here until a dated, sourced price is added.
 const WITHOUT_BOTH: &[(&str, &str)] = &[
-    ("h20", "no public price found (2026-11-30): rental"),
     ("a100-80gb-pcie", "no public price found (2026-11-30): purchase"),
     ("a10", "no public price found (2026-11-30): purchase"),
     ("rtx-4090-d", "no public price found (2026-11-30): rental"),
@@ -170,7 +169,6 @@ const WITHOUT_BOTH: &[(&str, &str)] = &[
     ("rtx-pro-6000d", "no public price found (2026-11-30): rental"),
     ("rtx-5090-d", "no public price found (2026-11-30): rental"),
     ("rtx-5090-d-v2", "no public price found (2026-11-30): rental"),
-    ("rtx-4090-48gb-mod", "no public price found (2026-11-30): rental"),
     ("rtx-4090-d-48gb-mod", "no public price found (2026-11-30): rental"),
     // Only a whole-server quote with no card count, and an undated regional survey, were found.
     ("huawei-ascend-910c", "no public price found (2026-11-30): rental"),

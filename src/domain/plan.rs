@@ -27,6 +27,47 @@ pub fn selected(s: &Scenario, g: &Gpu) -> bool {
         }
 }
 
+/// Memory totals already sized in one report. Memory does not depend on the card, so the
+/// catalog's cards share one table instead of each sizing the same layouts again (the layout
+/// search was two thirds of a training plan's time).
+pub struct Totals {
+    keep: bool,
+    table: std::cell::RefCell<std::collections::BTreeMap<[u64; 3], f64>>,
+}
+
+impl Default for Totals {
+    fn default() -> Self {
+        Self { keep: true, table: std::cell::RefCell::default() }
+    }
+}
+
+impl Totals {
+    /// A table that keeps nothing: every layout sized afresh (the reference the tests hold the
+    /// shared table to).
+    #[must_use]
+    pub fn unkept() -> Self {
+        Self { keep: false, ..Self::default() }
+    }
+
+    fn of(&self, m: &ModelSpec, s: &Scenario, l: &Layout) -> f64 {
+        if !self.keep {
+            return memory_for(m, s, l).total;
+        }
+        // Every field, losslessly: comparing three words is much cheaper than the derived order.
+        let key = [
+            u64::from(l.tp) | u64::from(l.pp) << 32,
+            u64::from(l.dp) | u64::from(l.ep) << 32,
+            u64::from(l.cp) | u64::from(l.zero) << 32 | (l.recompute as u64) << 40 | (l.offload as u64) << 48,
+        ];
+        if let Some(&t) = self.table.borrow().get(&key) {
+            return t;
+        }
+        let t = memory_for(m, s, l).total;
+        self.table.borrow_mut().insert(key, t);
+        t
+    }
+}
+
 /// Memory of the scenario's task under a layout.
 #[must_use]
 pub fn memory_for(m: &ModelSpec, s: &Scenario, layout: &Layout) -> MemoryBreakdown {
@@ -126,9 +167,9 @@ fn max_dp(s: &Scenario) -> u32 {
 
 /// Smallest dp (≤ `limit`, a multiple of the layout's `ep`) at which `layout` fits, using that
 /// memory only falls as dp grows.
-fn min_dp(m: &ModelSpec, s: &Scenario, layout: Layout, cap: f64, limit: u32) -> Option<u32> {
+fn min_dp(m: &ModelSpec, s: &Scenario, layout: Layout, cap: f64, limit: u32, sized: &Totals) -> Option<u32> {
     let ep = layout.ep.max(1);
-    let at = |k: u32| memory_for(m, s, &Layout { dp: k * ep, ..layout }).total <= cap;
+    let at = |k: u32| sized.of(m, s, &Layout { dp: k * ep, ..layout }) <= cap;
     let kmax = limit / ep;
     if kmax == 0 {
         return None;
@@ -168,7 +209,7 @@ fn speed_cost(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout) -> f64 {
         * compute::offload_factor(l.offload)
 }
 
-fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64) -> (bool, Layout) {
+fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64, sized: &Totals) -> (bool, Layout) {
     let cands = candidates(m, s, g);
     let limit = max_dp(s);
     let want = s.parallel.gpus;
@@ -189,12 +230,12 @@ fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64) -> (bool, Layout) {
                 continue;
             }
             let l = Layout { dp, ..*c };
-            if memory_for(m, s, &l).total > cap {
+            if sized.of(m, s, &l) > cap {
                 continue;
             }
             l
         } else {
-            match min_dp(m, s, *c, cap, limit) {
+            match min_dp(m, s, *c, cap, limit, sized) {
                 Some(dp) => Layout { dp, ..*c },
                 None => continue,
             }
@@ -217,16 +258,17 @@ fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64) -> (bool, Layout) {
         .iter()
         .filter(|c| n.is_multiple_of(c.tp * c.pp * c.cp) && (n / (c.tp * c.pp * c.cp)).is_multiple_of(c.ep))
         .map(|c| Layout { dp: n / (c.tp * c.pp * c.cp), ..*c })
-        .min_by(|a, b| memory_for(m, s, a).total.total_cmp(&memory_for(m, s, b).total))
+        .min_by(|a, b| sized.of(m, s, a).total_cmp(&sized.of(m, s, b)))
         .unwrap_or_else(Layout::single);
     (false, fallback)
 }
 
 /// One card's fit, layout, time and rent; the report adds the owned cost and the warnings.
+/// `sized` is shared by the cards of one report.
 #[must_use]
-pub fn verdict(m: &ModelSpec, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Option<CardVerdict> {
+pub fn verdict(m: &ModelSpec, s: &Scenario, g: &Gpu, catalog: &Catalog, sized: &Totals) -> Option<CardVerdict> {
     let cap = g.memory_gb? * GIB;
-    let (mut fits, mut layout) = choose(m, s, g, cap);
+    let (mut fits, mut layout) = choose(m, s, g, cap, sized);
     // Serving: the layout is the replicas the load and the latency targets need.
     let serving = if s.task.is_training() { None } else { super::serving::capacity(m, s, g) };
     if let Some(c) = &serving {

@@ -6,7 +6,7 @@ use super::catalog::{Catalog, Gpu};
 use super::compute;
 use super::error::PlanError;
 use super::memory::{self, Layout, MemoryBreakdown, QuickRule};
-use super::plan::{memory_for, selected, verdict};
+use super::plan::{memory_for, selected, verdict, Totals};
 use super::pricing;
 use super::scenario::{Scenario, Task};
 use super::verdict::{focus, CardVerdict, Warning};
@@ -48,7 +48,8 @@ pub fn report(s: &Scenario, catalog: &Catalog) -> Result<Report, PlanError> {
     }
     let m = s.model_spec()?;
     let cards = cards_of(s, catalog)?;
-    let mut verdicts = finish(s, catalog, &cards, |g| verdict(m, s, g, catalog));
+    let sized = Totals::default();
+    let mut verdicts = finish(s, catalog, &cards, |g| verdict(m, s, g, catalog, &sized));
     super::units::sort_stable_by(&mut verdicts, rank);
     let p = m.params();
     let infra = focus(s, &verdicts).and_then(|v| {

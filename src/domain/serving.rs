@@ -407,26 +407,52 @@ fn replica_rate(e: &Engine, s: &Scenario, replicas: u32) -> Option<(f64, Latency
     }
     let users = f64::from(i.concurrent.max(1)) / n;
     let response = |l: &Latency| l.ttft_p50_s + e.output * l.tpot_mean_s;
+    // users(rate) = rate × (think + response(rate)) rises with the rate: find where it meets the
+    // users by false position with the Illinois step (Dowell & Jarratt 1971), falling back to
+    // halving while the top of the bracket is an overload with no latency. About half the
+    // engine evaluations of plain bisection at the same 0.1–0.2% precision.
+    let excess = |rate: f64, l: &Latency| rate * (i.think_s + response(l)) - users;
     let (mut lo, mut hi) = (0.0, users / (i.think_s + e.step(0.0, 0.0) * (1.0 + e.output)).max(1e-9));
+    let (mut f_lo, mut f_hi) = (-users, None::<f64>);
+    let mut last_low = None;
     let mut best = None;
     let mut overloaded = false;
+    let mut close = false;
     for _ in 0..40 {
-        let mid = (lo + hi) / 2.0;
-        match e.at(mid) {
-            Some(l) if mid * (i.think_s + response(&l)) <= users => {
-                lo = mid;
-                best = Some((mid, l));
+        let mid = match f_hi {
+            Some(fh) if fh > f_lo => {
+                (lo + (hi - lo) * -f_lo / (fh - f_lo)).clamp(lo + 0.01 * (hi - lo), hi - 0.01 * (hi - lo))
             }
-            Some(_) => {
-                hi = mid;
-                overloaded = false;
+            _ => (lo + hi) / 2.0,
+        };
+        match e.at(mid) {
+            Some(l) => {
+                let v = excess(mid, &l);
+                let low = v <= 0.0;
+                if low {
+                    (lo, f_lo) = (mid, v);
+                    best = Some((mid, l));
+                    close = -v <= 1e-3 * users;
+                } else {
+                    (hi, f_hi) = (mid, Some(v));
+                    overloaded = false;
+                }
+                // The same end kept twice running: halve its value so the next step moves it.
+                if last_low == Some(low) {
+                    if low {
+                        f_hi = f_hi.map(|f| f / 2.0);
+                    } else {
+                        f_lo /= 2.0;
+                    }
+                }
+                last_low = Some(low);
             }
             None => {
-                hi = mid;
+                (hi, f_hi, last_low) = (mid, None, None);
                 overloaded = true;
             }
         }
-        if hi - lo <= 2e-3 * hi {
+        if close || hi - lo <= 2e-3 * hi {
             break;
         }
     }
