@@ -533,7 +533,7 @@ async fn serving_capacity_answers_the_load_with_replicas_latency_and_cost() {
 }
 
 /// A MoE model served with its experts spread over two servers (expert parallelism): the width
-/// goes into the scenario and the link, and the table shows the replica as TP·EP.
+/// goes into the scenario and the link, and both tables show the replica as TP·EP × replicas.
 #[wasm_bindgen_test]
 async fn an_expert_parallel_width_shapes_moe_replicas() {
     let _h = fresh().await;
@@ -551,7 +551,11 @@ async fn an_expert_parallel_width_shapes_moe_replicas() {
         .find_map(|v| v.serving.clone().filter(|c| c.ep == 16).map(|c| (v.gpu.clone(), c)))
         .unwrap_or_else(|| panic!("a card serves DeepSeek-V3 with EP16"));
     let row = text(&format!("serve-{id}"));
-    assert!(row.contains(&format!("TP{}·EP16 × {} = {}", c.tp, c.replicas, c.cards)), "{row}");
+    let shape = format!("TP{}·EP16 × {} = {}", c.tp, c.replicas, c.cards);
+    assert!(row.contains(&shape), "{row}");
+    // The ranking writes the replica the same way, not in training's TP·PP·DP notation.
+    let ranked = text(&format!("card-{id}"));
+    assert!(ranked.contains(&shape) && !ranked.contains("·PP"), "{ranked}");
 }
 
 /// A config.json dropped on the paste box is read like a pasted one.

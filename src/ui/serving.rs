@@ -33,7 +33,7 @@ fn ms(s: f64) -> String {
 }
 
 /// "TP4 × 3 = 12", or with expert parallelism "TP1·EP16 × 2 = 32".
-fn shape(c: &crate::domain::serving::Capacity) -> String {
+pub(crate) fn shape(c: &crate::domain::serving::Capacity) -> String {
     let ep = if c.ep > c.tp { format!("·EP{}", c.ep) } else { String::new() };
     format!("TP{}{ep} × {} = {}", c.tp, c.replicas, c.cards)
 }
