@@ -29,15 +29,24 @@ pub fn selected(s: &Scenario, g: &Gpu) -> bool {
 
 /// Memory totals already sized in one report. Memory does not depend on the card, so the
 /// catalog's cards share one table instead of each sizing the same layouts again (the layout
-/// search was two thirds of a training plan's time).
+/// search was two thirds of a training plan's time). An open-addressing table: a few lines,
+/// where a `BTreeMap` cost 1.4 KB of wasm and a sorted `Vec` was slower than no table for a
+/// 405B model's thousands of layouts.
 pub struct Totals {
     keep: bool,
-    table: std::cell::RefCell<std::collections::BTreeMap<[u64; 3], f64>>,
+    /// The slots and how many are used.
+    table: std::cell::RefCell<(Vec<Slot>, usize)>,
 }
+
+/// No layout packs to this: the third word holds at most 50 bits.
+const EMPTY: [u64; 3] = [u64::MAX; 3];
+
+/// A packed layout and its memory total.
+type Slot = ([u64; 3], f64);
 
 impl Default for Totals {
     fn default() -> Self {
-        Self { keep: true, table: std::cell::RefCell::default() }
+        Self { keep: true, table: std::cell::RefCell::new((vec![(EMPTY, 0.0); 1024], 0)) }
     }
 }
 
@@ -46,26 +55,50 @@ impl Totals {
     /// shared table to).
     #[must_use]
     pub fn unkept() -> Self {
-        Self { keep: false, ..Self::default() }
+        Self { keep: false, table: std::cell::RefCell::default() }
     }
 
     fn of(&self, m: &ModelSpec, s: &Scenario, l: &Layout) -> f64 {
         if !self.keep {
             return memory_for(m, s, l).total;
         }
-        // Every field, losslessly: comparing three words is much cheaper than the derived order.
+        // Every field, losslessly.
         let key = [
             u64::from(l.tp) | u64::from(l.pp) << 32,
             u64::from(l.dp) | u64::from(l.ep) << 32,
             u64::from(l.cp) | u64::from(l.zero) << 32 | (l.recompute as u64) << 40 | (l.offload as u64) << 48,
         ];
-        if let Some(&t) = self.table.borrow().get(&key) {
-            return t;
+        let mut table = self.table.borrow_mut();
+        let (slots, used) = &mut *table;
+        let i = probe(slots, &key);
+        if slots[i].0 == key {
+            return slots[i].1;
         }
         let t = memory_for(m, s, l).total;
-        self.table.borrow_mut().insert(key, t);
+        slots[i] = (key, t);
+        *used += 1;
+        // Keep the table at most half full: double it and re-place every entry.
+        if *used * 2 > slots.len() {
+            let old = std::mem::replace(slots, vec![(EMPTY, 0.0); slots.len() * 2]);
+            for e in old.into_iter().filter(|e| e.0 != EMPTY) {
+                let j = probe(slots, &e.0);
+                slots[j] = e;
+            }
+        }
         t
     }
+}
+
+/// The slot holding `key`, or the empty slot where it goes (linear probing; the length is a
+/// power of two and never full).
+fn probe(slots: &[Slot], key: &[u64; 3]) -> usize {
+    let mask = slots.len() - 1;
+    let h = (key[0] ^ key[1].rotate_left(21) ^ key[2].rotate_left(42)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let mut i = (h >> 40) as usize & mask;
+    while slots[i].0 != EMPTY && slots[i].0 != *key {
+        i = (i + 1) & mask;
+    }
+    i
 }
 
 /// Memory of the scenario's task under a layout.
