@@ -191,6 +191,9 @@ pub(crate) fn row_text(c: &CardVerdict, l: Lang, cur: Currency, training: bool) 
             format!("DP{} · {} {}", c.layout.dp, Key::BatchPerCard.text(l), x.batch)
         } else if training {
             format!("{parallel} · ZeRO-{} · {}", c.layout.zero, Key::from(c.layout.recompute).text(l))
+        } else if let Some(x) = &c.serving {
+            // Replicas, as the serving table writes them: "TP1·EP16 × 2 = 32".
+            super::serving::shape(x)
         } else {
             parallel
         },
