@@ -138,6 +138,18 @@ fn encoder_activations_are_the_encoder_stack_its_output_and_the_cross_attention(
     let scores_enc = 32.0 * 20.0 * 1500.0 * 1500.0 * 2.0;
     let scores_cross = 32.0 * 20.0 * 448.0 * 1500.0 * 2.0;
     assert!((got / (stack + output + cross + scores_enc + scores_cross) - 1.0).abs() < 1e-12, "{got}");
+    // Two sequences of fp32 activations: every term is per sequence and per byte of a value
+    // (Whisper has no dropout masks, the one 1-byte term), so each case holds four times as much.
+    let x4 = ActivationShape::of(m, 448, 2, 4.0);
+    for (l, flash, in_flight) in
+        [(one, true, 1.0), (l, true, 2.0), (full, true, 1.0), (cp, true, 1.0), (one, false, 1.0)]
+    {
+        let (a, b) = (
+            encoder_activation_bytes(m, &x, &l, flash, in_flight),
+            encoder_activation_bytes(m, &x4, &l, flash, in_flight),
+        );
+        assert!((b / (4.0 * a) - 1.0).abs() < 1e-12, "{l:?} flash {flash}: {b} vs 4 × {a}");
+    }
 }
 
 /// LoRA on every linear layer (Hu et al. 2021: r·(d_in + d_out) per adapted matrix), Mixtral
