@@ -223,11 +223,27 @@ fn the_gathered_unit_is_the_largest_matrix_or_block() {
     let mut t5 = preset("flan-t5-xxl").unwrap_or_else(|| panic!("preset")).as_custom();
     (t5.hidden, t5.intermediate, t5.heads, t5.kv_heads, t5.head_dim) = (1024, 65_536, 128, 128, Some(128));
     assert!((largest_layer_params(&t5, true) - 1024.0 * 65_536.0).abs() < 1.0);
+    // The same attention with a narrow MLP and a small vocabulary: the query projection,
+    // 1024 × (128 heads × 128), is now the widest matrix.
+    (t5.intermediate, t5.vocab) = (512, 1000);
+    assert!((largest_layer_params(&t5, true) - 1024.0 * 16_384.0).abs() < 1.0);
     let v3 = preset("deepseek-v3").unwrap_or_else(|| panic!("preset"));
     let c = v3.computed_params();
     let block = (c.total - c.embedding) / 61.0;
     assert!(block > 10.0 * 129_280.0 * 7168.0, "a MoE block is far larger than the embedding");
     assert!((largest_layer_params(v3, false) / block - 1.0).abs() < 1e-12);
+}
+
+/// The runtime reserve is whole GiB on top of the fragmentation share (2 GiB here, so a
+/// reserve added rather than multiplied shows).
+#[test]
+fn the_runtime_reserve_is_counted_in_gib() {
+    use gpu_planner::domain::memory::total_with_overhead;
+    use gpu_planner::domain::Scenario;
+    let mut s = Scenario::default();
+    (s.efficiency.runtime_gib, s.efficiency.fragmentation) = (2.0, 0.05);
+    let gib = 1024.0_f64.powi(3);
+    assert_eq!(total_with_overhead(10.0 * gib, &s), 10.5 * gib + 2.0 * gib);
 }
 
 /// Pure fp32 training keeps no master copy: 4 B weights + 4 B gradients + 8 B Adam moments =
