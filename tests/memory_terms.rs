@@ -270,3 +270,96 @@ fn fp32_training_has_no_master_copy_and_offloaded_parameters_leave_the_card() {
     let off = training_states(&m, &s, &l, Stage::Only).weights;
     assert!(off < on, "{off} vs {on}");
 }
+
+fn lora_scenario(framework: gpu_planner::domain::framework::Framework) -> gpu_planner::domain::Scenario {
+    use gpu_planner::domain::framework::Conventions;
+    use gpu_planner::domain::scenario::{LoraTargets, Task};
+    let mut s = gpu_planner::domain::Scenario { model: "llama-3.1-8b".into(), task: Task::Lora, ..Default::default() };
+    s.training.set_framework(framework);
+    s.training.conventions = Conventions::of(framework);
+    (s.lora.rank, s.lora.targets) = (16, LoraTargets::Qv);
+    s
+}
+
+/// LoRA r = 16 on q and v of Llama 3.1 8B: peft prints "trainable params: 6,815,744"
+/// (32 layers × 16 · ((4096 + 4096) + (4096 + 1024))), kept in fp32 (peft's
+/// autocast_adapter_dtype), so 4 B of gradients each. Tensor parallelism splits the frozen base
+/// and the adapters alike; a pipeline stage of 3 holds ⌈32/3⌉ = 11 of the 32 layers' adapters.
+#[test]
+fn lora_adapters_split_over_tensor_and_pipeline_ranks() {
+    use gpu_planner::domain::framework::Framework;
+    use gpu_planner::domain::memory::{training_states, Layout, Stage};
+    let s = lora_scenario(Framework::Fsdp);
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}"));
+    let one = Layout::single();
+    let only = training_states(m, &s, &one, Stage::Only);
+    assert!((only.gradients - 4.0 * 6_815_744.0).abs() < 1.0, "{}", only.gradients);
+    let tp2 = training_states(m, &s, &Layout { tp: 2, ..one }, Stage::Only);
+    assert!((tp2.gradients / only.gradients - 0.5).abs() < 1e-12);
+    assert!((tp2.weights / only.weights - 0.5).abs() < 1e-12, "base and adapters both halve");
+    let pp3 = training_states(m, &s, &Layout { pp: 3, ..one }, Stage::Last);
+    assert!((pp3.gradients / only.gradients - 11.0 / 32.0).abs() < 1e-12, "{}", pp3.gradients / only.gradients);
+}
+
+/// FSDP keeps fp32 parameters and, unsharded, autocast's 16-bit copy: 4 + 2 B per parameter
+/// of this card. With experts over two cards (EP 2) that is every shared parameter and half of
+/// the routed experts', for both copies (Mixtral 8x7B).
+#[test]
+fn autocast_copies_only_this_cards_experts() {
+    use gpu_planner::domain::framework::{Conventions, Framework};
+    use gpu_planner::domain::memory::{training_states, Layout, Stage};
+    use gpu_planner::domain::scenario::Task;
+    let mut s =
+        gpu_planner::domain::Scenario { model: "mixtral-8x7b".into(), task: Task::FullFinetune, ..Default::default() };
+    s.training.set_framework(Framework::Fsdp);
+    s.training.conventions = Conventions::of(Framework::Fsdp);
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}"));
+    let total = m.params().total;
+    let routed = m.routed_expert_fraction();
+    assert!(routed > 0.9, "Mixtral's experts are most of it: {routed}");
+    let here = total * (1.0 - routed / 2.0);
+    let l = Layout { dp: 2, ep: 2, zero: 1, ..Layout::single() };
+    let b = training_states(m, &s, &l, Stage::Only);
+    assert!((b.weights / (6.0 * here) - 1.0).abs() < 1e-12, "{} vs {}", b.weights, 6.0 * here);
+}
+
+/// A model share smaller than the unit ZeRO-3/FSDP gathers: a one-layer MoE with a tiny
+/// vocabulary (its block, all eight experts, is nearly the whole model) and its experts over
+/// two cards, so this card holds about half the block. FSDP gathers the current block and the
+/// prefetched one, but a card cannot hold more gathered weights than its own share of the
+/// model; gradients kept one layer at a time (the optimizer stepping in the backward pass)
+/// likewise.
+#[test]
+fn a_model_share_smaller_than_the_gathered_units_is_gathered_once() {
+    use gpu_planner::domain::framework::{Conventions, Framework};
+    use gpu_planner::domain::memory::{largest_layer_params, training_states, Layout, Stage};
+    use gpu_planner::domain::scenario::Task;
+    let mut m = preset("mixtral-8x7b").unwrap_or_else(|| panic!("preset")).as_custom();
+    (m.layers, m.hidden, m.heads, m.kv_heads, m.head_dim, m.intermediate, m.vocab) = (1, 512, 8, 8, None, 1024, 1000);
+    (m.tied_embeddings, m.params_b, m.active_params_b) = (true, None, None);
+    if let Some(e) = m.moe.as_mut() {
+        e.expert_intermediate = 1024;
+    }
+    let mut s =
+        gpu_planner::domain::Scenario { model: "custom".into(), task: Task::FullFinetune, ..Default::default() };
+    s.custom_model = m.clone();
+    s.training.set_framework(Framework::Fsdp);
+    s.training.conventions = Conventions { optimizer_in_backward: true, ..Conventions::of(Framework::Fsdp) };
+    let total = m.params().total;
+    let here = total * (1.0 - m.routed_expert_fraction() / 2.0);
+    let block = largest_layer_params(&m, false);
+    assert!(block > here, "the block ({block}) exceeds this card's share ({here})");
+    let b = training_states(&m, &s, &Layout { dp: 2, ep: 2, zero: 3, ..Layout::single() }, Stage::Only);
+    // fp32 parameters sharded over the two ranks, plus the gathered 16-bit share.
+    let want = 4.0 * total / 2.0 + 2.0 * here;
+    assert!((b.weights / want - 1.0).abs() < 1e-12, "{} vs {want}", b.weights);
+    // fp32 gradients (FSDP's), one unit at a time, capped the same way.
+    assert!((b.gradients / (4.0 * here) - 1.0).abs() < 1e-12, "{}", b.gradients);
+    // DeepSpeed ZeRO-2's reduce bucket (5e8 elements) never holds more than the card's own
+    // gradients: here, all of them at 16 bits.
+    s.training.set_framework(Framework::DeepSpeed);
+    s.training.conventions = Conventions::of(Framework::DeepSpeed);
+    assert!(s.training.conventions.bucket_elems > here);
+    let b = training_states(&m, &s, &Layout { dp: 2, ep: 2, zero: 2, ..Layout::single() }, Stage::Only);
+    assert!((b.buffers / (2.0 * here) - 1.0).abs() < 1e-12, "{}", b.buffers);
+}
