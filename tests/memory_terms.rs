@@ -371,4 +371,56 @@ fn a_model_share_smaller_than_the_gathered_units_is_gathered_once() {
     assert!(s.training.conventions.bucket_elems > here);
     let b = training_states(&m, &s, &Layout { dp: 2, ep: 2, zero: 2, ..Layout::single() }, Stage::Only);
     assert!((b.buffers / (2.0 * here) - 1.0).abs() < 1e-12, "{}", b.buffers);
+    // ZeRO-1 has no reduce bucket.
+    let b = training_states(&m, &s, &Layout { dp: 2, zero: 1, ..Layout::single() }, Stage::Only);
+    assert!(b.buffers.abs() < 1e-9, "{}", b.buffers);
+    // ZeRO-3 over TP 2: the bucket and the prefetch (5e7 elements) are each capped by the
+    // rank's half of this small model: 2 B × total/2 each.
+    let b = training_states(&m, &s, &Layout { tp: 2, dp: 2, zero: 3, ..Layout::single() }, Stage::Only);
+    assert!((b.buffers / (2.0 * total) - 1.0).abs() < 1e-12, "{} vs {}", b.buffers, 2.0 * total);
+}
+
+/// ZeRO-3's prefetch bucket on a tensor-parallel rank: DeepSpeed's 5e7 elements of the rank's
+/// own shard, 2 B each, beside the 5e8-element reduce bucket (Llama 3.1 8B, TP 2).
+#[test]
+fn the_zero3_prefetch_bucket_is_per_tensor_parallel_rank() {
+    use gpu_planner::domain::framework::{Conventions, Framework};
+    use gpu_planner::domain::memory::{training_states, Layout, Stage};
+    use gpu_planner::domain::scenario::Task;
+    let mut s =
+        gpu_planner::domain::Scenario { model: "llama-3.1-8b".into(), task: Task::FullFinetune, ..Default::default() };
+    s.training.set_framework(Framework::DeepSpeed);
+    s.training.conventions = Conventions::of(Framework::DeepSpeed);
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}"));
+    let b = training_states(m, &s, &Layout { tp: 2, dp: 4, zero: 3, ..Layout::single() }, Stage::Only);
+    let want = 2.0 * 5e8 + 2.0 * 5e7 / 2.0;
+    assert!((b.buffers / want - 1.0).abs() < 1e-12, "{} vs {want}", b.buffers);
+}
+
+/// Serving memory per card, term by term (Mixtral 8x7B, 16-bit, 8 users of 1,024 + 256
+/// tokens, TP 4 × PP 2 with the experts over 2 attention groups): the weights are the shared
+/// part plus half the routed experts, over TP·PP; each group serves half the users; the KV cache
+/// (32 layers × 8 KV heads × 128 × K,V × 2 B = 131,072 B a token) splits its 8 KV heads over
+/// TP 4 and its layers over PP 2; fp32 logits of the last position per user over TP; and one
+/// prompt's prefill working set (2h + 3·ffn/TP per token, 2 B, ffn the token's two experts).
+#[test]
+fn serving_memory_splits_weights_cache_and_logits_over_its_layout() {
+    use gpu_planner::domain::memory::{inference, Layout};
+    use gpu_planner::domain::scenario::Task;
+    let mut s =
+        gpu_planner::domain::Scenario { model: "mixtral-8x7b".into(), task: Task::Inference, ..Default::default() };
+    (s.inference.concurrent, s.inference.context, s.inference.output_tokens) = (8, 1024, 256);
+    s.precision = gpu_planner::domain::scenario::Precision::Bf16;
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}"));
+    let b = inference(m, &s, &Layout { tp: 4, pp: 2, ep: 2, ..Layout::single() });
+    let total = m.params().total;
+    let weights = 2.0 * total * (1.0 - m.routed_expert_fraction() / 2.0) / 8.0;
+    assert!((b.weights / weights - 1.0).abs() < 1e-12, "{} vs {weights}", b.weights);
+    let kv = 131_072.0 * 1280.0 * 4.0 * 0.25 / 2.0;
+    assert!((b.kv_cache / kv - 1.0).abs() < 1e-12, "{} vs {kv}", b.kv_cache);
+    let logits = 4.0 * 32_000.0 * 4.0 / 4.0;
+    assert!((b.logits / logits - 1.0).abs() < 1e-12, "{} vs {logits}", b.logits);
+    // Each token runs its two experts' MLPs: ffn = 2 × 14,336.
+    let prefill = 1024.0 * (2.0 * 4096.0 + 3.0 * 2.0 * 14_336.0 / 4.0) * 2.0;
+    assert!((b.activations / prefill - 1.0).abs() < 1e-12, "{} vs {prefill}", b.activations);
 }
