@@ -424,3 +424,52 @@ fn serving_memory_splits_weights_cache_and_logits_over_its_layout() {
     let prefill = 1024.0 * (2.0 * 4096.0 + 3.0 * 2.0 * 14_336.0 / 4.0) * 2.0;
     assert!((b.activations / prefill - 1.0).abs() < 1e-12, "{} vs {prefill}", b.activations);
 }
+
+/// Gemma 2 9B alternates sliding-window (4,096) and global attention layers (Gemma Team 2024,
+/// §2): 42 layers × 8 KV heads × 256 × K,V × 2 B = 344,064 B a token, but past 4,096 tokens only
+/// the 21 global layers keep growing: 8,192 tokens hold 21 × 8,192 + 21 × 4,096 layer-tokens of
+/// 8,192 B; 2,048 tokens (inside the window) hold every layer's.
+#[test]
+fn sliding_window_layers_stop_growing_at_the_window() {
+    use gpu_planner::domain::memory::kv_cache_bytes;
+    let m = preset("gemma-2-9b").unwrap_or_else(|| panic!("preset"));
+    let long = kv_cache_bytes(m, 8192.0, 2.0);
+    assert!((long - 21.0 * 8192.0 * (8192.0 + 4096.0)).abs() < 1.0, "{long}");
+    let short = kv_cache_bytes(m, 2048.0, 2.0);
+    assert!((short - 42.0 * 2048.0 * 8192.0).abs() < 1.0, "{short}");
+}
+
+/// The seeds' rule of thumb beside the itemised figure: parameters × bytes × 3–6 for training,
+/// × 1.2 for serving; QLoRA counts the NF4 base (4 bits + a double-quantized scale).
+#[test]
+fn the_rule_of_thumb_is_parameters_times_bytes_times_the_factor() {
+    use gpu_planner::domain::memory::quick_rule;
+    use gpu_planner::domain::scenario::Task;
+    let mut s = gpu_planner::domain::Scenario { model: "llama-3.1-8b".into(), ..Default::default() };
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let psi = m.params().total;
+    for (task, bytes, lo, hi) in [
+        (Task::FullFinetune, 2.0, 3.0, 6.0),
+        (Task::Inference, 2.0, 1.2, 1.2),
+        (Task::Qlora, (4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0)) / 8.0, 1.5, 3.0),
+    ] {
+        s.task = task;
+        let q = quick_rule(&m, &s);
+        assert!((q.low / (psi * bytes * lo) - 1.0).abs() < 1e-12, "{task:?} low {}", q.low);
+        assert!((q.high / (psi * bytes * hi) - 1.0).abs() < 1e-12, "{task:?} high {}", q.high);
+    }
+}
+
+/// Every breakdown's overhead is the runtime reserve in whole GiB plus the fragmentation share.
+#[test]
+fn every_breakdown_carries_the_runtime_reserve_and_fragmentation() {
+    use gpu_planner::domain::memory::{inference, Layout};
+    use gpu_planner::domain::scenario::Task;
+    let mut s =
+        gpu_planner::domain::Scenario { model: "llama-3.1-8b".into(), task: Task::Inference, ..Default::default() };
+    (s.efficiency.runtime_gib, s.efficiency.fragmentation) = (2.0, 0.05);
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}"));
+    let b = inference(m, &s, &Layout::single());
+    let sum = b.total - b.overhead;
+    assert!((b.overhead - (2.0 * 1024.0_f64.powi(3) + 0.05 * sum)).abs() < 0.5, "{}", b.overhead);
+}
