@@ -699,9 +699,20 @@ async fn a_custom_model_shows_the_structure_it_copied_and_keeps_none_hidden() {
 #[wasm_bindgen_test]
 async fn without_a_rental_price_the_breakeven_says_so_instead_of_never() {
     clear_storage();
+    // Whichever card the catalog prices for purchase only (the largest such, so it fits).
+    let c = Catalog::embedded();
+    let has = |id: &str, kinds: &[&str]| c.prices.iter().any(|p| p.gpu == id && kinds.contains(&p.kind.as_str()));
+    let id = c
+        .gpus
+        .iter()
+        .filter(|g| has(&g.id, &["purchase"]) && !has(&g.id, &["rent_hourly", "rent_monthly"]))
+        .filter(|g| g.bf16_tflops.is_some())
+        .max_by(|a, b| a.memory_gb.unwrap_or(0.0).total_cmp(&b.memory_gb.unwrap_or(0.0)))
+        .map(|g| g.id.clone())
+        .unwrap_or_else(|| panic!("no card has a purchase price without a rental price"));
     let s = Scenario {
-        cards: gpu_planner::domain::scenario::CardFilter { only: vec!["h20".into()], ..Default::default() },
-        ownership: gpu_planner::domain::scenario::Ownership { gpu: "h20".into(), ..Default::default() },
+        cards: gpu_planner::domain::scenario::CardFilter { only: vec![id.clone()], ..Default::default() },
+        ownership: gpu_planner::domain::scenario::Ownership { gpu: id, ..Default::default() },
         ..Scenario::default()
     };
     set_query(&format!("?s={}", share::encode(&s)));
