@@ -409,8 +409,9 @@ fn replica_rate(e: &Engine, s: &Scenario, replicas: u32) -> Option<(f64, Latency
     let response = |l: &Latency| l.ttft_p50_s + e.output * l.tpot_mean_s;
     // users(rate) = rate × (think + response(rate)) rises with the rate: find where it meets the
     // users by false position with the Illinois step (Dowell & Jarratt 1971), falling back to
-    // halving while the top of the bracket is an overload with no latency. About half the
-    // engine evaluations of plain bisection at the same 0.1–0.2% precision.
+    // halving while the top of the bracket is an overload with no latency. 40% fewer engine
+    // evaluations than bisection at the same 0.1–0.2% precision (a plan of Qwen2.5-72B for 100
+    // users over the catalog: 5,585 against 9,132).
     let excess = |rate: f64, l: &Latency| rate * (i.think_s + response(l)) - users;
     let (mut lo, mut hi) = (0.0, users / (i.think_s + e.step(0.0, 0.0) * (1.0 + e.output)).max(1e-9));
     let (mut f_lo, mut f_hi) = (-users, None::<f64>);
