@@ -306,3 +306,65 @@ fn auto_plan_finds_card_counts_that_meet_a_deadline() {
     assert!(fixes.iter().any(|f| f.en.starts_with("use ") && f.gpu == "rtx-4090"), "{fixes:?}");
     assert!(fixes.iter().all(|f| !f.en.contains("ZeRO") && !f.en.contains("LoRA")), "{fixes:?}");
 }
+
+/// The fixed time per batch is the published batch-1 latency less one sample's share of the
+/// throughput: ResNet-50 in fp16 on an A100 40GB (NVIDIA DeepLearningExamples): 4.51 ms at
+/// batch 1, 3,229.32 images/s at batch 256. A job served from inference figures says so only
+/// when it trains from them: borrowed for training (× 1/3), not for serving.
+#[test]
+fn the_fixed_time_is_the_batch_one_latency_less_a_samples_share() {
+    let c = Catalog::embedded();
+    let m = vision::model("resnet50").unwrap_or_else(|| panic!("model"));
+    let mut s = scenario("resnet50", Task::Inference);
+    s.precision = Precision::Fp16;
+    s.vision.resolution = 224;
+    let sp = vision::speed(m, &s, &card("a100-40gb-sxm4"), c).unwrap_or_else(|| panic!("speed"));
+    assert!((sp.per_card - 3229.32).abs() < 1e-9, "{}", sp.per_card);
+    let want = 4.51e-3 - 1.0 / 3229.32;
+    assert!((sp.fixed_s / want - 1.0).abs() < 1e-12, "{} vs {want}", sp.fixed_s);
+    assert!(!sp.basis.from_inference);
+    // SAM's image encoder has inference figures only: training borrows them at a third.
+    let sam = vision::model("sam-vit-b-encoder").unwrap_or_else(|| panic!("model"));
+    let g = card("rtx-4090");
+    let serve =
+        vision::speed(sam, &scenario("sam-vit-b-encoder", Task::Inference), &g, c).unwrap_or_else(|| panic!("serve"));
+    let train = vision::speed(sam, &scenario("sam-vit-b-encoder", Task::FullFinetune), &g, c)
+        .unwrap_or_else(|| panic!("train"));
+    assert!(train.basis.from_inference && !serve.basis.from_inference);
+    assert!((train.per_card * 3.0 / serve.per_card - 1.0).abs() < 1e-12);
+}
+
+/// Serving and LoRA hold the whole model at the compute precision and nothing else: 2 B per
+/// parameter in fp16 (ResNet-50's 25.6 M parameters), no gradients, no optimizer state.
+#[test]
+fn serving_and_lora_hold_the_weights_at_the_precision() {
+    let m = vision::model("resnet50").unwrap_or_else(|| panic!("model"));
+    for task in [Task::Inference, Task::Lora] {
+        let mut s = scenario("resnet50", task);
+        s.precision = Precision::Fp16;
+        let b = vision::memory_with(m, &s, 8, 0.0);
+        assert!((b.weights - m.params_m * 1e6 * 2.0).abs() < 1e-6, "{task:?}: {}", b.weights);
+        assert!(b.gradients == 0.0 && b.optimizer == 0.0, "{task:?}");
+    }
+}
+
+/// Carried to another card and size, the batch-1 latency scales like the throughput: × pixels
+/// (448 px is 4 × 224 px's), ÷ the card ratio of the card it was measured on — for an H100 SXM
+/// from the A100 40GB, min(peak ratio, bandwidth ratio).
+#[test]
+fn a_carried_fixed_time_scales_with_pixels_and_the_card_ratio() {
+    use gpu_planner::domain::compute::peak_tflops;
+    let c = Catalog::embedded();
+    let m = vision::model("resnet50").unwrap_or_else(|| panic!("model"));
+    let mut s = scenario("resnet50", Task::Inference);
+    s.precision = Precision::Fp16;
+    s.vision.resolution = 448;
+    let (h, a) = (card("h100-sxm"), card("a100-40gb-sxm4"));
+    let sp = vision::speed(m, &s, &h, c).unwrap_or_else(|| panic!("speed"));
+    let peak = |g: &gpu_planner::domain::Gpu| peak_tflops(g, Precision::Fp16).unwrap_or_else(|| panic!("peak"));
+    let bw = |g: &gpu_planner::domain::Gpu| g.memory_bandwidth_gb_s.unwrap_or_else(|| panic!("bandwidth"));
+    let ry = (peak(&h) / peak(&a)).min(bw(&h) / bw(&a));
+    assert!((ry - 1.0).abs() > 0.5, "the cards differ: {ry}");
+    let want = 4.51e-3 * 4.0 / ry - 1.0 / sp.per_card;
+    assert!((sp.fixed_s / want - 1.0).abs() < 1e-9, "{} vs {want}", sp.fixed_s);
+}
