@@ -271,12 +271,20 @@ fn fp32_training_has_no_master_copy_and_offloaded_parameters_leave_the_card() {
     assert!(off < on, "{off} vs {on}");
 }
 
-fn lora_scenario(framework: gpu_planner::domain::framework::Framework) -> gpu_planner::domain::Scenario {
-    use gpu_planner::domain::framework::Conventions;
-    use gpu_planner::domain::scenario::{LoraTargets, Task};
-    let mut s = gpu_planner::domain::Scenario { model: "llama-3.1-8b".into(), task: Task::Lora, ..Default::default() };
+/// A scenario under `framework`'s conventions (`set_framework` applies them).
+fn under(
+    model: &str,
+    task: gpu_planner::domain::scenario::Task,
+    framework: gpu_planner::domain::framework::Framework,
+) -> gpu_planner::domain::Scenario {
+    let mut s = gpu_planner::domain::Scenario { model: model.into(), task, ..Default::default() };
     s.training.set_framework(framework);
-    s.training.conventions = Conventions::of(framework);
+    s
+}
+
+fn lora_scenario(framework: gpu_planner::domain::framework::Framework) -> gpu_planner::domain::Scenario {
+    use gpu_planner::domain::scenario::{LoraTargets, Task};
+    let mut s = under("llama-3.1-8b", Task::Lora, framework);
     (s.lora.rank, s.lora.targets) = (16, LoraTargets::Qv);
     s
 }
@@ -315,13 +323,10 @@ fn lora_adapters_split_over_tensor_and_pipeline_ranks() {
 /// the routed experts', for both copies (Mixtral 8x7B).
 #[test]
 fn autocast_copies_only_this_cards_experts() {
-    use gpu_planner::domain::framework::{Conventions, Framework};
+    use gpu_planner::domain::framework::Framework;
     use gpu_planner::domain::memory::{training_states, Layout, Stage};
     use gpu_planner::domain::scenario::Task;
-    let mut s =
-        gpu_planner::domain::Scenario { model: "mixtral-8x7b".into(), task: Task::FullFinetune, ..Default::default() };
-    s.training.set_framework(Framework::Fsdp);
-    s.training.conventions = Conventions::of(Framework::Fsdp);
+    let s = under("mixtral-8x7b", Task::FullFinetune, Framework::Fsdp);
     let m = s.model_spec().unwrap_or_else(|e| panic!("{e}"));
     let total = m.params().total;
     let routed = m.routed_expert_fraction();
@@ -340,7 +345,7 @@ fn autocast_copies_only_this_cards_experts() {
 /// likewise.
 #[test]
 fn a_model_share_smaller_than_the_gathered_units_is_gathered_once() {
-    use gpu_planner::domain::framework::{Conventions, Framework};
+    use gpu_planner::domain::framework::Framework;
     use gpu_planner::domain::memory::{largest_layer_params, training_states, Layout, Stage};
     use gpu_planner::domain::scenario::Task;
     let mut m = preset("mixtral-8x7b").unwrap_or_else(|| panic!("preset")).as_custom();
@@ -349,11 +354,9 @@ fn a_model_share_smaller_than_the_gathered_units_is_gathered_once() {
     if let Some(e) = m.moe.as_mut() {
         e.expert_intermediate = 1024;
     }
-    let mut s =
-        gpu_planner::domain::Scenario { model: "custom".into(), task: Task::FullFinetune, ..Default::default() };
+    let mut s = under("custom", Task::FullFinetune, Framework::Fsdp);
     s.custom_model = m.clone();
-    s.training.set_framework(Framework::Fsdp);
-    s.training.conventions = Conventions { optimizer_in_backward: true, ..Conventions::of(Framework::Fsdp) };
+    s.training.conventions.optimizer_in_backward = true;
     let total = m.params().total;
     let here = total * (1.0 - m.routed_expert_fraction() / 2.0);
     let block = largest_layer_params(&m, false);
@@ -367,7 +370,6 @@ fn a_model_share_smaller_than_the_gathered_units_is_gathered_once() {
     // DeepSpeed ZeRO-2's reduce bucket (5e8 elements) never holds more than the card's own
     // gradients: here, all of them at 16 bits.
     s.training.set_framework(Framework::DeepSpeed);
-    s.training.conventions = Conventions::of(Framework::DeepSpeed);
     assert!(s.training.conventions.bucket_elems > here);
     let b = training_states(&m, &s, &Layout { dp: 2, ep: 2, zero: 2, ..Layout::single() }, Stage::Only);
     assert!((b.buffers / (2.0 * here) - 1.0).abs() < 1e-12, "{}", b.buffers);
@@ -384,13 +386,10 @@ fn a_model_share_smaller_than_the_gathered_units_is_gathered_once() {
 /// own shard, 2 B each, beside the 5e8-element reduce bucket (Llama 3.1 8B, TP 2).
 #[test]
 fn the_zero3_prefetch_bucket_is_per_tensor_parallel_rank() {
-    use gpu_planner::domain::framework::{Conventions, Framework};
+    use gpu_planner::domain::framework::Framework;
     use gpu_planner::domain::memory::{training_states, Layout, Stage};
     use gpu_planner::domain::scenario::Task;
-    let mut s =
-        gpu_planner::domain::Scenario { model: "llama-3.1-8b".into(), task: Task::FullFinetune, ..Default::default() };
-    s.training.set_framework(Framework::DeepSpeed);
-    s.training.conventions = Conventions::of(Framework::DeepSpeed);
+    let s = under("llama-3.1-8b", Task::FullFinetune, Framework::DeepSpeed);
     let m = s.model_spec().unwrap_or_else(|e| panic!("{e}"));
     let b = training_states(m, &s, &Layout { tp: 2, dp: 4, zero: 3, ..Layout::single() }, Stage::Only);
     let want = 2.0 * 5e8 + 2.0 * 5e7 / 2.0;

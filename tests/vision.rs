@@ -307,6 +307,14 @@ fn auto_plan_finds_card_counts_that_meet_a_deadline() {
     assert!(fixes.iter().all(|f| !f.en.contains("ZeRO") && !f.en.contains("LoRA")), "{fixes:?}");
 }
 
+/// ResNet-50 in fp16 at `side` pixels (0: the model's own 224).
+fn resnet50_fp16(task: Task, side: u32) -> Scenario {
+    let mut s = scenario("resnet50", task);
+    s.precision = Precision::Fp16;
+    s.vision.resolution = side;
+    s
+}
+
 /// The fixed time per batch is the published batch-1 latency less one sample's share of the
 /// throughput: ResNet-50 in fp16 on an A100 40GB (NVIDIA DeepLearningExamples): 4.51 ms at
 /// batch 1, 3,229.32 images/s at batch 256. A job served from inference figures says so only
@@ -315,9 +323,7 @@ fn auto_plan_finds_card_counts_that_meet_a_deadline() {
 fn the_fixed_time_is_the_batch_one_latency_less_a_samples_share() {
     let c = Catalog::embedded();
     let m = vision::model("resnet50").unwrap_or_else(|| panic!("model"));
-    let mut s = scenario("resnet50", Task::Inference);
-    s.precision = Precision::Fp16;
-    s.vision.resolution = 224;
+    let s = resnet50_fp16(Task::Inference, 224);
     let sp = vision::speed(m, &s, &card("a100-40gb-sxm4"), c).unwrap_or_else(|| panic!("speed"));
     assert!((sp.per_card - 3229.32).abs() < 1e-9, "{}", sp.per_card);
     let want = 4.51e-3 - 1.0 / 3229.32;
@@ -340,8 +346,7 @@ fn the_fixed_time_is_the_batch_one_latency_less_a_samples_share() {
 fn serving_and_lora_hold_the_weights_at_the_precision() {
     let m = vision::model("resnet50").unwrap_or_else(|| panic!("model"));
     for task in [Task::Inference, Task::Lora] {
-        let mut s = scenario("resnet50", task);
-        s.precision = Precision::Fp16;
+        let s = resnet50_fp16(task, 0);
         let b = vision::memory_with(m, &s, 8, 0.0);
         assert!((b.weights - m.params_m * 1e6 * 2.0).abs() < 1e-6, "{task:?}: {}", b.weights);
         assert!(b.gradients == 0.0 && b.optimizer == 0.0, "{task:?}");
@@ -356,9 +361,7 @@ fn a_carried_fixed_time_scales_with_pixels_and_the_card_ratio() {
     use gpu_planner::domain::compute::peak_tflops;
     let c = Catalog::embedded();
     let m = vision::model("resnet50").unwrap_or_else(|| panic!("model"));
-    let mut s = scenario("resnet50", Task::Inference);
-    s.precision = Precision::Fp16;
-    s.vision.resolution = 448;
+    let s = resnet50_fp16(Task::Inference, 448);
     let (h, a) = (card("h100-sxm"), card("a100-40gb-sxm4"));
     let sp = vision::speed(m, &s, &h, c).unwrap_or_else(|| panic!("speed"));
     let peak = |g: &gpu_planner::domain::Gpu| peak_tflops(g, Precision::Fp16).unwrap_or_else(|| panic!("peak"));

@@ -174,14 +174,17 @@ pub(crate) fn row_text(c: &CardVerdict, l: Lang, cur: Currency, training: bool) 
         (note, q.source.clone())
     });
     let servers = if c.servers > 1 { format!(" ({} {})", c.servers, Key::Servers.text(l)) } else { String::new() };
-    let parallel = format!(
-        "TP{}·PP{}·DP{}{}{}",
-        c.layout.tp,
-        c.layout.pp,
-        c.layout.dp,
-        if c.layout.ep > 1 { format!("·EP{}", c.layout.ep) } else { String::new() },
-        if c.layout.cp > 1 { format!("·CP{}", c.layout.cp) } else { String::new() },
-    );
+    // Training's notation; vision and serving rows write their own.
+    let parallel = || {
+        format!(
+            "TP{}·PP{}·DP{}{}{}",
+            c.layout.tp,
+            c.layout.pp,
+            c.layout.dp,
+            if c.layout.ep > 1 { format!("·EP{}", c.layout.ep) } else { String::new() },
+            if c.layout.cp > 1 { format!("·CP{}", c.layout.cp) } else { String::new() },
+        )
+    };
     RowText {
         name: c.name.clone(),
         fits: c.fits,
@@ -190,12 +193,12 @@ pub(crate) fn row_text(c: &CardVerdict, l: Lang, cur: Currency, training: bool) 
         layout: if let Some(x) = &c.vision {
             format!("DP{} · {} {}", c.layout.dp, Key::BatchPerCard.text(l), x.batch)
         } else if training {
-            format!("{parallel} · ZeRO-{} · {}", c.layout.zero, Key::from(c.layout.recompute).text(l))
+            format!("{} · ZeRO-{} · {}", parallel(), c.layout.zero, Key::from(c.layout.recompute).text(l))
         } else if let Some(x) = &c.serving {
             // Replicas, as the serving table writes them: "TP1·EP16 × 2 = 32".
             super::serving::shape(x)
         } else {
-            parallel
+            parallel()
         },
         pct: (c.memory_use() * 100.0).min(100.0),
         memory: format!("{} / {}", format::gib(c.memory.total), format::gib(c.capacity)),
