@@ -66,16 +66,22 @@ case("korthikanti-mtnlg-selective-saving", "activation_saving_pct", "megatron",
 
 # Korthikanti et al. 2022, Table 5: MFU with selective recompute + sequence parallelism on A100.
 bf = {"task": "pretrain", "precision": "bf16"}
+# Before FlashAttention (Dao et al., May 2022) softmax and dropout read and write the a·s² scores:
+# the engine's elementwise time (compute.rs) counts them when flash attention is off.
+NF_K = "Flash attention off: Megatron-LM's 2022 runs used its fused scale-mask-softmax kernel over the full a·s² scores (FlashAttention, Dao et al., appeared after)."
+NF_N = "Flash attention off: Megatron-LM in 2021 predates FlashAttention (Dao et al. 2022); its softmax reads and writes the a·s² scores."
+NF_B = "Flash attention off: Megatron-DeepSpeed's 2022 BLOOM run used fused softmax kernels over the full scores (BigScience 2022, §3.4.3), before FlashAttention."
+NF_O = "Flash attention off: Metaseq in 2021–22 (Zhang et al. 2022) predates FlashAttention."
 case("korthikanti-22b-mfu", "mfu_pct", "megatron", merge(custom(gpt(48, 6144, 64, params=22)), bf, card(A100),
-     tr(seq_len=2048, micro_batch=4, global_batch=4)), L(tp=8, rec="selective"), tol=0.15)
+     tr(seq_len=2048, micro_batch=4, global_batch=4, flash_attention=False)), L(tp=8, rec="selective"), tol=0.15, note=NF_K)
 case("korthikanti-175b-mfu", "mfu_pct", "megatron", merge(custom(GPT3), bf, card(A100),
-     tr(seq_len=2048, micro_batch=1, global_batch=64)), L(tp=8, pp=8, rec="selective"), tol=0.15,
-     note="Interleaved 1F1B (3 model chunks per stage) shrinks the bubble 3x; the engine models plain 1F1B.")
+     tr(seq_len=2048, micro_batch=1, global_batch=64, flash_attention=False)), L(tp=8, pp=8, rec="selective"), tol=0.15,
+     note="Interleaved 1F1B (3 model chunks per stage) shrinks the bubble 3x; the engine models plain 1F1B. " + NF_K)
 case("korthikanti-530b-2240gpu-mfu", "mfu_pct", "megatron", merge(custom(gpt(105, 20480, 128, params=530)), bf, card(A100),
-     tr(seq_len=2048, micro_batch=1, global_batch=2240)), L(tp=8, pp=35, dp=8, rec="selective"), tol=0.15,
-     note="Interleaved schedule; data-parallel all-reduce not overlapped in the paper's runs.")
+     tr(seq_len=2048, micro_batch=1, global_batch=2240, flash_attention=False)), L(tp=8, pp=35, dp=8, rec="selective"), tol=0.15,
+     note="Interleaved schedule; data-parallel all-reduce not overlapped in the paper's runs. " + NF_K)
 case("korthikanti-1t-mfu", "mfu_pct", "megatron", merge(custom(gpt(128, 25600, 160, params=1000)), bf, card(A100),
-     tr(seq_len=2048, micro_batch=1, global_batch=512)), L(tp=8, pp=64, rec="selective"), tol=0.15)
+     tr(seq_len=2048, micro_batch=1, global_batch=512, flash_attention=False)), L(tp=8, pp=64, rec="selective"), tol=0.15, note=NF_K)
 
 # Narayanan et al. 2021, Table 1: TFLOP/s per A100 counting recomputation (full recompute).
 fp = {"task": "pretrain", "precision": "fp16"}
@@ -84,8 +90,8 @@ for rid, m, gb, lay in [
     ("narayanan-7.5b-128gpu-tflops", gpt(36, 4096, 32, params=7.5), 512, L(tp=4, dp=32, rec="full")),
     ("narayanan-145.6b-1536gpu-tflops", gpt(80, 12288, 96, params=145.6), 2304, L(tp=8, pp=8, dp=24, rec="full")),
     ("narayanan-1t-3072gpu-tflops", gpt(128, 25600, 160, params=1008), 3072, L(tp=8, pp=64, dp=6, rec="full"))]:
-    case(rid, "hw_tflops", "megatron", merge(custom(m), fp, card(A100), tr(seq_len=2048, micro_batch=1, global_batch=gb)),
-         lay, tol=0.15)
+    case(rid, "hw_tflops", "megatron", merge(custom(m), fp, card(A100),
+         tr(seq_len=2048, micro_batch=1, global_batch=gb, flash_attention=False)), lay, tol=0.15, note=NF_N)
 
 # Training reports: GPU-hours.
 case("llama2-7b-gpu-hours", "gpu_hours", "fsdp", merge({"model": "llama-2-7b"}, bf, card(A100),
@@ -115,12 +121,12 @@ case("deepseek-v3-pretrain-gpu-hours", "gpu_hours", "megatron", merge({"model": 
      dict(L(pp=16, dp=128, zero=1), ep=64), tol=0.25,
      nx="DualPipe, FP8 activations and partial recompute (§3.2–3.3) are not modelled: with 1F1B the first stage does not fit.")
 case("bloom-176b-gpu-hours", "gpu_hours", "megatron", merge(custom(gpt(70, 14336, 112, vocab=250680, params=176.247)),
-     bf, card(A100), tr(seq_len=2048, global_batch=2048, micro_batch=2, tokens=366e9)), L(tp=4, pp=12, dp=8, zero=1, rec="full"), tol=0.25,
+     bf, card(A100), tr(seq_len=2048, global_batch=2048, micro_batch=2, tokens=366e9, flash_attention=False)), L(tp=4, pp=12, dp=8, zero=1, rec="full"), tol=0.25,
      note="384 A100s as TP4 x PP12 x DP8 with ZeRO-1 (BLOOM paper); micro-batch 2 and --checkpoint-activations (full recompute) from the run's "
-          "launch script, github.com/bigscience-workshop/bigscience/blob/e726b15982fa088fb6d9a4c869c19c3d4dbc84a7/train/tr11-176B-ml/tr11-176B-ml.slurm; hours include restarts.")
+          "launch script, github.com/bigscience-workshop/bigscience/blob/e726b15982fa088fb6d9a4c869c19c3d4dbc84a7/train/tr11-176B-ml/tr11-176B-ml.slurm; hours include restarts. " + NF_B)
 case("opt-175b-992xa100-tflops", "hw_tflops", "fsdp", merge(custom(GPT3), fp, card(A100),
-     tr(seq_len=2048, global_batch=992, micro_batch=1)), L(tp=8, dp=124, zero=3), tol=0.2,
-     note="FSDP with Megatron TP 8 (degree from the OPT logbook); 147 is an 'up to' figure.")
+     tr(seq_len=2048, global_batch=992, micro_batch=1, flash_attention=False)), L(tp=8, dp=124, zero=3), tol=0.2,
+     note="FSDP with Megatron TP 8 (degree from the OPT logbook); 147 is an 'up to' figure. " + NF_O)
 
 # Framework estimators.
 ds16 = {"task": "full_finetune", "precision": "fp16"}

@@ -75,8 +75,11 @@ fn speeds_carried_between_cards_land_near_the_measured_ones() {
         within * 100.0,
         rows.len()
     );
-    assert!(median <= 0.35, "median error {median}");
-    assert!(within >= 0.7, "share within ±50%: {within}");
+    // The roofline split of vision.rs `ratio`: median 13%, 97% within ±50% (2026-11-30); the
+    // min(peak, bandwidth) rule it replaced reached 20% and 94%.
+    assert!(median <= 0.16, "median error {median}");
+    assert!(within >= 0.95, "share within ±50%: {within}");
+    assert!(within40 >= 0.88, "share within ±40%: {within40}");
 }
 
 /// YOLOv8s on a T4 (Ultralytics AutoBatch profile, one forward and backward, no optimizer
@@ -245,8 +248,9 @@ fn speed_scales_with_pixels_and_steps() {
 }
 
 /// Carried to a card outside CUDA, the speed keeps the stack's kernel maturity (compute.rs:
-/// 0.35 against 0.50): YOLOv8x from the A100 40GB (3.53 ms at batch 1, TensorRT) to an Ascend
-/// 910B3 = 1 / 3.53 ms × min(peak ratio, bandwidth ratio) × 0.7.
+/// × 0.7): YOLOv8x from the A100 40GB (3.53 ms at batch 1, TensorRT; 257.8 GFLOPs per image,
+/// Ultralytics) to an Ascend 910B3 = 1 / 3.53 ms × the roofline ratio × 0.7, where the A100
+/// spends u = 257.8 GFLOPs / 3.53 ms / 312 TFLOPS of its time at peak.
 #[test]
 fn a_non_cuda_card_gets_the_stack_factor() {
     let (a100, ascend) = (card("a100-40gb-sxm4"), card("huawei-ascend-910b3"));
@@ -256,7 +260,9 @@ fn a_non_cuda_card_gets_the_stack_factor() {
     let f = |g: &gpu_planner::domain::Gpu| (g.fp16_tflops.unwrap_or(0.0), g.memory_bandwidth_gb_s.unwrap_or(0.0));
     let (pa, ba) = f(&a100);
     let (pb, bb) = (ascend.bf16_tflops.or(ascend.fp16_tflops).unwrap_or(0.0), f(&ascend).1);
-    let ratio = (pb / pa).min(bb / ba) * 0.7;
+    assert!((pa - 312.0).abs() < 1e-9, "A100 dense FP16 {pa}");
+    let u = 257.8e9 / 3.53e-3 / 312e12;
+    let ratio = 1.0 / (u / (pb / pa) + (1.0 - u) / (bb / ba)) * 0.7;
     assert_eq!(sp.basis.card, "a100-40gb-sxm4");
     common::assert_close(sp.per_card, 1e3 / 3.53 * ratio, 1e-9);
 }
@@ -298,9 +304,10 @@ fn auto_plan_finds_card_counts_that_meet_a_deadline() {
             assert!(!fewer, "{} × {}", p.gpu, p.layout.dp);
         }
     }
-    // One RTX 4090 at 640 px needs more than two days: the fixes offer more of them, or another
+    // One RTX 4090 at 640 px needs more than half a day: the fixes offer more of them, or another
     // card, and nothing that only language models have.
     s.vision.resolution = 640;
+    s.search.deadline_days = Some(0.5);
     s.cards.only = vec!["rtx-4090".into()];
     let fixes = gpu_planner::domain::fix::fixes(&s, c);
     assert!(fixes.iter().any(|f| f.en.starts_with("use ") && f.gpu == "rtx-4090"), "{fixes:?}");
@@ -355,7 +362,8 @@ fn serving_and_lora_hold_the_weights_at_the_precision() {
 
 /// Carried to another card and size, the batch-1 latency scales like the throughput: × pixels
 /// (448 px is 4 × 224 px's), ÷ the card ratio of the card it was measured on — for an H100 SXM
-/// from the A100 40GB, min(peak ratio, bandwidth ratio).
+/// from the A100 40GB, the roofline ratio with the share at peak of that batch-1 row
+/// (ResNet-50: 8.22 GFLOPs per 224 px image, timm; 223.35 images/s at batch 1 on 312 TFLOPS).
 #[test]
 fn a_carried_fixed_time_scales_with_pixels_and_the_card_ratio() {
     use gpu_planner::domain::compute::peak_tflops;
@@ -366,7 +374,8 @@ fn a_carried_fixed_time_scales_with_pixels_and_the_card_ratio() {
     let sp = vision::speed(m, &s, &h, c).unwrap_or_else(|| panic!("speed"));
     let peak = |g: &gpu_planner::domain::Gpu| peak_tflops(g, Precision::Fp16).unwrap_or_else(|| panic!("peak"));
     let bw = |g: &gpu_planner::domain::Gpu| g.memory_bandwidth_gb_s.unwrap_or_else(|| panic!("bandwidth"));
-    let ry = (peak(&h) / peak(&a)).min(bw(&h) / bw(&a));
+    let u = 8.22e9 * 223.35 / 312e12;
+    let ry = 1.0 / (u / (peak(&h) / peak(&a)) + (1.0 - u) / (bw(&h) / bw(&a)));
     assert!((ry - 1.0).abs() > 0.5, "the cards differ: {ry}");
     let want = 4.51e-3 * 4.0 / ry - 1.0 / sp.per_card;
     assert!((sp.fixed_s / want - 1.0).abs() < 1e-9, "{} vs {want}", sp.fixed_s);

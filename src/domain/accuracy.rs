@@ -50,7 +50,7 @@ pub enum Metric {
     MfuPct,
     /// Hardware TFLOP/s per GPU, recomputation counted (Narayanan et al. 2021's convention).
     HwTflops,
-    /// Training tokens per second per GPU.
+    /// Training tokens per second per GPU, at steady state (no goodput loss).
     TokensPerSGpu,
     /// Generated tokens per second per GPU of a static batch (`inference.concurrent` requests of
     /// `context` prompt and `output_tokens` generated tokens).
@@ -229,7 +229,8 @@ pub fn measure(c: &Case, catalog: &Catalog) -> Result<f64, String> {
         }
         Metric::TokensPerSGpu => {
             let v = first_card(&s, catalog)?;
-            t.tokens / (v.gpu_hours.ok_or("no time")? * 3600.0)
+            // A measured tokens/s is a steady-state rate: the run's hours less the goodput loss.
+            t.tokens / (v.gpu_hours.ok_or("no time")? * s.efficiency.goodput * 3600.0)
         }
         Metric::RequestLatencyMs => {
             let e = super::serving::Engine::new(m, &s, gpu()?, layout.tp, layout.tp)
@@ -318,7 +319,7 @@ pub fn shown(rows: &[Row]) -> Vec<Shown> {
 /// The score the page states (within tolerance, counted, cases in all): the table itself is the
 /// static `accuracy.html` beside the page (`gpu-planner accuracy --html`); tests/accuracy.rs
 /// keeps both equal to a fresh computation.
-pub const SCORE: (usize, usize, usize) = (63, 76, 93);
+pub const SCORE: (usize, usize, usize) = (70, 76, 93);
 
 /// Within tolerance and counted, for shown rows.
 #[must_use]

@@ -65,21 +65,62 @@ pub fn peak_tflops(g: &Gpu, p: Precision) -> Option<f64> {
     }
 }
 
-/// Share of dense peak the GEMM-dominated step reaches with no bubble, recompute, exposed
-/// communication or offload. CUDA cards: 0.50. Published end-to-end MFUs that *include* those
-/// losses sit at or below it: Llama 2's 184,320 A100-hours for 2T tokens imply 45%
-/// (tests/reference.rs); Megatron-LM with selective recompute reports 51–56% MFU for 175B–1T on
-/// A100 (Korthikanti et al. 2022, Table 5); Llama 3 reports 38–43% on H100 (Dubey et al. 2024,
-/// Table 4). Other stacks (ROCm, CANN, …): 0.35, a stated assumption for less mature kernels.
-/// FP8 GEMMs reach a lower share of their doubled peak (assumption: ×0.75).
+/// Share of dense peak that training's GEMMs and attention kernels reach on CUDA cards, with the
+/// memory-bound elementwise kernels counted apart ([`elementwise_ratio`]) and no bubble,
+/// recompute, exposed communication or offload. 0.59: the steady-state rows of four software
+/// stacks need 0.54–0.63 once their elementwise time is added back (Narayanan et al. 2021
+/// Table 1, 1.7B–1T: 0.59, 0.59, 0.59, 0.63; Korthikanti et al. 2022 22B: 0.59; NeMo 24.x on
+/// H100: 0.54–0.61; OPT-175B (Zhang et al. 2022): 0.55 — docs/research/
+/// 2026-11-30-kernel-efficiency-experiment.md; tests/accuracy.rs holds every row to its
+/// tolerance). Other stacks (ROCm, CANN, …): × 0.7, a stated assumption for less mature
+/// kernels. FP8 GEMMs reach a lower share of their doubled peak (assumption: × 0.75).
 #[must_use]
 pub fn kernel_efficiency(g: &Gpu, p: Precision) -> f64 {
-    let base = if g.software == "cuda" { 0.50 } else { 0.35 };
+    let base = if g.software == "cuda" { CUDA_GEMM_EFFICIENCY } else { CUDA_GEMM_EFFICIENCY * 0.7 };
     if p == Precision::Fp8 {
         base * 0.75
     } else {
         base
     }
+}
+
+/// [`kernel_efficiency`] of a CUDA card at 16 bits.
+pub const CUDA_GEMM_EFFICIENCY: f64 = 0.59;
+
+/// Time of the memory-bound elementwise kernels of a training step relative to its GEMM time
+/// (r; the kernel factor of the MFU is kernel efficiency / (1 + r)). Bytes per token and layer,
+/// forward, 16-bit activations: two layer norms 8h, two residual adds 12h, dropout masks 2h
+/// (when dropout is on), the MLP activation 6f gated (SwiGLU reads gate and up) or 4f plain,
+/// and without flash attention the softmax over a·s scores 4·a·s and its dropout 5·a·s
+/// (Korthikanti et al. 2022 §4.1 counts the same tensors for memory). The backward pass moves
+/// about twice the forward bytes; selective recompute repeats the score kernels. Hidden-size
+/// terms split over TP ranks only with sequence parallelism. Bytes move at the decode bandwidth
+/// share (efficiency.decode_bandwidth), FLOPs at peak × kernel efficiency. Why: the share of
+/// these kernels falls as h grows, which is why published MFU rises with model size
+/// (Narayanan et al. 2021 Table 1: 44% at 1.7B to 52% at 1T on the same cluster).
+#[must_use]
+pub fn elementwise_ratio(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout) -> Option<f64> {
+    let bandwidth = g.memory_bandwidth_gb_s? * 1e9 * s.efficiency.decode_bandwidth;
+    let gemm_rate = peak_tflops(g, s.precision)? * 1e12 * kernel_efficiency(g, s.precision);
+    let t = &s.training;
+    let c = &t.conventions;
+    let (h, seq, tp) = (f64::from(m.hidden), f64::from(t.seq_len.max(1)), f64::from(l.tp.max(1)));
+    let w = if matches!(s.precision, Precision::Fp32 | Precision::Tf32) { 4.0 } else { 2.0 };
+    let mlp_width = m.moe.as_ref().map_or(f64::from(m.intermediate), |e| {
+        f64::from(e.expert_intermediate) * f64::from(e.experts_per_token + e.shared_experts)
+    });
+    let mask = if c.dropout { 1.0 } else { 0.0 };
+    let hidden_terms = (10.0 * w + 2.0 * mask) * h / if c.sequence_parallel { tp } else { 1.0 };
+    let mlp = if m.gated_mlp { 3.0 } else { 2.0 } * w * mlp_width / tp;
+    let scores_fwd = if t.flash_attention {
+        0.0
+    } else {
+        f64::from(m.heads) * seq * (2.0 * w + mask * (2.0 * w + 1.0)) / tp
+    };
+    let repeat = if l.recompute == Recompute::Selective { scores_fwd } else { 0.0 };
+    let bytes = f64::from(m.layers) * (3.0 * (hidden_terms + mlp + scores_fwd) + repeat);
+    let flops = training_flops(m, s.task, t.seq_len, 1.0, true) / tp;
+    Some((bytes / bandwidth) / (flops / gemm_rate))
 }
 
 /// Pipeline bubble of 1F1B with p stages and m micro-batches: time × (m + p − 1) / m; the
@@ -106,7 +147,10 @@ pub fn offload_factor(o: super::scenario::Offload) -> f64 {
 /// user's measured MFU, which replaces the whole prediction.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Mfu {
+    /// kernel efficiency / (1 + elementwise).
     pub kernel: f64,
+    /// Elementwise kernel time / GEMM time ([`elementwise_ratio`]; 0 when the bandwidth is unknown).
+    pub elementwise: f64,
     /// 1 / pipeline bubble factor.
     pub pipeline: f64,
     /// 1 / recompute factor.
@@ -138,7 +182,9 @@ pub fn mfu_at(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u32
     let t = &s.training;
     let mb = micro_batch.max(1);
     let microbatches = f64::from(t.global_batch) / (f64::from(l.dp.max(1)) * f64::from(mb));
-    let kernel = kernel_efficiency(g, s.precision);
+    // A card without a published bandwidth gets no elementwise term: its time is a lower bound.
+    let elementwise = elementwise_ratio(m, s, g, l).unwrap_or(0.0);
+    let kernel = kernel_efficiency(g, s.precision) / (1.0 + elementwise);
     let rf = recompute_factor(l.recompute, s.task);
     // Compute seconds of one step on one GPU at kernel efficiency (hardware FLOPs, recompute in).
     let tokens_step = f64::from(t.global_batch) * f64::from(t.seq_len);
@@ -190,7 +236,7 @@ pub fn mfu_at(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u32
         training_flops(m, s.task, t.seq_len, 1.0, false) / training_flops(m, s.task, t.seq_len, 1.0, true)
     };
     let predicted = kernel * pipeline * recompute * communication * offload * convention;
-    Some(Mfu { kernel, pipeline, recompute, communication, offload, predicted, measured: s.efficiency.mfu, comm })
+    Some(Mfu { kernel, elementwise, pipeline, recompute, communication, offload, predicted, measured: s.efficiency.mfu, comm })
 }
 
 /// The utilisation for the scenario's own micro-batch.
@@ -199,17 +245,19 @@ pub fn mfu(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout) -> Option<Mfu> {
     mfu_at(m, s, g, l, s.training.micro_batch)
 }
 
-/// Hours for `flops` model FLOPs on `gpus` cards at `mfu`: time = FLOPs / (N · peak · MFU).
+/// Hours for `flops` model FLOPs on `gpus` cards at `mfu` with a share `goodput` of the wall
+/// time spent in training steps: time = FLOPs / (N · peak · MFU) / goodput.
 #[must_use]
-pub fn hours_for(flops: f64, gpus: u32, peak_tflops: f64, mfu: f64) -> f64 {
-    flops / (f64::from(gpus.max(1)) * peak_tflops * 1e12 * mfu) / 3600.0
+pub fn hours_for(flops: f64, gpus: u32, peak_tflops: f64, mfu: f64, goodput: f64) -> f64 {
+    flops / (f64::from(gpus.max(1)) * peak_tflops * 1e12 * mfu) / goodput / 3600.0
 }
 
 /// Wall-clock hours of a training run, or `None` when the card's peak is unknown.
 #[must_use]
 pub fn training_hours(m: &ModelSpec, s: &Scenario, g: &Gpu, layout: &Layout) -> Option<f64> {
     let u = mfu(m, s, g, layout)?;
-    Some(hours_for(model_flops(m, s), layout.gpus(), peak_tflops(g, s.precision)?, u.used()))
+    let (flops, peak) = (model_flops(m, s), peak_tflops(g, s.precision)?);
+    Some(hours_for(flops, layout.gpus(), peak, u.used(), s.efficiency.goodput))
 }
 
 /// Serving speed of one model replica (tp × pp cards).

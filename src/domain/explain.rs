@@ -299,8 +299,10 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
             let formula = match u.measured {
                 Some(x) => format!("your measured MFU {:.1}% replaces the prediction", x * 100.0),
                 None => format!(
-                    "kernel {:.2} × pipeline {:.2} × recompute {:.2} × communication {:.2} × offload {:.2} (compute {:.3} s/step; exposed comm {:.3} s: DP {:.3} s over {}, TP {:.3} s, PP {:.3} s)",
+                    "kernel {:.2} (GEMMs {:.2} / (1 + elementwise {:.3})) × pipeline {:.2} × recompute {:.2} × communication {:.2} × offload {:.2} (compute {:.3} s/step; exposed comm {:.3} s: DP {:.3} s over {}, TP {:.3} s, PP {:.3} s)",
                     u.kernel,
+                    u.kernel * (1.0 + u.elementwise),
+                    u.elementwise,
                     u.pipeline,
                     u.recompute,
                     u.communication,
@@ -327,9 +329,14 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
                 "time",
                 "training time",
                 "训练时间",
-                format!("FLOPs / ({} cards × {pk} TFLOPS × MFU {:.1}%)", v.gpus, v.mfu * 100.0),
+                format!(
+                    "FLOPs / ({} cards × {pk} TFLOPS × MFU {:.1}%) / goodput {:.0}%",
+                    v.gpus,
+                    v.mfu * 100.0,
+                    s.efficiency.goodput * 100.0
+                ),
                 format::hours(h, lang),
-                "DESIGN.md §3",
+                "DESIGN.md §3; Dubey et al. 2024 (Llama 3) §3.3.4",
             ));
         }
     }
@@ -398,6 +405,9 @@ const ZH_WORDS: &str = concat!(
     "per layer |每层 |",
     " params; | 参数；|",
     "kernel |算子 |",
+    " (GEMMs |（矩阵乘 |",
+    " (1 + elementwise | (1 + 逐元素算子 |",
+    ") / goodput |) / 有效训练占比 |",
     " s over | s 经 |",
     " layers| 层|",
     " cards| 张卡|",

@@ -176,6 +176,7 @@ pub fn ParallelForm() -> impl IntoView {
                 on_empty=Callback::new(move |()| sc.update(|s| s.efficiency.mfu = None))
                 value=get(sc, |s| s.efficiency.mfu.map(|m| (m * 1000.0).round() / 10.0))
                 on_change=set(sc, |s, v: f64| s.efficiency.mfu = Some(v / 100.0))/>
+            <NumFields rows=GOODPUT_FIELD/>
         </fieldset>
     }
 }
@@ -238,6 +239,15 @@ const INFERENCE_FIELDS: &[Num] = &[
 ];
 
 /// Plain numeric inputs of this form, rendered by one loop (fields.rs `NumFields`).
+/// Share of a run's wall time spent training (domain Efficiency::goodput), in percent.
+const GOODPUT_FIELD: &[Num] = &[num_row(
+    Key::Goodput,
+    "goodput",
+    (5.0, 100.0, false),
+    |s| (s.efficiency.goodput * 1000.0).round() / 10.0,
+    |s, v| s.efficiency.goodput = v / 100.0,
+)];
+
 const LAYOUT_FIELDS: &[Num] = &[
     num_row(
         Key::Gpus,
