@@ -52,8 +52,8 @@ fn r_of(s: &Scenario, g: &Gpu, l: &Layout) -> f64 {
 }
 
 /// Narayanan et al. 2021's 1.7B (h 2304, a 24, L 24, s 2048, one GPU per replica, full
-/// recompute): per layer forward 22h = 50,688 (norms, residuals, masks) + 4f = 36,864 (GELU)
-/// + 9·a·s = 442,368 (scores) bytes; × 3 for the backward, × 24 layers = 38,154,240 bytes per
+/// recompute): per layer forward 22h = 50,688 (norms, residuals, masks), 4f = 36,864 (GELU)
+/// and 9·a·s = 442,368 (scores) bytes; × 3 for the backward, × 24 layers = 38,154,240 bytes per
 /// token. With flash attention the scores go: (50,688 + 36,864) × 72 = 6,303,744.
 #[test]
 fn a_small_gpt_without_flash_attention_is_dominated_by_its_scores() {

@@ -112,11 +112,8 @@ pub fn elementwise_ratio(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout) -> Op
     let mask = if c.dropout { 1.0 } else { 0.0 };
     let hidden_terms = (10.0 * w + 2.0 * mask) * h / if c.sequence_parallel { tp } else { 1.0 };
     let mlp = if m.gated_mlp { 3.0 } else { 2.0 } * w * mlp_width / tp;
-    let scores_fwd = if t.flash_attention {
-        0.0
-    } else {
-        f64::from(m.heads) * seq * (2.0 * w + mask * (2.0 * w + 1.0)) / tp
-    };
+    let scores_fwd =
+        if t.flash_attention { 0.0 } else { f64::from(m.heads) * seq * (2.0 * w + mask * (2.0 * w + 1.0)) / tp };
     let repeat = if l.recompute == Recompute::Selective { scores_fwd } else { 0.0 };
     let bytes = f64::from(m.layers) * (3.0 * (hidden_terms + mlp + scores_fwd) + repeat);
     let flops = training_flops(m, s.task, t.seq_len, 1.0, true) / tp;
@@ -236,7 +233,17 @@ pub fn mfu_at(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u32
         training_flops(m, s.task, t.seq_len, 1.0, false) / training_flops(m, s.task, t.seq_len, 1.0, true)
     };
     let predicted = kernel * pipeline * recompute * communication * offload * convention;
-    Some(Mfu { kernel, elementwise, pipeline, recompute, communication, offload, predicted, measured: s.efficiency.mfu, comm })
+    Some(Mfu {
+        kernel,
+        elementwise,
+        pipeline,
+        recompute,
+        communication,
+        offload,
+        predicted,
+        measured: s.efficiency.mfu,
+        comm,
+    })
 }
 
 /// The utilisation for the scenario's own micro-batch.

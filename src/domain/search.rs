@@ -242,8 +242,9 @@ fn search_card(
                                     rep.fitting += 1;
                                     let n = tp * pp * dp * cp;
                                     let layout = Layout { dp, ..l };
-                                    let hours = compute::mfu_at(m, s, c.g, &layout, mb)
-                                        .map_or(f64::INFINITY, |u| compute::hours_for(flops, n, c.peak, u.used(), s.efficiency.goodput));
+                                    let hours = compute::mfu_at(m, s, c.g, &layout, mb).map_or(f64::INFINITY, |u| {
+                                        compute::hours_for(flops, n, c.peak, u.used(), s.efficiency.goodput)
+                                    });
                                     let own = own_per_hour(s, c, n, &mut own_rate);
                                     let cand = Candidate {
                                         gpu: c.g.id.clone(),

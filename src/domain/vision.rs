@@ -83,9 +83,9 @@ fn ratio(m: &VisionModel, x: &Measurement, g: &Gpu, p: Precision, catalog: &Cata
     }
     let (peak, bw) = specs_of(x, catalog)?;
     // Cards outside the catalog are all NVIDIA (CUDA) ones.
-    let stack = catalog.gpu(&x.card).map_or(kernel_efficiency(g, p) / CUDA_GEMM_EFFICIENCY, |r| {
-        kernel_efficiency(g, p) / kernel_efficiency(r, p)
-    });
+    let stack = catalog
+        .gpu(&x.card)
+        .map_or(kernel_efficiency(g, p) / CUDA_GEMM_EFFICIENCY, |r| kernel_efficiency(g, p) / kernel_efficiency(r, p));
     let (by_peak, by_bw) = (peak_tflops(g, p)? / peak, g.memory_bandwidth_gb_s? / bw);
     let gain = match compute_share(m, x, peak) {
         Some(u) => 1.0 / (u / by_peak + (1.0 - u) / by_bw),

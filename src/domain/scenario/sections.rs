@@ -259,7 +259,14 @@ pub struct Efficiency {
 
 impl Default for Efficiency {
     fn default() -> Self {
-        Self { mfu: None, goodput: 0.9, decode_bandwidth: 0.75, prefill_mfu: 0.5, runtime_gib: 1.0, fragmentation: 0.05 }
+        Self {
+            mfu: None,
+            goodput: 0.9,
+            decode_bandwidth: 0.75,
+            prefill_mfu: 0.5,
+            runtime_gib: 1.0,
+            fragmentation: 0.05,
+        }
     }
 }
 
