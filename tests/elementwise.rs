@@ -93,7 +93,9 @@ fn sequence_parallelism_and_selective_recompute_move_their_own_terms() {
 /// SwiGLU and MoE widths, 4-byte activations: Llama 2 7B (h 4096, f 11008, L 32, flash on,
 /// no dropout) moves (20h + 6f) × 3 × 32 = 14,204,928 bytes per token in bf16 and twice that in
 /// fp32; Mixtral 8x7B's MLP activation covers its two routed experts (2 × 14,336):
-/// (20h + 6 × 28,672) × 96 = 24,379,392.
+/// (20h + 6 × 28,672) × 96 = 24,379,392; DeepSeek-V3's covers 8 routed and 1 shared expert
+/// (9 × 2,048, as wide as its 3 dense layers' 18,432): (20 × 7,168 + 6 × 18,432) × 3 × 61 =
+/// 46,473,216.
 #[test]
 fn gated_and_expert_mlps_and_fp32_activations() {
     let g = card("h100-sxm");
@@ -106,6 +108,8 @@ fn gated_and_expert_mlps_and_fp32_activations() {
     let mut x = Scenario { model: "mixtral-8x7b".into(), ..Scenario::default() };
     x.training.conventions.dropout = false;
     common::assert_close(r_of(&x, &g, &l), expected_r(&x, &g, 1, 24_379_392.0), 1e-12);
+    x.model = "deepseek-v3".into();
+    common::assert_close(r_of(&x, &g, &l), expected_r(&x, &g, 1, 46_473_216.0), 1e-12);
 }
 
 /// Published MFU rises with model size on one cluster (Narayanan et al. 2021 Table 1: 44% of
