@@ -175,6 +175,14 @@ fn bad_input_is_an_error_value_with_a_clear_message() {
         ..Scenario::default()
     };
     assert_eq!(plan(&unknown, cat).err().map(|e| e.to_string()).as_deref(), Some("unknown gpu id `gtx-9999`"));
+    // Beside a known card the unknown one is left out with a warning, not an error.
+    let mixed = Scenario {
+        cards: CardFilter { only: vec!["gtx-9999".into(), "h100-sxm".into()], ..CardFilter::default() },
+        ..Scenario::default()
+    };
+    let r = plan(&mixed, cat).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.cards.iter().map(|c| c.gpu.as_str()).collect::<Vec<_>>(), ["h100-sxm"]);
+    assert!(r.warnings.contains(&gpu_planner::domain::verdict::Warning::UnknownCard { id: "gtx-9999".into() }));
 
     let none = Scenario { cards: CardFilter { min_memory_gb: 5000.0, ..CardFilter::default() }, ..Scenario::default() };
     assert_eq!(plan(&none, cat), Err(PlanError::NoCards));

@@ -241,6 +241,13 @@ pub fn warning(w: &Warning, lang: Lang) -> String {
                 "CPU offload: bound by PCIe, typically 1.5–3x slower".into()
             }
         }
+        Warning::UnknownCard { id } => {
+            if zh {
+                format!("卡库中没有显卡 `{id}`（可能来自旧链接），已略去")
+            } else {
+                format!("card `{id}` is not in the catalog (an old link?): left out")
+            }
+        }
         Warning::BeyondContext { tokens, max } => {
             if zh {
                 format!("序列长度 {tokens} 超过模型训练上下文 {max}")

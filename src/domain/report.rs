@@ -47,7 +47,7 @@ pub fn report(s: &Scenario, catalog: &Catalog) -> Result<Report, PlanError> {
         return vision_report(s, catalog, m);
     }
     let m = s.model_spec()?;
-    let cards = cards_of(s, catalog)?;
+    let (cards, left_out) = cards_of(s, catalog)?;
     let sized = Totals::default();
     let mut verdicts = finish(s, catalog, &cards, |g| verdict(m, s, g, catalog, &sized));
     super::units::sort_stable_by(&mut verdicts, rank);
@@ -70,7 +70,7 @@ pub fn report(s: &Scenario, catalog: &Catalog) -> Result<Report, PlanError> {
         infra,
         unknown_specs: unknown(&cards),
         cards: verdicts,
-        warnings: super::warnings::scenario_warnings(m, s),
+        warnings: [left_out, super::warnings::scenario_warnings(m, s)].concat(),
     })
 }
 
@@ -84,7 +84,7 @@ fn vision_report(s: &Scenario, catalog: &Catalog, m: &super::vision::VisionModel
         let task = if s.task == Task::Inference { "inference" } else { "training" };
         return Err(PlanError::UnknownChoice { field, value: task.into() });
     }
-    let cards = cards_of(s, catalog)?;
+    let (cards, left_out) = cards_of(s, catalog)?;
     let mut verdicts = finish(s, catalog, &cards, |g| super::vision::verdict(m, s, g, catalog));
     super::units::sort_stable_by(&mut verdicts, rank);
     let memory_single = super::vision::memory(m, s, s.vision.batch);
@@ -103,22 +103,24 @@ fn vision_report(s: &Scenario, catalog: &Catalog, m: &super::vision::VisionModel
         infra: None,
         unknown_specs: unknown(&cards),
         cards: verdicts,
-        warnings: Vec::new(),
+        warnings: left_out,
     })
 }
 
-/// The cards the filter keeps (an unknown card in the filter is an error).
-fn cards_of<'a>(s: &'a Scenario, catalog: &'a Catalog) -> Result<Vec<&'a Gpu>, PlanError> {
-    for id in &s.cards.only {
-        if catalog.gpu(id).is_none() && !s.custom_gpus.iter().any(|g| &g.id == id) {
-            return Err(PlanError::UnknownGpu(id.clone()));
-        }
+/// The cards the filter keeps, and the ids in it that neither the catalog nor the user's own
+/// cards know (an old link, a card renamed since): those are left out with a warning, and only
+/// a filter that names no known card at all is an error.
+fn cards_of<'a>(s: &'a Scenario, catalog: &'a Catalog) -> Result<(Vec<&'a Gpu>, Vec<Warning>), PlanError> {
+    let known = |id: &String| catalog.gpu(id).is_some() || s.custom_gpus.iter().any(|g| &g.id == id);
+    let missing: Vec<&String> = s.cards.only.iter().filter(|id| !known(id)).collect();
+    if let Some(id) = missing.first().filter(|_| missing.len() == s.cards.only.len()) {
+        return Err(PlanError::UnknownGpu((*id).clone()));
     }
     let cards: Vec<&Gpu> = catalog.gpus.iter().chain(s.custom_gpus.iter()).filter(|g| selected(s, g)).collect();
     if cards.is_empty() {
         return Err(PlanError::NoCards);
     }
-    Ok(cards)
+    Ok((cards, missing.into_iter().map(|id| Warning::UnknownCard { id: id.clone() }).collect()))
 }
 
 /// Each card's verdict with its owned cost and warnings.

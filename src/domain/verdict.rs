@@ -114,6 +114,8 @@ pub enum Warning {
     UnknownCompute,
     /// Offloading to CPU memory: bounded by PCIe, often 1.5–3× slower.
     CpuOffload,
+    /// A card named in the filter or link that the catalog does not know: left out.
+    UnknownCard { id: String },
     /// Sequence longer than the model's trained context.
     BeyondContext { tokens: u32, max: u32 },
     /// The inter-server fabric would take more than half of the step time.
