@@ -62,6 +62,10 @@ fn a_small_gpt_without_flash_attention_is_dominated_by_its_scores() {
     let s = gpt(24, 2304, 24, 1.7, "fp16", false);
     let r = r_of(&s, &g, &l);
     common::assert_close(r, expected_r(&s, &g, 1, 38_154_240.0), 1e-12);
+    // In fp32 every activation read or write takes 4 bytes, the masks still 1: 42h = 96,768,
+    // 8f = 73,728 and a·s·(8 + 9) = 835,584 per layer, × 72 = 72,437,760.
+    let fp32 = gpt(24, 2304, 24, 1.7, "fp32", false);
+    common::assert_close(r_of(&fp32, &g, &l), expected_r(&fp32, &g, 1, 72_437_760.0), 1e-12);
     let flash = gpt(24, 2304, 24, 1.7, "fp16", true);
     common::assert_close(r_of(&flash, &g, &l), expected_r(&flash, &g, 1, 6_303_744.0), 1e-12);
     // The kernel factor the MFU shows is the GEMM efficiency over 1 + r.
