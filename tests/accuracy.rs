@@ -23,22 +23,22 @@ fn at_least_40_sourced_cases_and_90_percent_within_tolerance() {
     let (within, counted) = score(&rows);
     println!("{within} of {counted} expressible cases within tolerance; {} cases in all", rows.len());
     assert!(counted >= 40, "only {counted} expressible cases");
-    // A ratchet at today's level (49 of 56 on 2026-11-30), below the 90% the engine aims for: the
-    // misses are large-model MFUs (the h ≥ 12288 runs of Korthikanti et al. and Narayanan et al.
-    // reach a higher kernel efficiency than the sourced constant), Llama 3.1 405B's hours with the
-    // planner's own layout, a long-sequence TensorRT-LLM batch and torchtune QLoRA speed. Raise it
-    // when a change fixes a miss; never fit a constant to reach it.
+    // Issue 12's goal: 90% of the expressible cases within tolerance (70 of 76 on 2026-11-30,
+    // after the elementwise term and goodput of compute.rs and the roofline split of vision.rs).
+    assert!(within * 100 >= counted * 90, "{within} of {counted} cases within tolerance (< 90%)");
     // Language-model rows and vision rows (speeds carried between cards, domain/vision.rs) are
-    // held separately: a new family of harder rows must not hide a regression of the others.
+    // also held separately, each at today's level: a new family of harder rows must not hide a
+    // regression of the others. Language models: 56 of 62; the misses are Korthikanti et al.'s
+    // 175B–1T MFUs (15–17% low against 15%), Llama 3.1 405B's hours with the planner's own
+    // layout, one TensorRT-LLM v0.6.1 batch and NeMo's 2-GPU H100 decode latency. Raise a
+    // ratchet when a change fixes a miss; never fit a constant to reach it.
     let (llm, vision): (Vec<_>, Vec<_>) = rows.into_iter().partition(|r| !r.case.id.starts_with("vision-"));
     let (within, counted) = score(&llm);
-    assert!(within * 100 >= counted * 87, "{within} of {counted} language-model cases within tolerance (< 87%)");
-    // Vision: a ratchet at today's level (9 of 14 on 2026-11-30). The misses are the ViTs and SAM 2
-    // on the RTX 4090 carried from the RTX 3090 (Ampere to Ada: compute grew 2.3×, bandwidth 8%;
-    // the smaller ratio, chosen for its tails over all 62 cross-card predictions, under-predicts
-    // these compute-bound models).
+    assert!(counted >= 62 && within >= 56, "{within} of {counted} language-model cases within tolerance (< 56)");
+    // Vision: all 14 (the RTX 4090 ViTs and SAM 2 encoders carried from the RTX 3090 missed
+    // under the min(peak, bandwidth) rule that the roofline split replaced).
     let (within, counted) = score(&vision);
-    assert!(counted >= 14 && within >= 9, "{within} of {counted} vision cases within tolerance (< 9)");
+    assert!(counted >= 14 && within >= 14, "{within} of {counted} vision cases within tolerance (< 14)");
 }
 
 #[test]
