@@ -380,3 +380,20 @@ fn a_carried_fixed_time_scales_with_pixels_and_the_card_ratio() {
     let want = 4.51e-3 * 4.0 / ry - 1.0 / sp.per_card;
     assert!((sp.fixed_s / want - 1.0).abs() < 1e-9, "{} vs {want}", sp.fixed_s);
 }
+
+/// Carried between cards, a speed keeps its precision: fp32 ResNet-50 training on the V100 SXM2
+/// 32GB, predicted without its own rows, is the V100 SXM2 16GB's fp32 figure (412 images/s at
+/// batch 128, NVIDIA DeepLearningExamples) — the same chip at the same clocks, ratio 1 — although
+/// the 16GB card's fp16 rows have a larger batch.
+#[test]
+fn a_carried_speed_keeps_its_precision() {
+    let m = vision::model("resnet50").unwrap_or_else(|| panic!("model"));
+    let mut s = scenario("resnet50", Task::FullFinetune);
+    s.precision = Precision::Fp32;
+    let g = card("v100-sxm2-32gb");
+    let sp = vision::speed_without(m, &s, &g, Catalog::embedded(), Some("v100-sxm2-32gb"))
+        .unwrap_or_else(|| panic!("speed"));
+    assert_eq!(sp.basis.card, "V100-SXM2-16GB");
+    common::assert_close(sp.basis.ratio, 1.0, 1e-9);
+    common::assert_close(sp.per_card, 412.0, 1e-9);
+}
