@@ -42,12 +42,12 @@ A100, H100 = "a100-80gb-sxm4", "h100-sxm"
 def card(c): return {"cards": {"only": [c]}}
 
 C = []
-def case(rid, metric, framework, scenario, layout=None, tol=None, unit=None, published=None, note="", nx=None, **extra):
+def case(rid, metric, framework, scenario, layout=None, tol=None, unit=None, published=None, note="", nx=None, also="", **extra):
     r = refs[rid]
     C.append({"id": rid, "metric": metric, "published": published if published is not None else r["published"]["value"],
               "unit": unit or r["published"]["unit"], "tolerance": tol if tol is not None else r["tolerance"],
               "source": r["source"]["title"], "url": r["source"]["url"], "inputs": r["quote"][:400],
-              "framework": framework, "scenario": scenario, "layout": layout, "note": note or r.get("notes", "")[:300],
+              "framework": framework, "scenario": scenario, "layout": layout, "note": ((note or r.get("notes", "")[:300]) + " " + also).strip(),
               "not_expressible": nx, "util": 0.0, "profile_tokens": 0.0, "capacity_gib": None, "bound": None, **extra})
 
 # ZeRO paper, Figure 1 / Table 1: its own 2 + 2 + 12 accounting ("custom" switches).
@@ -73,15 +73,15 @@ NF_N = "Flash attention off: Megatron-LM in 2021 predates FlashAttention (Dao et
 NF_B = "Flash attention off: Megatron-DeepSpeed's 2022 BLOOM run used fused softmax kernels over the full scores (BigScience 2022, §3.4.3), before FlashAttention."
 NF_O = "Flash attention off: Metaseq in 2021–22 (Zhang et al. 2022) predates FlashAttention."
 case("korthikanti-22b-mfu", "mfu_pct", "megatron", merge(custom(gpt(48, 6144, 64, params=22)), bf, card(A100),
-     tr(seq_len=2048, micro_batch=4, global_batch=4, flash_attention=False)), L(tp=8, rec="selective"), tol=0.15, note=NF_K)
+     tr(seq_len=2048, micro_batch=4, global_batch=4, flash_attention=False)), L(tp=8, rec="selective"), tol=0.15, also=NF_K)
 case("korthikanti-175b-mfu", "mfu_pct", "megatron", merge(custom(GPT3), bf, card(A100),
      tr(seq_len=2048, micro_batch=1, global_batch=64, flash_attention=False)), L(tp=8, pp=8, rec="selective"), tol=0.15,
-     note="Interleaved 1F1B (3 model chunks per stage) shrinks the bubble 3x; the engine models plain 1F1B. " + NF_K)
+     note="Interleaved 1F1B (3 model chunks per stage) shrinks the bubble 3x; the engine models plain 1F1B.", also=NF_K)
 case("korthikanti-530b-2240gpu-mfu", "mfu_pct", "megatron", merge(custom(gpt(105, 20480, 128, params=530)), bf, card(A100),
      tr(seq_len=2048, micro_batch=1, global_batch=2240, flash_attention=False)), L(tp=8, pp=35, dp=8, rec="selective"), tol=0.15,
-     note="Interleaved schedule; data-parallel all-reduce not overlapped in the paper's runs. " + NF_K)
+     note="Interleaved schedule; data-parallel all-reduce not overlapped in the paper's runs.", also=NF_K)
 case("korthikanti-1t-mfu", "mfu_pct", "megatron", merge(custom(gpt(128, 25600, 160, params=1000)), bf, card(A100),
-     tr(seq_len=2048, micro_batch=1, global_batch=512, flash_attention=False)), L(tp=8, pp=64, rec="selective"), tol=0.15, note=NF_K)
+     tr(seq_len=2048, micro_batch=1, global_batch=512, flash_attention=False)), L(tp=8, pp=64, rec="selective"), tol=0.15, also=NF_K)
 
 # Narayanan et al. 2021, Table 1: TFLOP/s per A100 counting recomputation (full recompute).
 fp = {"task": "pretrain", "precision": "fp16"}
@@ -91,7 +91,7 @@ for rid, m, gb, lay in [
     ("narayanan-145.6b-1536gpu-tflops", gpt(80, 12288, 96, params=145.6), 2304, L(tp=8, pp=8, dp=24, rec="full")),
     ("narayanan-1t-3072gpu-tflops", gpt(128, 25600, 160, params=1008), 3072, L(tp=8, pp=64, dp=6, rec="full"))]:
     case(rid, "hw_tflops", "megatron", merge(custom(m), fp, card(A100),
-         tr(seq_len=2048, micro_batch=1, global_batch=gb, flash_attention=False)), lay, tol=0.15, note=NF_N)
+         tr(seq_len=2048, micro_batch=1, global_batch=gb, flash_attention=False)), lay, tol=0.15, also=NF_N)
 
 # Training reports: GPU-hours.
 case("llama2-7b-gpu-hours", "gpu_hours", "fsdp", merge({"model": "llama-2-7b"}, bf, card(A100),
@@ -123,10 +123,10 @@ case("deepseek-v3-pretrain-gpu-hours", "gpu_hours", "megatron", merge({"model": 
 case("bloom-176b-gpu-hours", "gpu_hours", "megatron", merge(custom(gpt(70, 14336, 112, vocab=250680, params=176.247)),
      bf, card(A100), tr(seq_len=2048, global_batch=2048, micro_batch=2, tokens=366e9, flash_attention=False)), L(tp=4, pp=12, dp=8, zero=1, rec="full"), tol=0.25,
      note="384 A100s as TP4 x PP12 x DP8 with ZeRO-1 (BLOOM paper); micro-batch 2 and --checkpoint-activations (full recompute) from the run's "
-          "launch script, github.com/bigscience-workshop/bigscience/blob/e726b15982fa088fb6d9a4c869c19c3d4dbc84a7/train/tr11-176B-ml/tr11-176B-ml.slurm; hours include restarts. " + NF_B)
+          "launch script, github.com/bigscience-workshop/bigscience/blob/e726b15982fa088fb6d9a4c869c19c3d4dbc84a7/train/tr11-176B-ml/tr11-176B-ml.slurm; hours include restarts.", also=NF_B)
 case("opt-175b-992xa100-tflops", "hw_tflops", "fsdp", merge(custom(GPT3), fp, card(A100),
      tr(seq_len=2048, global_batch=992, micro_batch=1, flash_attention=False)), L(tp=8, dp=124, zero=3), tol=0.2,
-     note="FSDP with Megatron TP 8 (degree from the OPT logbook); 147 is an 'up to' figure. " + NF_O)
+     note="FSDP with Megatron TP 8 (degree from the OPT logbook); 147 is an 'up to' figure.", also=NF_O)
 
 # Framework estimators.
 ds16 = {"task": "full_finetune", "precision": "fp16"}
@@ -258,5 +258,10 @@ for c in C:
     conv = c.pop("scenario_conventions", None)
     if conv:
         c["scenario"].setdefault("training", {}).setdefault("conventions", {}).update(conv)
-(root / "src/domain/accuracy.json").write_text(json.dumps(C, indent=1, ensure_ascii=False) + "\n")
+# Rows this script does not build (the vision rows, added from src/domain/vision.json's sources)
+# are kept as they are in the file, after the built ones.
+built = {c["id"] for c in C}
+out = root / "src/domain/accuracy.json"
+C += [c for c in json.loads(out.read_text()) if c["id"] not in built]
+out.write_text(json.dumps(C, indent=1, ensure_ascii=False) + "\n")
 print(len(C), "cases,", sum(1 for c in C if not c["not_expressible"]), "expressible")
