@@ -599,10 +599,11 @@ fn vision(s: &Scenario, m: &super::vision::VisionModel, v: &CardVerdict) -> Vec<
             "Training time",
             "训练时间",
             format!(
-                "{} samples × {} epochs ÷ ({} cards × batch time) + exposed gradient all-reduce",
+                "({} samples × {} epochs ÷ ({} cards × batch time) + exposed gradient all-reduce) / goodput {:.0}%",
                 m.samples(s.vision.dataset),
                 s.vision.epochs,
-                v.gpus
+                v.gpus,
+                s.efficiency.goodput * 100.0
             ),
             format!("{h:.1} h"),
             "Li et al., PyTorch Distributed (VLDB 2020): all-reduce overlapped with backward",

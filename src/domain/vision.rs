@@ -364,7 +364,8 @@ pub fn verdict(m: &VisionModel, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Opt
         if s.task.is_training() {
             let step = t + exposed_allreduce(m, s, g, gpus, t);
             let steps = m.samples(v.dataset) * v.epochs / (f64::from(batch) * f64::from(gpus));
-            hours = fits.then_some(steps * step / 3600.0);
+            // Measured speeds are steady-state: the run's wall time divides by the goodput too.
+            hours = fits.then_some(steps * step / 3600.0 / s.efficiency.goodput);
             cost = hours.zip(rent_hourly).map(|(h, r)| h * f64::from(gpus) * r);
         } else {
             if s.parallel.gpus == 0 {
