@@ -228,3 +228,22 @@ fn parse_decimal_reads_what_people_type_and_rejects_the_rest() {
         assert_eq!(parse_decimal(bad), None, "{bad:?}");
     }
 }
+
+/// The "cards to consider" interconnect filter: "fast" keeps the cards with NVLink-class links
+/// (an H100 SXM, not an RTX 4090), "pcie" the others, and together they cover the catalog.
+#[test]
+fn the_interconnect_filter_splits_the_catalog() {
+    let cat = Catalog::embedded();
+    let ids = |kind: &str| {
+        let s = Scenario {
+            cards: CardFilter { interconnect: kind.into(), ..CardFilter::default() },
+            ..Scenario::default()
+        };
+        cat.gpus.iter().filter(|g| plan::selected(&s, g)).map(|g| g.id.clone()).collect::<Vec<_>>()
+    };
+    let (fast, pcie, all) = (ids("fast"), ids("pcie"), ids(""));
+    assert!(fast.contains(&"h100-sxm".to_string()) && !fast.contains(&"rtx-4090".to_string()), "{fast:?}");
+    assert!(pcie.contains(&"rtx-4090".to_string()) && !pcie.contains(&"h100-sxm".to_string()), "{pcie:?}");
+    assert_eq!(fast.len() + pcie.len(), all.len());
+    assert_eq!(all.len(), cat.gpus.len());
+}
