@@ -58,7 +58,9 @@ impl Totals {
         Self { keep: false, table: std::cell::RefCell::default() }
     }
 
-    fn of(&self, m: &ModelSpec, s: &Scenario, l: &Layout) -> f64 {
+    /// The memory total of `l` (bytes per card, overhead in), from the table when it has it.
+    #[must_use]
+    pub fn total(&self, m: &ModelSpec, s: &Scenario, l: &Layout) -> f64 {
         if !self.keep {
             return memory_for(m, s, l).total;
         }
@@ -202,7 +204,7 @@ fn max_dp(s: &Scenario) -> u32 {
 /// memory only falls as dp grows.
 fn min_dp(m: &ModelSpec, s: &Scenario, layout: Layout, cap: f64, limit: u32, sized: &Totals) -> Option<u32> {
     let ep = layout.ep.max(1);
-    let at = |k: u32| sized.of(m, s, &Layout { dp: k * ep, ..layout }) <= cap;
+    let at = |k: u32| sized.total(m, s, &Layout { dp: k * ep, ..layout }) <= cap;
     let kmax = limit / ep;
     if kmax == 0 {
         return None;
@@ -263,7 +265,7 @@ fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64, sized: &Totals) -> (bo
                 continue;
             }
             let l = Layout { dp, ..*c };
-            if sized.of(m, s, &l) > cap {
+            if sized.total(m, s, &l) > cap {
                 continue;
             }
             l
@@ -291,7 +293,7 @@ fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64, sized: &Totals) -> (bo
         .iter()
         .filter(|c| n.is_multiple_of(c.tp * c.pp * c.cp) && (n / (c.tp * c.pp * c.cp)).is_multiple_of(c.ep))
         .map(|c| Layout { dp: n / (c.tp * c.pp * c.cp), ..*c })
-        .min_by(|a, b| sized.of(m, s, a).total_cmp(&sized.of(m, s, b)))
+        .min_by(|a, b| sized.total(m, s, a).total_cmp(&sized.total(m, s, b)))
         .unwrap_or_else(Layout::single);
     (false, fallback)
 }
