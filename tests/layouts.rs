@@ -120,3 +120,51 @@ fn the_search_covers_expert_parallel_layouts() {
     let r = search(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
     assert!(r.by_time.iter().chain(&r.pareto).any(|c| c.layout.ep > 1), "no EP layout among the best");
 }
+
+/// Context-parallel degrees split a sequence into 2·cp chunks (ring attention balances the
+/// causal mask by giving each rank two): only degrees that divide it that way, and only from
+/// 16k tokens.
+#[test]
+fn context_degrees_divide_the_sequence_into_two_chunks_per_rank() {
+    use gpu_planner::domain::plan::context_degrees;
+    let at = |seq: u32| {
+        let mut s = Scenario { task: Task::Pretrain, ..Scenario::default() };
+        s.training.seq_len = seq;
+        context_degrees(&s)
+    };
+    assert_eq!(at(8_192), [1]);
+    assert_eq!(at(131_072), [1, 2, 4, 8, 16]);
+    // 18,000 = 2⁴ · 1,125: 32 chunks would not be whole.
+    assert_eq!(at(18_000), [1, 2, 4, 8]);
+}
+
+/// What every auto-planned layout must satisfy, over dense, MoE, fixed-count and serving
+/// scenarios on every card: a fitting layout's memory is within the card; data-parallel ranks
+/// are whole multiples of the expert groups; and in training each rank has at least one
+/// micro-batch per step (dp ≤ global batch / micro-batch).
+#[test]
+fn every_planned_layout_fits_its_card_and_its_batch() {
+    let mut cases = vec![
+        Scenario { task: Task::Pretrain, model: "mixtral-8x7b".into(), ..Scenario::default() },
+        Scenario { task: Task::Pretrain, model: "deepseek-v3".into(), ..Scenario::default() },
+        Scenario { task: Task::Inference, model: "qwen2.5-72b".into(), ..Scenario::default() },
+    ];
+    let mut fixed = Scenario { model: "qwen2.5-7b".into(), ..Scenario::default() };
+    fixed.parallel.gpus = 16;
+    fixed.training.global_batch = 8;
+    fixed.training.micro_batch = 4;
+    cases.push(fixed);
+    for s in &cases {
+        let r = report(s);
+        let fitting: Vec<_> = r.cards.iter().filter(|v| v.fits).collect();
+        assert!(fitting.len() > 5, "{}: {} fit", s.model, fitting.len());
+        for v in fitting {
+            let l = &v.layout;
+            assert!(v.memory.total <= v.capacity * (1.0 + 1e-12), "{} on {}: {l:?}", s.model, v.gpu);
+            assert_eq!(l.dp % l.ep.max(1), 0, "{} on {}: {l:?}", s.model, v.gpu);
+            if s.task.is_training() {
+                assert!(l.dp * s.training.micro_batch <= s.training.global_batch, "{} on {}: {l:?}", s.model, v.gpu);
+            }
+        }
+    }
+}
