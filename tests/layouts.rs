@@ -168,3 +168,26 @@ fn every_planned_layout_fits_its_card_and_its_batch() {
         }
     }
 }
+
+/// When nothing fits, the row still shows a layout at the user's card count (one 8-card server
+/// when the count is automatic): the one with the least memory there, so "does not fit" comes
+/// with how far off it is. Llama 3.1 405B pre-training on RTX 4090s with one sequence per step
+/// (no data parallelism to shard its 6.5 TB of model states over) fits nowhere.
+#[test]
+fn a_card_that_fits_nowhere_shows_its_least_memory_layout_at_the_count() {
+    use gpu_planner::domain::plan::memory_for;
+    use gpu_planner::domain::scenario::Recompute;
+    for (want, n) in [(0, 8), (16, 16)] {
+        let mut s = Scenario { task: Task::Pretrain, model: "llama-3.1-405b".into(), ..Scenario::default() };
+        s.cards.only = vec!["rtx-4090".into()];
+        s.parallel.gpus = want;
+        s.training.global_batch = 1;
+        let v = report(&s).cards[0].clone();
+        assert!(!v.fits, "{:?}", v.layout);
+        assert_eq!(v.layout.gpus(), n, "{:?}", v.layout);
+        assert_eq!(v.layout.dp % v.layout.ep.max(1), 0);
+        let m = preset("llama-3.1-405b").unwrap_or_else(|| panic!("preset"));
+        let lean = Layout { tp: 8, pp: n / 8, recompute: Recompute::Full, ..Layout::single() };
+        assert!(v.memory.total <= memory_for(m, &s, &lean).total, "{:?}: {}", v.layout, v.memory.total);
+    }
+}
