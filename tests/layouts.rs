@@ -191,3 +191,20 @@ fn a_card_that_fits_nowhere_shows_its_least_memory_layout_at_the_count() {
         assert!(v.memory.total <= memory_for(m, &s, &lean).total, "{:?}: {}", v.layout, v.memory.total);
     }
 }
+
+/// A serving row's report fields: prompt tokens per second = requests per second × prompt
+/// length, and tensor parallelism inside a replica asks for NVLink-class links (one card per
+/// replica does not).
+#[test]
+fn a_serving_row_reports_its_prompt_rate_and_the_links_it_needs() {
+    for (model, tp_wanted) in [("qwen2.5-72b", true), ("qwen2.5-7b", false)] {
+        let mut s = Scenario { task: Task::Inference, model: model.into(), ..Scenario::default() };
+        s.cards.only = vec!["h100-sxm".into()];
+        let v = report(&s).cards[0].clone();
+        let (c, t) = (v.serving.as_ref().unwrap_or_else(|| panic!("serving")), v.throughput.unwrap_or_default());
+        assert_close(t.prefill_tokens_s, c.rate_rps * f64::from(s.inference.context), 1e-12);
+        assert!(t.prefill_tokens_s > 0.0);
+        assert_eq!(v.layout.tp > 1, tp_wanted, "{model}: {:?}", v.layout);
+        assert_eq!(v.interconnect_needed, if tp_wanted { "nvlink" } else { "pcie" }, "{model}");
+    }
+}
