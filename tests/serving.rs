@@ -336,3 +336,16 @@ fn long_tailed_answers_hold_more_cache_and_never_need_fewer_cards() {
         gpu_planner::domain::share::decode(&gpu_planner::domain::share::encode(&s)).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(back.inference.output_p90, Some(1024));
 }
+
+/// Poisson quantiles against the exact cumulative sums (P(X ≤ k) = Σ e^−λ λ^i / i!): λ = 0.5
+/// has median 0 (P(0) = 0.607) and 99th percentile 3; λ = 1: 1 and 4; λ = 10: 10 and 18. Above
+/// λ = 500 the normal approximation takes over and still lands on the exact values for
+/// λ = 1000: 1000 and 1074.
+#[test]
+fn poisson_quantiles_match_the_exact_sums() {
+    for (mean, p50, p99) in [(0.5, 0.0, 3.0), (1.0, 1.0, 4.0), (10.0, 10.0, 18.0), (1000.0, 1000.0, 1074.0)] {
+        assert_eq!(poisson_quantile(mean, 0.5).to_bits(), f64::to_bits(p50), "λ {mean} median");
+        assert_eq!(poisson_quantile(mean, 0.99).to_bits(), f64::to_bits(p99), "λ {mean} 99th");
+    }
+    assert_eq!(poisson_quantile(0.0, 0.99).to_bits(), 0f64.to_bits());
+}
