@@ -238,7 +238,6 @@ const INFERENCE_FIELDS: &[Num] = &[
     ),
 ];
 
-/// Plain numeric inputs of this form, rendered by one loop (fields.rs `NumFields`).
 /// Share of a run's wall time spent training (domain Efficiency::goodput), in percent.
 const GOODPUT_FIELD: &[Num] = &[num_row(
     Key::Goodput,
@@ -248,6 +247,7 @@ const GOODPUT_FIELD: &[Num] = &[num_row(
     |s, v| s.efficiency.goodput = v / 100.0,
 )];
 
+/// Plain numeric inputs of this form, rendered by one loop (fields.rs `NumFields`).
 const LAYOUT_FIELDS: &[Num] = &[
     num_row(
         Key::Gpus,
