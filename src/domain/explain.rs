@@ -10,6 +10,13 @@ use super::scenario::{Optimizer, Recompute, Scenario, Task};
 use super::verdict::CardVerdict;
 use serde::Serialize;
 
+mod zh;
+
+mod ownership;
+pub use ownership::{bridge_formula, hybrid_formula, rent_vs_buy_formulas};
+
+mod vision;
+
 /// One explained figure.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Explanation {
@@ -51,7 +58,7 @@ fn line(
 #[must_use]
 pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> Vec<Explanation> {
     if let Some(m) = super::vision::model(&s.model) {
-        return vision(s, m, v);
+        return vision::vision(s, m, v);
     }
     let Ok(m) = s.model_spec() else { return Vec::new() };
     let gpu = catalog.gpu(&v.gpu).or_else(|| s.custom_gpus.iter().find(|g| g.id == v.gpu));
@@ -358,83 +365,10 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
     }
     if lang == Lang::Zh {
         for e in &mut out {
-            e.formula = zh_words(&e.formula);
+            e.formula = zh::zh_words(&e.formula);
         }
     }
     out
-}
-
-/// The words of the formulas in Chinese, longest phrases first; numbers and symbols stay. The
-/// English formulas are written once above and translated here, so the two never drift apart
-/// (tests/wording.rs checks that no English word is left).
-const ZH_WORDS: &str = concat!(
-    " cards in | 张卡，|",
-    " B per parameter of this GPU's | B / 每参数，本卡 |",
-    " (weights + gradients + optimizer + master + buffers)|（权重 + 梯度 + 优化器 + 主权重 + 缓冲区）|",
-    " + the gathered layer(s) in 16-bit| + 聚合中的层（16 位）|",
-    "; paged to host memory, not on the card|；分页到主机内存，不占显存|",
-    ", trainable) × gradient bytes|, 可训练参数) × 梯度字节|",
-    " requests × tp share| 个请求 × tp 分摊|",
-    " + fp32 gradient partition| + fp32 梯度分片|",
-    " s/step; exposed comm | s/步；未掩盖通信 |",
-    " weights + gradients + optimizer| 权重 + 梯度 + 优化器|",
-    "% replaces the prediction|% 替代预测值|",
-    "gradient bucket min(|梯度桶 min(|",
-    "your measured MFU |实测 MFU |",
-    "; recompute selective|；选择性重算|",
-    "; recompute none|；不重算|",
-    "; recompute full|；全部重算|",
-    " CUDA context + | CUDA 上下文 + |",
-    "SGD with momentum|带动量的 SGD|",
-    " × communication | × 通信 |",
-    "fp32 accumulation|fp32 累加|",
-    "custom switches|自定义开关|",
-    " B per moment| B/矩估计|",
-    "% fragmentation|% 碎片|",
-    " per card-hour| / 卡·小时|",
-    " × in-flight| × 在途微批|",
-    " × recompute | × 重计算 |",
-    " × pipeline | × 流水线 |",
-    " values/token| 值/token|",
-    " per matrix × | 每矩阵 × |",
-    " GPU-hours × | GPU 小时 × |",
-    " × offload | × 卸载 |",
-    " (compute |（计算 |",
-    "embeddings|词嵌入|",
-    " prefetch | 预取 |",
-    "per layer |每层 |",
-    " params; | 参数；|",
-    "kernel |算子 |",
-    " (GEMMs |（矩阵乘 |",
-    " (1 + elementwise | (1 + 逐元素算子 |",
-    ") / goodput |) / 有效训练占比 |",
-    " s over | s 经 |",
-    " layers| 层|",
-    " cards| 张卡|",
-    "16-bit|16 位|",
-    "8-bit|8 比特|",
-    " at |，|",
-    " (no P2P)|（无 P2P）|",
-    "the network between servers|服务器间网络|",
-    " server(s) of | 台服务器，每台 |",
-    "(server + network) + storage|(服务器 + 网络) + 存储|",
-    "capital |资本 |",
-    " y, resale | 年，残值 |",
-    "%, r |%，折现率 |",
-    " + rack + | + 机柜 + |",
-    "% engineer + |% 运维工程师 + |",
-    "% maintenance|% 维护|",
-    "(fixed + power × |(固定成本 + 电费 × |",
-);
-
-fn zh_words(s: &str) -> String {
-    // One string "en|zh|en|zh|…" rather than a table of pairs: no pointers to ship.
-    let mut words = ZH_WORDS.split('|');
-    let mut s = s.to_string();
-    while let (Some(en), Some(zh)) = (words.next(), words.next()) {
-        s = s.replace(en, zh);
-    }
-    s
 }
 
 /// The link the data-parallel traffic crosses, as its vendor names it.
@@ -465,149 +399,4 @@ fn optimizer_name(o: Optimizer) -> &'static str {
         Optimizer::Sgd => "SGD",
         Optimizer::Adafactor => "Adafactor",
     }
-}
-
-/// How each rent-vs-buy figure is computed, with the scenario's inputs filled in, in the order
-/// the page shows them: card, hardware, fixed per year, power per hour, owned per card-hour,
-/// rent per card-hour, breakeven hours, breakeven month.
-#[must_use]
-pub fn rent_vs_buy_formulas(s: &Scenario, r: &super::cost::RentVsBuy, lang: Lang) -> [String; 8] {
-    let o = &s.ownership;
-    let n = r.own.cards;
-    let cur = s.money.currency;
-    let m = |v: f64| format::money(v, cur);
-    let capital =
-        super::cost::annualised_capital(r.own.hardware, r.own.residual, o.depreciation_years, o.discount_rate);
-    let t = |en: &'static str, zh: &'static str| if lang == Lang::Zh { zh } else { en };
-    [
-        format!("{n} cards in {} server(s) of {} cards", r.own.servers, s.parallel.gpus_per_server),
-        format!("{n} × {} + {} × (server + network) + storage", m(r.own.card_price), r.own.servers),
-        format!(
-            "capital {} ({} y, resale {:.0}%, r {:.0}%) + rack + {:.0}% engineer + {:.0}% maintenance",
-            m(capital),
-            o.depreciation_years,
-            r.own.residual * 100.0,
-            o.discount_rate * 100.0,
-            o.ops_share * 100.0,
-            o.maintenance_per_year * 100.0
-        ),
-        format!(
-            "({n} × TDP + {} × {} W) × PUE {} × {}/kWh",
-            r.own.servers,
-            o.host_watts,
-            o.pue,
-            format::money(o.electricity_per_kwh, o.currency)
-        ),
-        format!("(fixed + power × {h} h) / ({n} × {h} h)", h = format::grouped(8760.0 * r.utilisation, 0)),
-        t("your quote, else the lowest dated price in the chosen market", "你的报价，否则用所选市场中注明日期的最低价")
-            .into(),
-        t(
-            "(fixed − rented storage/yr) / (rent × cards − power per hour)",
-            "(固定成本 − 每年存储租金) / (租金 × 卡数 − 每小时电费)",
-        )
-        .into(),
-        t(
-            "lead time + hardware / (monthly rent − monthly running cost), at the utilisation",
-            "交付周期 + 硬件 / (月租金 − 每月运行成本)，按利用率",
-        )
-        .into(),
-    ]
-    .map(|f| if lang == Lang::Zh { zh_words(&f) } else { f })
-}
-
-/// How renting until the owned cards arrive is costed.
-#[must_use]
-pub fn bridge_formula(lang: Lang) -> &'static str {
-    if lang == Lang::Zh {
-        "租金 × 卡数 × 忙碌小时"
-    } else {
-        "rent × cards × busy hours"
-    }
-}
-
-/// How the hybrid plan's card count is chosen.
-#[must_use]
-pub fn hybrid_formula(lang: Lang) -> &'static str {
-    if lang == Lang::Zh {
-        "argmin_N 固定成本(N) + 电费 × 自有小时 + 租金 × 租用小时"
-    } else {
-        "argmin over N of fixed(N) + power × owned hours + rent × rented hours"
-    }
-}
-
-/// A vision job's figures: model states, activations from measured memory, the measured speed
-/// and how it was carried to this card, and the time or the serving latency.
-fn vision(s: &Scenario, m: &super::vision::VisionModel, v: &CardVerdict) -> Vec<Explanation> {
-    let b = &v.memory;
-    let gib = |x: f64| format::gib(x);
-    let batch = v.vision.as_ref().map_or(s.vision.batch, |x| x.batch);
-    let mut out = vec![
-        line(
-            "vision_states",
-            "Weights, gradients, optimizer",
-            "权重、梯度、优化器状态",
-            format!("Ψ = {:.1} M; weights {} + gradients {} + optimizer {} (AMP: fp32 weights and gradients)", m.params_m, gib(b.weights), gib(b.gradients), gib(b.optimizer)),
-            gib(b.weights + b.gradients + b.optimizer),
-            "Micikevicius et al., Mixed Precision Training (2018); PyTorch AMP",
-        ),
-        line(
-            "vision_activations",
-            "Activations",
-            "激活值",
-            format!("{} per sample × batch {batch} (from measured memory: slope between batch sizes, or one figure less the model states; × (size ratio)²)", gib(b.activations / f64::from(batch.max(1)))),
-            gib(b.activations),
-            "src/domain/vision.json (measured peak memory, each row sourced)",
-        ),
-    ];
-    if let Some(x) = &v.vision {
-        let k = &x.basis;
-        let carried = if k.card == v.gpu {
-            String::new()
-        } else {
-            format!(" × {:.2} (min of peak and bandwidth ratios, × software stack)", k.ratio)
-        };
-        let from = if k.from_inference { " × 1/3 (training from an inference figure)" } else { "" };
-        out.push(line(
-            "vision_speed",
-            "Speed per card",
-            "每卡速度",
-            format!(
-                "measured on {} ({}){carried}{from}, scaled to this size and steps",
-                k.card,
-                if k.date.is_empty() { "undated" } else { &k.date }
-            ),
-            format!("{:.3} samples/s", x.samples_s),
-            "",
-        ));
-        if let Some(e) = out.last_mut() {
-            e.source.clone_from(&k.source);
-        }
-        if let Some(ms) = x.latency_ms {
-            out.push(line(
-                "vision_latency",
-                "Latency",
-                "延迟",
-                format!("2 × batch time at batch {} (waiting for the batch before + its own)", x.batch),
-                format!("{ms:.0} ms"),
-                "M/D/1-style batching at full load (stated assumption)",
-            ));
-        }
-    }
-    if let Some(h) = v.hours {
-        out.push(line(
-            "vision_time",
-            "Training time",
-            "训练时间",
-            format!(
-                "({} samples × {} epochs ÷ ({} cards × batch time) + exposed gradient all-reduce) / goodput {:.0}%",
-                m.samples(s.vision.dataset),
-                s.vision.epochs,
-                v.gpus,
-                s.efficiency.goodput * 100.0
-            ),
-            format!("{h:.1} h"),
-            "Li et al., PyTorch Distributed (VLDB 2020): all-reduce overlapped with backward",
-        ));
-    }
-    out
 }

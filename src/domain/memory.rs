@@ -7,6 +7,12 @@ use super::scenario::{LoraTargets, Offload, Optimizer, Precision, Recompute, Sce
 use super::units::GIB;
 use serde::{Deserialize, Serialize};
 
+mod activations;
+pub use activations::*;
+
+mod serving;
+pub use serving::*;
+
 /// A concrete parallel layout for one card type. Ranks are ordered as Megatron-Core orders them
 /// (`tp-cp-ep-dp-pp`): tensor-parallel ranks are neighbours, pipeline stages the farthest apart.
 /// Expert parallelism (`ep`) splits the routed experts over `ep` of the data-parallel ranks, so
@@ -82,159 +88,6 @@ pub fn optimizer_bytes(opt: Optimizer, m: &ModelSpec, state: StateDtype) -> f64 
         Optimizer::Sgd => 0.0,
         Optimizer::Adafactor => 4.0 * (1.0 / f64::from(m.hidden.max(1)) + 1.0 / f64::from(m.intermediate.max(1))),
     }
-}
-
-/// Inputs of the activation formula for one layer.
-#[derive(Debug, Clone, Copy)]
-pub struct ActivationShape {
-    pub seq: f64,
-    pub batch: f64,
-    pub hidden: f64,
-    pub heads: f64,
-    /// heads × head_dim (query width).
-    pub q_width: f64,
-    /// kv_heads × head_dim (key/value width; < q_width under GQA/MQA).
-    pub kv_width: f64,
-    /// Per-token MLP width (MoE: routed + shared experts × expert width).
-    pub ffn: f64,
-    pub gated: bool,
-    /// Dropout masks stored (GPT-3 style); modern LLMs train without dropout.
-    pub dropout: bool,
-    /// With tensor parallelism, layer norms and dropouts are split too (sequence parallelism).
-    pub sequence_parallel: bool,
-    /// Bytes per activation value (2 for 16-bit).
-    pub bytes: f64,
-}
-
-impl ActivationShape {
-    /// From a model and the training inputs.
-    #[must_use]
-    pub fn of(m: &ModelSpec, seq: u32, batch: u32, act_bytes: f64) -> Self {
-        let d = f64::from(m.head_dim());
-        let ffn = m.moe.as_ref().map_or(f64::from(m.intermediate), |e| {
-            f64::from(e.experts_per_token + e.shared_experts) * f64::from(e.expert_intermediate)
-        });
-        Self {
-            seq: f64::from(seq),
-            batch: f64::from(batch),
-            hidden: f64::from(m.hidden),
-            heads: f64::from(m.heads),
-            q_width: f64::from(m.heads) * d,
-            kv_width: f64::from(m.kv_heads) * d,
-            ffn,
-            gated: m.gated_mlp,
-            dropout: false,
-            sequence_parallel: true,
-            bytes: act_bytes,
-        }
-    }
-
-    /// With the framework's dropout and sequence-parallel switches.
-    #[must_use]
-    pub fn with(mut self, c: &Conventions) -> Self {
-        self.dropout = c.dropout;
-        self.sequence_parallel = c.sequence_parallel;
-        self
-    }
-}
-
-/// Activation bytes stored by one transformer layer for one micro-batch, following Korthikanti
-/// et al. 2022 (§4.1): attention 11·sbh + 5·a·s²·b, MLP 19·sbh, layer norms 4·sbh, i.e.
-/// s·b·h·(34 + 5·a·s/h) for GPT-style layers, generalised here to GQA widths, gated MLPs and no
-/// dropout. `store_scores = false` drops the a·s² term (selective recompute or flash attention).
-/// With tensor + sequence parallelism everything is divided by `tp` (their eq. 5); tensor
-/// parallelism alone leaves the layer-norm inputs, the attention and MLP inputs and the dropout
-/// masks whole on every rank: s·b·h·(10 + 24/t + 5·a·s/(h·t)) (their eq. 4).
-#[must_use]
-pub fn layer_activation_bytes(x: &ActivationShape, tp: u32, store_scores: bool) -> f64 {
-    let sb = x.seq * x.batch;
-    let w = x.bytes / 2.0; // formula is written for 2-byte values; masks stay 1 byte
-    let mask = if x.dropout { 1.0 } else { 0.0 };
-    let norms = 4.0 * sb * x.hidden * w;
-    // QKV input, Q, K, V, output-projection input (+ output dropout mask).
-    let attn = sb * (2.0 * x.hidden + 2.0 * x.q_width + 4.0 * x.kv_width + 2.0 * x.q_width) * w + mask * sb * x.hidden;
-    // Softmax output (+ dropout mask and dropout output): 5·a·s²·b with dropout, 2·a·s²·b without.
-    let scores =
-        if store_scores { x.heads * x.seq * x.seq * x.batch * (2.0 * w + mask * (1.0 + 2.0 * w)) } else { 0.0 };
-    // Plain: input 2sbh + act in/out 4sbf (+ mask). Gated: input 2sbh + gate, up, act, product 8sbf.
-    let mlp_f = if x.gated { 8.0 } else { 4.0 };
-    let mlp = sb * (2.0 * x.hidden + mlp_f * x.ffn) * w + mask * sb * x.hidden;
-    let all = norms + attn + scores + mlp;
-    let t = f64::from(tp.max(1));
-    if x.sequence_parallel || tp <= 1 {
-        return all / t;
-    }
-    let whole = norms + sb * 4.0 * x.hidden * w + 2.0 * mask * sb * x.hidden;
-    whole + (all - whole) / t
-}
-
-/// Activations of the first pipeline stage: L/p layers × in-flight micro-batches (1F1B keeps up
-/// to p on the first stage). Full recompute keeps only each layer's input (2·sbh/t) plus one
-/// layer's working set (Korthikanti §4.2).
-#[must_use]
-pub fn activation_bytes(x: &ActivationShape, layers: u32, layout: &Layout, flash: bool, microbatches: f64) -> f64 {
-    stage_activation_bytes(x, layers, layout, flash, Stage::First.in_flight(layout.pp, microbatches))
-}
-
-/// Activations of one stage holding `in_flight` micro-batches. Context parallelism splits every
-/// sequence, and with it every activation, over `cp` cards (Megatron-Core context parallelism).
-#[must_use]
-pub fn stage_activation_bytes(x: &ActivationShape, layers: u32, layout: &Layout, flash: bool, in_flight: f64) -> f64 {
-    let layers_per_stage = (f64::from(layers) / f64::from(layout.pp.max(1))).ceil();
-    let store_scores = !flash && layout.recompute == Recompute::None;
-    let per_layer = layer_activation_bytes(x, layout.tp, store_scores);
-    let cp = f64::from(layout.cp.max(1));
-    let all = match layout.recompute {
-        Recompute::Full => {
-            let input = 2.0 * x.seq * x.batch * x.hidden * x.bytes / 2.0 / f64::from(layout.tp.max(1));
-            input * layers_per_stage * in_flight + layer_activation_bytes(x, layout.tp, !flash)
-        }
-        _ => per_layer * layers_per_stage * in_flight,
-    };
-    all / cp
-}
-
-/// Activations of one stage of the whole model: the decoder (or only) stack at the scenario's
-/// length, and for encoder–decoder models [`encoder_activation_bytes`].
-#[must_use]
-pub fn model_activation_bytes(m: &ModelSpec, x: &ActivationShape, layout: &Layout, flash: bool, in_flight: f64) -> f64 {
-    stage_activation_bytes(x, m.layers, layout, flash, in_flight)
-        + encoder_activation_bytes(m, x, layout, flash, in_flight)
-}
-
-/// Encoder–decoder models: the encoder stack at its own length (Korthikanti et al.'s per-layer
-/// count at enc.seq positions), the encoder output that every decoder layer's cross-attention
-/// reads (kept for the backward pass), and per decoder layer the cross-attention's own tensors
-/// — its norm and query inputs, the query, keys and values over the encoder positions, the
-/// output projection's input, and the scores when they are stored. A stage holds its share of
-/// both stacks. 0 for decoder-only models.
-#[must_use]
-pub fn encoder_activation_bytes(
-    m: &ModelSpec,
-    x: &ActivationShape,
-    layout: &Layout,
-    flash: bool,
-    in_flight: f64,
-) -> f64 {
-    let Some(e) = &m.encoder else { return 0.0 };
-    let enc = ActivationShape { seq: f64::from(e.seq), ..*x };
-    let stack = stage_activation_bytes(&enc, e.layers, layout, flash, in_flight);
-    let w = x.bytes / 2.0;
-    let (sb, se) = (x.seq * x.batch, enc.seq * x.batch);
-    let t = f64::from(layout.tp.max(1));
-    let output = 2.0 * se * x.hidden * w / t;
-    let cross = if layout.recompute == Recompute::Full {
-        0.0
-    } else {
-        let scores = if flash || layout.recompute != Recompute::None {
-            0.0
-        } else {
-            x.heads * x.seq * enc.seq * x.batch * 2.0 * w
-        };
-        let per_layer = (sb * (4.0 * x.hidden + 4.0 * x.q_width) * w + se * 4.0 * x.kv_width * w + scores) / t;
-        per_layer * (f64::from(m.layers) / f64::from(layout.pp.max(1))).ceil()
-    };
-    stack + (output + cross) * in_flight / f64::from(layout.cp.max(1))
 }
 
 /// LoRA adapter parameters: r·(d_in + d_out) per adapted matrix (Hu et al. 2021), every layer.
@@ -476,91 +329,6 @@ pub fn training_states(m: &ModelSpec, s: &Scenario, layout: &Layout, stage: Stag
         b.buffers += half * (c.prefetch_elems / tp).min(stage_params / tp);
     }
     b
-}
-
-/// Per-GPU memory of serving: weights, KV cache for every concurrent sequence, a prefill
-/// working set, logits of the last position.
-#[must_use]
-pub fn inference(m: &ModelSpec, s: &Scenario, layout: &Layout) -> MemoryBreakdown {
-    let p = m.params();
-    let inf = &s.inference;
-    let tp = f64::from(layout.tp.max(1));
-    let pp = f64::from(layout.pp.max(1));
-    let c = &s.training.conventions;
-    // Expert parallelism (serving): `ep` attention groups share the routed experts and split
-    // the requests.
-    let ep = f64::from(layout.ep.max(1));
-    let all = weight_bytes(&p, s.weight_quant, s.precision, c);
-    let routed = m.routed_expert_fraction();
-    let mut b = MemoryBreakdown { weights: all * (1.0 - routed + routed / ep) / (tp * pp), ..Default::default() };
-    let tokens = f64::from(inf.context) + f64::from(inf.output_tokens) + m.cross_kv_positions();
-    let users = f64::from(inf.concurrent) / ep;
-    b.kv_cache = kv_cache_bytes(m, tokens, inf.kv.bytes()) * users * kv_share(m, layout.tp) / pp;
-    b.activations = prefill_working_bytes(m, f64::from(inf.context), layout.tp);
-    b.logits = users * f64::from(m.vocab) * 4.0 / tp;
-    finish(b, s)
-}
-
-/// Forward-only working set of a prefill of `tokens` (one prompt; chunked prefill caps it at the
-/// chunk): nothing is kept for a backward pass, so the peak is one MLP's live tensors — its
-/// input, gate, up projection and their product, 16-bit: tokens · (2h + 3·ffn) · 2 B / tp. vLLM
-/// sizes its KV pool after profiling exactly this peak (one forward of max_num_batched_tokens).
-#[must_use]
-pub fn prefill_working_bytes(m: &ModelSpec, tokens: f64, tp: u32) -> f64 {
-    let x = ActivationShape::of(m, 1, 1, 2.0);
-    let mlp = if m.gated_mlp { 3.0 } else { 2.0 };
-    tokens * (2.0 * x.hidden + mlp * x.ffn / f64::from(tp.max(1))) * 2.0
-}
-
-/// Tokens of KV cache that fit on each card of a `tp`-way attention group when the engine may use
-/// `util` of the card (vLLM `gpu_memory_utilization`, SGLang `mem_fraction_static`): what is left
-/// after the weight shard (the routed experts spread over `ep` ≥ `tp` cards, the rest over `tp`),
-/// the profiled prefill of `max_batched_tokens` and the runtime, divided by the KV bytes one token
-/// costs on one card.
-#[must_use]
-pub fn kv_capacity_tokens(
-    m: &ModelSpec,
-    s: &Scenario,
-    capacity: f64,
-    tp: u32,
-    ep: u32,
-    util: f64,
-    max_batched_tokens: f64,
-) -> f64 {
-    let p = m.params();
-    let all = weight_bytes(&p, s.weight_quant, s.precision, &s.training.conventions);
-    let routed = m.routed_expert_fraction();
-    let weights = all * (1.0 - routed) / f64::from(tp.max(1)) + all * routed / f64::from(ep.max(tp).max(1));
-    let free =
-        util * capacity - weights - prefill_working_bytes(m, max_batched_tokens, tp) - s.efficiency.runtime_gib * GIB;
-    let per_token = kv_cache_bytes(m, 1.0, s.inference.kv.bytes()) * kv_share(m, tp);
-    (free / per_token).max(0.0)
-}
-
-/// KV-cache bytes of one sequence of `tokens`: 2·L·kv·d·bytes per token (MLA: latent + RoPE key),
-/// sliding-window layers capped at the window.
-#[must_use]
-pub fn kv_cache_bytes(m: &ModelSpec, tokens: f64, bytes: f64) -> f64 {
-    let per_token = m.kv_values_per_token() * bytes;
-    let effective = match m.sliding_window {
-        Some(w) => {
-            let frac = m.sliding_window_layers.unwrap_or(1.0).clamp(0.0, 1.0);
-            (1.0 - frac) * tokens + frac * tokens.min(f64::from(w))
-        }
-        None => tokens,
-    };
-    per_token * effective
-}
-
-/// Share of the KV cache one tensor-parallel rank holds: heads split over tp (replicated when
-/// kv_heads < tp); MLA's latent is not split by heads, so every rank keeps all of it.
-#[must_use]
-pub fn kv_share(m: &ModelSpec, tp: u32) -> f64 {
-    if m.mla.is_some() {
-        return 1.0;
-    }
-    let kv = f64::from(m.kv_heads.max(1));
-    (kv / f64::from(tp.max(1))).ceil() / kv
 }
 
 fn finish(mut b: MemoryBreakdown, s: &Scenario) -> MemoryBreakdown {

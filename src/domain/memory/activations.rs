@@ -1,0 +1,160 @@
+//! Activation memory of training: per layer (Korthikanti et al. 2022), per pipeline stage and
+//! for the encoder of an encoder–decoder model.
+
+use super::{Layout, Stage};
+use crate::domain::framework::Conventions;
+use crate::domain::model::ModelSpec;
+use crate::domain::scenario::Recompute;
+
+/// Inputs of the activation formula for one layer.
+#[derive(Debug, Clone, Copy)]
+pub struct ActivationShape {
+    pub seq: f64,
+    pub batch: f64,
+    pub hidden: f64,
+    pub heads: f64,
+    /// heads × head_dim (query width).
+    pub q_width: f64,
+    /// kv_heads × head_dim (key/value width; < q_width under GQA/MQA).
+    pub kv_width: f64,
+    /// Per-token MLP width (MoE: routed + shared experts × expert width).
+    pub ffn: f64,
+    pub gated: bool,
+    /// Dropout masks stored (GPT-3 style); modern LLMs train without dropout.
+    pub dropout: bool,
+    /// With tensor parallelism, layer norms and dropouts are split too (sequence parallelism).
+    pub sequence_parallel: bool,
+    /// Bytes per activation value (2 for 16-bit).
+    pub bytes: f64,
+}
+
+impl ActivationShape {
+    /// From a model and the training inputs.
+    #[must_use]
+    pub fn of(m: &ModelSpec, seq: u32, batch: u32, act_bytes: f64) -> Self {
+        let d = f64::from(m.head_dim());
+        let ffn = m.moe.as_ref().map_or(f64::from(m.intermediate), |e| {
+            f64::from(e.experts_per_token + e.shared_experts) * f64::from(e.expert_intermediate)
+        });
+        Self {
+            seq: f64::from(seq),
+            batch: f64::from(batch),
+            hidden: f64::from(m.hidden),
+            heads: f64::from(m.heads),
+            q_width: f64::from(m.heads) * d,
+            kv_width: f64::from(m.kv_heads) * d,
+            ffn,
+            gated: m.gated_mlp,
+            dropout: false,
+            sequence_parallel: true,
+            bytes: act_bytes,
+        }
+    }
+
+    /// With the framework's dropout and sequence-parallel switches.
+    #[must_use]
+    pub fn with(mut self, c: &Conventions) -> Self {
+        self.dropout = c.dropout;
+        self.sequence_parallel = c.sequence_parallel;
+        self
+    }
+}
+
+/// Activation bytes stored by one transformer layer for one micro-batch, following Korthikanti
+/// et al. 2022 (§4.1): attention 11·sbh + 5·a·s²·b, MLP 19·sbh, layer norms 4·sbh, i.e.
+/// s·b·h·(34 + 5·a·s/h) for GPT-style layers, generalised here to GQA widths, gated MLPs and no
+/// dropout. `store_scores = false` drops the a·s² term (selective recompute or flash attention).
+/// With tensor + sequence parallelism everything is divided by `tp` (their eq. 5); tensor
+/// parallelism alone leaves the layer-norm inputs, the attention and MLP inputs and the dropout
+/// masks whole on every rank: s·b·h·(10 + 24/t + 5·a·s/(h·t)) (their eq. 4).
+#[must_use]
+pub fn layer_activation_bytes(x: &ActivationShape, tp: u32, store_scores: bool) -> f64 {
+    let sb = x.seq * x.batch;
+    let w = x.bytes / 2.0; // formula is written for 2-byte values; masks stay 1 byte
+    let mask = if x.dropout { 1.0 } else { 0.0 };
+    let norms = 4.0 * sb * x.hidden * w;
+    // QKV input, Q, K, V, output-projection input (+ output dropout mask).
+    let attn = sb * (2.0 * x.hidden + 2.0 * x.q_width + 4.0 * x.kv_width + 2.0 * x.q_width) * w + mask * sb * x.hidden;
+    // Softmax output (+ dropout mask and dropout output): 5·a·s²·b with dropout, 2·a·s²·b without.
+    let scores =
+        if store_scores { x.heads * x.seq * x.seq * x.batch * (2.0 * w + mask * (1.0 + 2.0 * w)) } else { 0.0 };
+    // Plain: input 2sbh + act in/out 4sbf (+ mask). Gated: input 2sbh + gate, up, act, product 8sbf.
+    let mlp_f = if x.gated { 8.0 } else { 4.0 };
+    let mlp = sb * (2.0 * x.hidden + mlp_f * x.ffn) * w + mask * sb * x.hidden;
+    let all = norms + attn + scores + mlp;
+    let t = f64::from(tp.max(1));
+    if x.sequence_parallel || tp <= 1 {
+        return all / t;
+    }
+    let whole = norms + sb * 4.0 * x.hidden * w + 2.0 * mask * sb * x.hidden;
+    whole + (all - whole) / t
+}
+
+/// Activations of the first pipeline stage: L/p layers × in-flight micro-batches (1F1B keeps up
+/// to p on the first stage). Full recompute keeps only each layer's input (2·sbh/t) plus one
+/// layer's working set (Korthikanti §4.2).
+#[must_use]
+pub fn activation_bytes(x: &ActivationShape, layers: u32, layout: &Layout, flash: bool, microbatches: f64) -> f64 {
+    stage_activation_bytes(x, layers, layout, flash, Stage::First.in_flight(layout.pp, microbatches))
+}
+
+/// Activations of one stage holding `in_flight` micro-batches. Context parallelism splits every
+/// sequence, and with it every activation, over `cp` cards (Megatron-Core context parallelism).
+#[must_use]
+pub fn stage_activation_bytes(x: &ActivationShape, layers: u32, layout: &Layout, flash: bool, in_flight: f64) -> f64 {
+    let layers_per_stage = (f64::from(layers) / f64::from(layout.pp.max(1))).ceil();
+    let store_scores = !flash && layout.recompute == Recompute::None;
+    let per_layer = layer_activation_bytes(x, layout.tp, store_scores);
+    let cp = f64::from(layout.cp.max(1));
+    let all = match layout.recompute {
+        Recompute::Full => {
+            let input = 2.0 * x.seq * x.batch * x.hidden * x.bytes / 2.0 / f64::from(layout.tp.max(1));
+            input * layers_per_stage * in_flight + layer_activation_bytes(x, layout.tp, !flash)
+        }
+        _ => per_layer * layers_per_stage * in_flight,
+    };
+    all / cp
+}
+
+/// Activations of one stage of the whole model: the decoder (or only) stack at the scenario's
+/// length, and for encoder–decoder models [`encoder_activation_bytes`].
+#[must_use]
+pub fn model_activation_bytes(m: &ModelSpec, x: &ActivationShape, layout: &Layout, flash: bool, in_flight: f64) -> f64 {
+    stage_activation_bytes(x, m.layers, layout, flash, in_flight)
+        + encoder_activation_bytes(m, x, layout, flash, in_flight)
+}
+
+/// Encoder–decoder models: the encoder stack at its own length (Korthikanti et al.'s per-layer
+/// count at enc.seq positions), the encoder output that every decoder layer's cross-attention
+/// reads (kept for the backward pass), and per decoder layer the cross-attention's own tensors
+/// — its norm and query inputs, the query, keys and values over the encoder positions, the
+/// output projection's input, and the scores when they are stored. A stage holds its share of
+/// both stacks. 0 for decoder-only models.
+#[must_use]
+pub fn encoder_activation_bytes(
+    m: &ModelSpec,
+    x: &ActivationShape,
+    layout: &Layout,
+    flash: bool,
+    in_flight: f64,
+) -> f64 {
+    let Some(e) = &m.encoder else { return 0.0 };
+    let enc = ActivationShape { seq: f64::from(e.seq), ..*x };
+    let stack = stage_activation_bytes(&enc, e.layers, layout, flash, in_flight);
+    let w = x.bytes / 2.0;
+    let (sb, se) = (x.seq * x.batch, enc.seq * x.batch);
+    let t = f64::from(layout.tp.max(1));
+    let output = 2.0 * se * x.hidden * w / t;
+    let cross = if layout.recompute == Recompute::Full {
+        0.0
+    } else {
+        let scores = if flash || layout.recompute != Recompute::None {
+            0.0
+        } else {
+            x.heads * x.seq * enc.seq * x.batch * 2.0 * w
+        };
+        let per_layer = (sb * (4.0 * x.hidden + 4.0 * x.q_width) * w + se * 4.0 * x.kv_width * w + scores) / t;
+        per_layer * (f64::from(m.layers) / f64::from(layout.pp.max(1))).ceil()
+    };
+    stack + (output + cross) * in_flight / f64::from(layout.cp.max(1))
+}
