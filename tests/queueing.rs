@@ -1,0 +1,184 @@
+//! The queueing arithmetic of one serving replica (`Engine::at`), held to queueing theory rather
+//! than to the code's own expressions:
+//! - Little's law (Little 1961): requests in service = arrival rate × time in service;
+//! - the Pollaczek–Khinchine mean wait of an M/G/1 queue (Kleinrock, *Queueing Systems* I, §5.7):
+//!   W = ρ/(1 − ρ) · E[S] · (1 + c_s²)/2, so M/D/1 for equal prompts (c_s² = 0), and P(W > 0) = ρ;
+//! - the page's stated tail model for that wait, P(W > t) = ρ·e^(−tρ/W) (exponential with the
+//!   P-K mean), whose quantiles are W/ρ · ln(ρ/(1 − q));
+//! - the mean of a Poisson count is its parameter; a log-normal with mean μ has median μ·e^(−σ²/2).
+#![cfg(not(target_arch = "wasm32"))] // host only
+
+mod common;
+
+use common::assert_close;
+use gpu_planner::domain::scenario::{CardFilter, Task};
+use gpu_planner::domain::serving::{lognormal_sigma, poisson_quantile, Engine, Latency};
+use gpu_planner::domain::{Catalog, Scenario};
+
+const Z99: f64 = 2.326_347_874;
+
+/// Qwen2.5-72B with 2,048-token prompts and 256-token answers (prompts fit one 8,192-token chunk).
+fn scenario(p90: Option<u32>) -> Scenario {
+    rag(2048, 256, p90)
+}
+
+/// Long prompts and short answers load the prefill queue before the decode batch fills.
+fn rag(context: u32, output: u32, p90: Option<u32>) -> Scenario {
+    let mut s = Scenario {
+        task: Task::Inference,
+        model: "qwen2.5-72b".into(),
+        cards: CardFilter { only: vec!["h100-sxm".into()], ..CardFilter::default() },
+        ..Scenario::default()
+    };
+    s.inference.context = context;
+    s.inference.context_p90 = p90;
+    s.inference.output_tokens = output;
+    s
+}
+
+fn engine(s: &Scenario, tp: u32) -> Engine {
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let g = Catalog::embedded().gpu("h100-sxm").cloned().unwrap_or_else(|| panic!("h100-sxm"));
+    Engine::new(&m, s, &g, tp, tp).unwrap_or_else(|| panic!("Qwen2.5-72B fits {tp} H100s"))
+}
+
+/// Loads from light to the edge of what the replica keeps up with, by ρ of its prefill queue.
+fn loads(e: &Engine) -> Vec<(f64, Latency)> {
+    (1..400).map(|i| f64::from(i) * 0.05).map_while(|r| e.at(r).map(|l| (r, l))).collect()
+}
+
+#[test]
+fn requests_decoding_follow_littles_law() {
+    let s = scenario(None);
+    let e = engine(&s, 4);
+    let all = loads(&e);
+    assert!(all.len() > 10, "{} loads served", all.len());
+    for (rate, l) in all {
+        // Each request decodes for `output` steps of mean length T.
+        assert_close(l.batch, rate * 256.0 * l.tpot_mean_s, 1e-5);
+    }
+}
+
+/// Equal prompts: an M/D/1 prefill queue. With ρ ≤ ½ the median wait is 0 (P(W > 0) = ρ), so the
+/// median TTFT is the prefill S itself, and the 99th percentile is S + W/ρ · ln(100ρ) with the
+/// Pollaczek–Khinchine W = ρ/(1 − ρ) · S/2. Above ½ both quantiles carry a wait, and their ratio
+/// still follows from the same two formulas with S cancelled.
+#[test]
+fn equal_prompts_wait_as_an_m_d_1_queue() {
+    let (mut low, mut high) = (0, 0);
+    for (_, l) in [scenario(None), rag(6144, 16, None)].iter().flat_map(|s| loads(&engine(s, 4))) {
+        let rho = l.prefill_load;
+        assert!(rho > 0.0 && rho < 1.0, "{rho}");
+        let w_over_s = rho / (1.0 - rho) / 2.0; // P-K, in units of S
+        let q = |p: f64| if rho > 1.0 - p { w_over_s / rho * (rho / (1.0 - p)).ln() } else { 0.0 };
+        if rho <= 0.5 {
+            low += 1;
+            let service = l.ttft_p50_s;
+            assert_close(l.ttft_p99_s, service * (1.0 + q(0.99)), 1e-9);
+        } else {
+            high += 1;
+            assert_close(l.ttft_p99_s / l.ttft_p50_s, (1.0 + q(0.99)) / (1.0 + q(0.5)), 1e-9);
+        }
+    }
+    assert!(low > 2 && high > 2, "{low} loads at ρ ≤ ½, {high} above");
+}
+
+/// Log-normal prompts (p90 = 1.8 × the mean): the median prompt is e^(−σ²/2) of the mean, so the
+/// median TTFT at ρ ≤ ½ is S·e^(−σ²/2); the 99th percentile is the 99th-percentile prompt's
+/// prefill, S·e^(z₀.₉₉σ − σ²/2), plus the wait's quantile with P-K's c_s² = e^(σ²) − 1.
+#[test]
+fn varied_prompts_wait_by_pollaczek_khinchine() {
+    let s = scenario(Some(3686));
+    let sigma = lognormal_sigma(2048.0, 3686.0);
+    assert!(sigma > 0.3, "{sigma}");
+    let e = engine(&s, 4);
+    let mut checked = 0;
+    for (_, l) in loads(&e).into_iter().filter(|(_, l)| l.prefill_load <= 0.5 && l.prefill_load > 0.01) {
+        let rho = l.prefill_load;
+        let service = l.ttft_p50_s * (sigma * sigma / 2.0).exp();
+        let cs2 = (sigma * sigma).exp() - 1.0;
+        let wait = rho / (1.0 - rho) * service * (1.0 + cs2) / 2.0;
+        let p99 = service * (Z99 * sigma - sigma * sigma / 2.0).exp() + wait / rho * (100.0 * rho).ln();
+        assert_close(l.ttft_p99_s, p99, 1e-9);
+        checked += 1;
+    }
+    assert!(checked > 2, "{checked}");
+}
+
+/// With no load the replica answers at its unloaded speed: the first token after one step that
+/// prefills the whole prompt (it fits one chunk), then one plain decode step per token.
+#[test]
+fn an_idle_replica_answers_at_its_step_times() {
+    let s = scenario(None);
+    let e = engine(&s, 4);
+    let l = e.at(1e-7).unwrap_or_else(|| panic!("an idle replica keeps up"));
+    assert_close(l.ttft_p50_s, e.step(0.0, 2048.0), 1e-6);
+    assert_close(l.ttft_p99_s, e.step(0.0, 2048.0), 1e-4);
+    assert_close(l.tpot_p50_s, e.step(0.0, 0.0), 1e-6);
+    assert_close(l.tpot_mean_s, e.step(0.0, 0.0), 1e-6);
+    assert_close(l.tpot_p99_s, e.step(0.0, 0.0), 1e-6);
+    assert!(l.batch < 1e-3 && l.prefill_load < 1e-3, "{l:?}");
+}
+
+/// A request's time per token is the plain step plus k stalls of one prompt chunk each, k ~
+/// Poisson(a) with a = rate × chunks per prompt × output × T; a chunk is what an 8,192-token step
+/// has room for beside the decoding tokens (2,048-token prompts: one; 12,288: two). The median and
+/// 99th percentile fix the plain step and the stall; the mean must then be plain + a × stall, and
+/// it is the T that Little's law uses.
+#[test]
+fn time_per_token_is_a_poisson_mixture_with_the_right_mean() {
+    let mut checked = 0;
+    for (context, tp) in [(2048, 4), (12_288, 8)] {
+        let e = engine(&rag(context, 256, None), tp);
+        for (rate, l) in loads(&e) {
+            let chunks = (f64::from(context) / (8192.0 - l.batch)).ceil();
+            let a = rate * chunks * 256.0 * l.tpot_mean_s;
+            let (k50, k99) = (poisson_quantile(a, 0.5), poisson_quantile(a, 0.99));
+            if k99 <= k50 {
+                continue;
+            }
+            let stall = (l.tpot_p99_s - l.tpot_p50_s) / (k99 - k50);
+            let plain = l.tpot_p50_s - k50 * stall;
+            assert!(stall > 0.0 && plain > 0.0, "{l:?}");
+            assert_close(l.tpot_mean_s, plain + a * stall, 1e-5);
+            checked += 1;
+        }
+    }
+    assert!(checked > 10, "{checked}");
+}
+
+/// More load never makes any figure better, a tail is never shorter than its median, and once
+/// the replica refuses a rate it refuses every higher one.
+#[test]
+fn latency_only_grows_with_load_until_the_replica_refuses_it() {
+    for (p90, tp) in [(None, 4), (Some(4096), 4), (None, 8)] {
+        let e = engine(&scenario(p90), tp);
+        let all = loads(&e);
+        for w in all.windows(2) {
+            let (a, b) = (&w[0].1, &w[1].1);
+            for (x, y) in [
+                (a.ttft_p50_s, b.ttft_p50_s),
+                (a.ttft_p99_s, b.ttft_p99_s),
+                (a.tpot_p50_s, b.tpot_p50_s),
+                (a.tpot_p99_s, b.tpot_p99_s),
+                (a.tpot_mean_s, b.tpot_mean_s),
+                (a.batch, b.batch),
+                (a.prefill_load, b.prefill_load),
+            ] {
+                assert!(y >= x, "{a:?} then {b:?}");
+            }
+        }
+        for (_, l) in &all {
+            assert!(l.ttft_p99_s >= l.ttft_p50_s && l.tpot_p99_s >= l.tpot_p50_s && l.tpot_p99_s >= l.tpot_mean_s);
+        }
+        let edge = all.last().map_or(0.0, |(r, _)| *r);
+        assert!(edge > 0.0);
+        for k in 1..20 {
+            assert!(e.at(edge + 0.05 * f64::from(k)).is_none(), "refused {} then served more", edge + 0.05);
+        }
+        // At the edge the replica is near one of its limits: the prefill queue, the chunk's room
+        // or the KV cache.
+        let (_, last) = &all[all.len() - 1];
+        assert!(last.prefill_load > 0.8 || last.batch > 0.8 * e.max_batch() || last.batch / 8192.0 > 0.8, "{last:?}");
+    }
+}
