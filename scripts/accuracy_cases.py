@@ -227,6 +227,22 @@ case("nemo-gpt3-175b-512xh100-fp8-tokps", "tokens_per_s_gpu", "megatron", merge(
      {"task": "pretrain", "precision": "fp8"}, card(H100), tr(seq_len=2048, micro_batch=2, global_batch=2048, tokens=1e10),
      {"parallel": {"virtual_stages": 6}}),
      L(tp=4, pp=8, dp=16, zero=1), tol=0.2, scenario_conventions={"overlap_tp_comm": True}, note=NEMO_TP_OVERLAP)
+# Training throughput on Ascend 910B (MindSpeed-LLM, Megatron-Core on CANN), the repository's launch scripts.
+NPU = "huawei-ascend-910b3"
+LLAMA2_13B = {"params_b": 13.0, "layers": 40, "hidden": 5120, "heads": 40, "kv_heads": 40, "intermediate": 13824,
+              "vocab": 32000, "gated_mlp": True, "tied_embeddings": False, "max_context": 4096}
+MC2 = "--use-mc2 overlaps the tensor-parallel communication with the matmuls (MindSpeed's fused matmul + collective kernels)."
+for rid, model, seq, mbs, gbs, lay, vp in [
+    ("mindspeed-llama2-7b-8npu-tokps", {"model": "llama-2-7b"}, 4096, 1, 256, L(pp=2, dp=4, zero=1), 1),
+    ("mindspeed-llama2-13b-8npu-tokps", custom(LLAMA2_13B), 4096, 4, 512, L(tp=8), 1),
+    ("mindspeed-llama2-70b-32npu-tokps", {"model": "llama-2-70b"}, 4096, 1, 1024, L(tp=8, pp=4), 4),
+    ("mindspeed-llama3-8b-8npu-tokps", {"model": "llama-3.1-8b"}, 8192, 2, 64, L(tp=8), 1),
+    ("mindspeed-qwen2-7b-8npu-tokps", {"model": "qwen2.5-7b"}, 4096, 1, 256, L(pp=2, dp=4, zero=1), 1)]:
+    case(rid, "tokens_per_s_gpu", "megatron", merge(model, {"task": "pretrain", "precision": "bf16"}, card(NPU),
+         tr(seq_len=seq, micro_batch=mbs, global_batch=gbs, tokens=1e10), {"parallel": {"virtual_stages": vp}}), lay, tol=0.25,
+         **({"scenario_conventions": {"overlap_tp_comm": True}} if lay["tp"] > 1 else {}),
+         also=(MC2 if lay["tp"] > 1 else "") + (" Llama 3.1 8B has Llama 3 8B's shape." if "llama3" in rid else "")
+              + (" Qwen2.5-7B has Qwen2-7B's shape." if "qwen2" in rid else ""))
 case("torchtune-llama31-8b-qlora-4090-tokps", "tokens_per_s_gpu", "torchtune", merge({"model": "llama-3.1-8b", "task": "qlora",
      "lora": {"rank": 8, "targets": "all_linear"}}, tt, card("rtx-4090"), tr(seq_len=2048, micro_batch=2, global_batch=2, tokens=1e8)),
      L(rec="full"), tol=0.3, note="QLoRA dequantizes NF4 weights on the fly; the engine counts only matmul FLOPs.")

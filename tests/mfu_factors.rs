@@ -137,3 +137,19 @@ fn ring_attention_hides_behind_the_attention_it_overlaps() {
     assert!(c.cp_s > attention, "this case exposes part of the ring: {c:?}");
     assert!((cp_exposed - (c.cp_s - attention)).abs() < 1e-6 * c.cp_s, "{cp_exposed} vs {}", c.cp_s - attention);
 }
+
+/// The GEMM share of peak is a share: in (0, 1]. Stacks with no published training measurement
+/// in the accuracy table (ROCm, DTK, …) are assumed less efficient than CUDA, never more; CANN
+/// is held to MindSpeed-LLM's measurements by the accuracy table instead (mindspeed-* rows).
+#[test]
+fn kernel_efficiency_is_a_share_and_unmeasured_stacks_are_not_above_cuda() {
+    use gpu_planner::domain::compute::kernel_efficiency;
+    use gpu_planner::domain::scenario::Precision;
+    for p in [Precision::Bf16, Precision::Fp8] {
+        let cuda = kernel_efficiency(&card("h100-sxm"), p);
+        for id in ["mi300x", "hygon-dcu-k100-ai", "moore-threads-mtt-s4000", "cambricon-mlu370-x8"] {
+            let k = kernel_efficiency(&card(id), p);
+            assert!(k > 0.0 && k < cuda && cuda <= 1.0, "{id} at {p:?}: {k} vs CUDA {cuda}");
+        }
+    }
+}

@@ -69,7 +69,7 @@ fn compute_share(m: &VisionModel, x: &Measurement, peak_tflops: f64) -> Option<f
 }
 
 /// How much faster `g` runs than the measured card, × the kernel-maturity ratio of the two
-/// software stacks (compute.rs: CANN, ROCm… at 0.7 of CUDA). With the model's FLOPs known, an
+/// software stacks (compute.rs: ROCm, DTK… at 0.7 of CUDA; CANN as CUDA). With the model's FLOPs known, an
 /// additive roofline: the share u of the measured time that its FLOPs take at the measured
 /// card's peak scales with peak, the rest (memory-bound kernels, launches) with bandwidth:
 /// 1 / (u / peak ratio + (1 − u) / bandwidth ratio) (Williams et al. 2009, the roofline's
