@@ -44,7 +44,11 @@ fn engine(s: &Scenario, tp: u32) -> Engine {
 
 /// Loads from light to the edge of what the replica keeps up with, by ρ of its prefill queue.
 fn loads(e: &Engine) -> Vec<(f64, Latency)> {
-    (1..400).map(|i| f64::from(i) * 0.05).map_while(|r| e.at(r).map(|l| (r, l))).collect()
+    loads_by(e, 0.05)
+}
+
+fn loads_by(e: &Engine, step: f64) -> Vec<(f64, Latency)> {
+    (1..4000).map(|i| f64::from(i) * step).map_while(|r| e.at(r).map(|l| (r, l))).collect()
 }
 
 #[test]
@@ -180,5 +184,107 @@ fn latency_only_grows_with_load_until_the_replica_refuses_it() {
         // or the KV cache.
         let (_, last) = &all[all.len() - 1];
         assert!(last.prefill_load > 0.8 || last.batch > 0.8 * e.max_batch() || last.batch / 8192.0 > 0.8, "{last:?}");
+    }
+}
+
+/// DeepSeek-V3 in FP8 on two servers of H20s, the experts over all 16 cards and attention in
+/// `groups` data-parallel groups of 16 / groups cards (SGLang's DP attention): each group gets an
+/// even share of the requests and carries its own prompts.
+fn deepseek_groups(tp: u32, chunk: u32) -> Engine {
+    let mut s = Scenario {
+        task: Task::Inference,
+        model: "deepseek-v3".into(),
+        precision: gpu_planner::domain::scenario::Precision::Fp8,
+        weight_quant: gpu_planner::domain::scenario::WeightQuant::Fp8,
+        ..Scenario::default()
+    };
+    s.inference.context = 1024;
+    s.inference.output_tokens = 256;
+    s.inference.max_batched_tokens = chunk;
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let g = Catalog::embedded().gpu("h20").cloned().unwrap_or_else(|| panic!("h20"));
+    Engine::new(&m, &s, &g, tp, 16).unwrap_or_else(|| panic!("DeepSeek-V3 on 16 H20s"))
+}
+
+/// ρ is the share of a group's prefill capacity its prompts use: a group receives rate / groups
+/// prompts of `uncached` tokens a second, and a step that carries B / groups decoding tokens has
+/// room for chunk − B / groups prompt tokens and lasts the engine's step with that prompt share.
+/// Small chunks (1,024 tokens) make the decoding tokens' share of the step visible.
+#[test]
+fn prefill_load_is_the_share_of_each_groups_chunk_room_its_prompts_use() {
+    let mut checked = 0;
+    for (e, groups, chunk, prompt) in [
+        (engine(&rag(2048, 256, None), 4), 1.0, 8192.0, 2048.0_f64),
+        (deepseek_groups(8, 1024), 2.0, 1024.0, 1024.0),
+        (deepseek_groups(1, 1024), 16.0, 1024.0, 1024.0),
+        (deepseek_groups(2, 2048), 8.0, 2048.0, 1024.0),
+    ] {
+        for (rate, l) in loads(&e) {
+            let decoding = l.batch / groups;
+            let room = chunk - decoding;
+            let chunk_step = e.step(l.batch, prompt.min(room));
+            let rho = rate / groups * prompt * chunk_step / room;
+            assert_close(l.prefill_load, rho, 1e-6);
+            checked += 1;
+        }
+    }
+    assert!(checked > 40, "{checked}");
+}
+
+/// A load is served only while every running request has its cache (the KV pool holds
+/// `max_batch` requests at the mean context); just past the last load it serves, the replica
+/// refuses. 16k-token prompts with 8k-token answers make the cache the binding limit.
+#[test]
+fn a_served_load_fits_the_cache_and_the_step() {
+    for (e, step) in [
+        (engine(&rag(16_384, 8192, None), 4), 0.0005),
+        (engine(&rag(2048, 256, None), 8), 0.05),
+        (deepseek_groups(8, 1024), 0.05),
+        (deepseek_groups(1, 1024), 0.05),
+    ] {
+        let all = loads_by(&e, step);
+        assert!(all.len() > 5, "{}", all.len());
+        for (_, l) in &all {
+            assert!(l.batch <= e.max_batch() + 1e-9, "{} requests, cache for {}", l.batch, e.max_batch());
+        }
+        let edge = all.last().map_or(0.0, |(r, _)| *r);
+        assert!(e.at(edge + step).is_none());
+    }
+    let e = engine(&rag(16_384, 8192, None), 4);
+    let all = loads_by(&e, 0.0005);
+    let (_, last) = all.last().unwrap_or_else(|| panic!("served"));
+    assert!(last.batch > 0.95 * e.max_batch() && last.prefill_load < 0.5, "{last:?} of {}", e.max_batch());
+}
+
+/// A step carries every running request's next token and at least one prompt token, so a load
+/// that needs more decoding tokens than the chunk has room for is refused — also when nearly
+/// every prompt comes from the prefix cache (99%) and the prompts alone would still fit.
+#[test]
+fn decoding_never_takes_the_whole_chunk() {
+    let mut s = rag(128, 512, None);
+    s.inference.max_batched_tokens = 256;
+    s.inference.prefix_share = 0.99;
+    let e = engine(&s, 8);
+    let all = loads_by(&e, 0.05);
+    assert!(all.len() > 5, "{}", all.len());
+    for (_, l) in &all {
+        assert!(l.batch <= 255.0 && (0.0..1.0).contains(&l.prefill_load), "{l:?}");
+    }
+    assert!(e.at(all.last().map_or(0.0, |(r, _)| *r) + 0.05).is_none());
+}
+
+/// A card too slow to finish one decode step in ten minutes serves nothing: it is refused at any
+/// rate rather than quoted with latencies in hours.
+#[test]
+fn a_replica_with_steps_over_ten_minutes_is_refused() {
+    let s = rag(2048, 256, None);
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let h100 = Catalog::embedded().gpu("h100-sxm").cloned().unwrap_or_else(|| panic!("h100-sxm"));
+    // 0.05 GB/s: reading ~36 GB of weights per card takes about 12 minutes.
+    let slow = gpu_planner::domain::Gpu { memory_bandwidth_gb_s: Some(0.05), ..h100 };
+    let e = Engine::new(&m, &s, &slow, 4, 4).unwrap_or_else(|| panic!("the weights still fit"));
+    assert!(e.step(0.0, 0.0) > 600.0, "{}", e.step(0.0, 0.0));
+    for rate in [1e-9, 1e-6, 1e-3] {
+        assert!(e.at(rate).is_none(), "{rate}");
     }
 }
