@@ -23,24 +23,29 @@ fn at_least_40_sourced_cases_and_90_percent_within_tolerance() {
     let (within, counted) = score(&rows);
     println!("{within} of {counted} expressible cases within tolerance; {} cases in all", rows.len());
     assert!(counted >= 40, "only {counted} expressible cases");
-    // Issue 12's goal: 90% of the expressible cases within tolerance (75 of 81 on 2026-12-01,
+    // Issue 12's goal: 90% of the expressible cases within tolerance (76 of 84 on 2026-12-01,
     // after the elementwise term and goodput of compute.rs, the roofline split of vision.rs and
     // CANN's kernel efficiency from MindSpeed-LLM's measurements).
     assert!(within * 100 >= counted * 90, "{within} of {counted} cases within tolerance (< 90%)");
     // Language-model rows and vision rows (speeds carried between cards, domain/vision.rs) are
     // also held separately, each at today's level: a new family of harder rows must not hide a
-    // regression of the others. Language models: 61 of 67; the misses are Korthikanti et al.'s
+    // regression of the others. Language models: 62 of 70; the misses are Korthikanti et al.'s
     // 175B–1T MFUs (15–17% low against 15%), Llama 3.1 405B's hours with the planner's own
-    // layout, one TensorRT-LLM v0.6.1 batch and NeMo's 2-GPU H100 decode latency. Raise a
-    // ratchet when a change fixes a miss; never fit a constant to reach it.
+    // layout, one TensorRT-LLM v0.6.1 batch, NeMo's 2-GPU H100 decode latency, and two of the
+    // held-out Ascend rows (Llama 3.1 8B +27%, Mixtral 8x7B at 32K +92%). Raise a ratchet when a
+    // change fixes a miss; never fit a constant to reach it.
     let (llm, vision): (Vec<_>, Vec<_>) = rows.into_iter().partition(|r| !r.case.id.starts_with("vision-"));
-    // Ascend 910B (MindSpeed-LLM): all five, and not all on one side (−21% to +21% today).
+    // Ascend 910B (MindSpeed-LLM): the five rows CANN's kernel efficiency was read from all
+    // within, the eight with a figure at least six within, and not all on one side.
     let npu: Vec<_> = llm.iter().filter(|r| r.case.id.starts_with("mindspeed-")).collect();
-    assert!(npu.len() >= 5 && npu.iter().all(|r| r.within), "Ascend rows out of tolerance");
+    let first = ["llama2-7b", "llama2-13b", "llama2-70b", "llama3-8b", "qwen2-7b"];
+    let read: Vec<_> = npu.iter().filter(|r| first.iter().any(|f| r.case.id.contains(&format!("-{f}-")))).collect();
+    assert!(read.len() == 5 && read.iter().all(|r| r.within), "{} rows read, not all within", read.len());
     let errors: Vec<f64> = npu.iter().filter_map(|r| r.error).collect();
+    assert!(errors.len() >= 8 && npu.iter().filter(|r| r.within).count() >= 6, "Ascend rows: {errors:?}");
     assert!(errors.iter().any(|e| *e > 0.0) && errors.iter().any(|e| *e < 0.0), "Ascend rows all one side: {errors:?}");
     let (within, counted) = score(&llm);
-    assert!(counted >= 67 && within >= 61, "{within} of {counted} language-model cases within tolerance (< 61)");
+    assert!(counted >= 70 && within >= 62, "{within} of {counted} language-model cases within tolerance (< 62)");
     // Vision: all 14 (the RTX 4090 ViTs and SAM 2 encoders carried from the RTX 3090 missed
     // under the min(peak, bandwidth) rule that the roofline split replaced).
     let (within, counted) = score(&vision);

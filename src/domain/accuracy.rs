@@ -319,7 +319,7 @@ pub fn shown(rows: &[Row]) -> Vec<Shown> {
 /// The score the page states (within tolerance, counted, cases in all): the table itself is the
 /// static `accuracy.html` beside the page (`gpu-planner accuracy --html`); tests/accuracy.rs
 /// keeps both equal to a fresh computation.
-pub const SCORE: (usize, usize, usize) = (75, 81, 98);
+pub const SCORE: (usize, usize, usize) = (76, 84, 102);
 
 /// Within tolerance and counted, for shown rows.
 #[must_use]
