@@ -194,6 +194,8 @@ fn lognormal_spread_of_prompt_lengths() {
     assert_close(lognormal_sigma(1000.0, 1000.0), 0.0, 0.0);
     assert_close(lognormal_sigma(1000.0, 900.0), 0.0, 0.0);
     assert_close(lognormal_sigma(1000.0, 10_000.0), 1.281_551_565_545, 1e-12);
+    // No prompt at all has no spread.
+    assert_close(lognormal_sigma(0.0, 1000.0), 0.0, 0.0);
 }
 
 /// Prompts of varying length (p90 = 2.5 × the mean) wait longer (Kingman: × (1 + c_s²)) and the
@@ -348,4 +350,49 @@ fn poisson_quantiles_match_the_exact_sums() {
         assert_eq!(poisson_quantile(mean, 0.99).to_bits(), f64::to_bits(p99), "λ {mean} 99th");
     }
     assert_eq!(poisson_quantile(0.0, 0.99).to_bits(), 0f64.to_bits());
+}
+
+/// DeepEP's normal kernels inside one H800 server (EP8, README "Normal kernels with NVLink and
+/// RDMA forwarding"): dispatch at 153 GB/s and combine at 158 GB/s over NVLink, FP8 dispatch and
+/// BF16 combine, hidden 7168, top-8. A token owned by a card sends the 7/8 of its k copies that
+/// go to other cards; our time for them must match those bandwidths within 10%.
+#[test]
+fn moe_all_to_all_inside_a_server_matches_deepeps_nvlink_bandwidth() {
+    use gpu_planner::domain::serving::all_to_all_s;
+    let mut s = Scenario::default();
+    s.parallel.gpus_per_server = 8;
+    let g = card("h800-sxm");
+    let (h, k) = (7168.0, 8.0);
+    let away = k * h * 7.0 / 8.0; // values per owned token that leave the card
+    let published = away * (1.0 / 153e9 + 2.0 / 158e9);
+    assert_close(all_to_all_s(&s, &g, 8, h, k, 1.0), published, 0.10);
+    // Four cards of the server: 3 of every 4 copies leave the card.
+    let published4 = k * h * 3.0 / 4.0 * (1.0 / 153e9 + 2.0 / 158e9);
+    assert_close(all_to_all_s(&s, &g, 4, h, k, 1.0), published4, 0.10);
+}
+
+/// An encoder–decoder model reads its encoder's weights only in steps that encode a prompt:
+/// a plain decode step of Flan-T5-XL is shorter than one that also prefills a single token by
+/// at least the encoder's bytes over the decode bandwidth (about half the weights), while for a
+/// decoder-only model one more prompt token costs next to nothing.
+#[test]
+fn only_steps_that_encode_read_the_encoder() {
+    use gpu_planner::domain::memory::weight_bytes;
+    for (model, encoder) in [("flan-t5-xl", true), ("qwen2.5-7b", false)] {
+        let mut s = Scenario { task: Task::Inference, model: model.into(), ..Scenario::default() };
+        s.inference.context = 256;
+        s.inference.output_tokens = 64;
+        let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+        let g = card("a100-80gb-sxm4");
+        let e = Engine::new(&m, &s, &g, 1, 1).unwrap_or_else(|| panic!("{model} fits an A100"));
+        let weights = weight_bytes(&m.params(), s.weight_quant, s.precision, &s.training.conventions);
+        let bw = g.memory_bandwidth_gb_s.unwrap_or(f64::NAN) * 1e9 * s.efficiency.decode_bandwidth;
+        let extra = e.step(1.0, 1.0) - e.step(1.0, 0.0);
+        if encoder {
+            assert!(m.encoder_fraction() > 0.3 && m.encoder_fraction() < 0.7, "{}", m.encoder_fraction());
+            assert_close(extra, m.encoder_fraction() * weights / bw, 0.05);
+        } else {
+            assert!(extra < 0.01 * weights / bw, "{extra}");
+        }
+    }
 }
