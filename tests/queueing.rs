@@ -288,3 +288,70 @@ fn a_replica_with_steps_over_ten_minutes_is_refused() {
         assert!(e.at(rate).is_none(), "{rate}");
     }
 }
+
+fn plan(s: &Scenario) -> gpu_planner::domain::serving::Capacity {
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let g = Catalog::embedded().gpu("h100-sxm").cloned().unwrap_or_else(|| panic!("h100-sxm"));
+    gpu_planner::domain::serving::capacity(&m, s, &g).unwrap_or_else(|| panic!("a plan"))
+}
+
+/// A closed loop of users (each sends a request, waits for the whole answer, thinks, sends the
+/// next) runs at the rate the interactive response-time law gives (Denning & Buzen 1978,
+/// "The Operational Analysis of Queueing Network Models", §4): users = rate × (think time +
+/// response time), the response being the first token's wait plus every later token's.
+#[test]
+fn a_closed_loop_of_users_follows_the_response_time_law() {
+    let mut checked = 0;
+    for (users, think) in [(100, 0.0), (100, 5.0), (30, 2.0), (400, 10.0)] {
+        let mut s = rag(2048, 256, None);
+        s.inference.concurrent = users;
+        s.inference.think_s = think;
+        let c = plan(&s);
+        let l = c.latency;
+        let response = l.ttft_p50_s + 256.0 * l.tpot_mean_s;
+        assert_close(c.rate_rps * (think + response), f64::from(users), 0.005);
+        checked += 1;
+    }
+    assert_eq!(checked, 4);
+}
+
+/// An offered rate is split evenly over the replicas: with the user's own card count, the plan's
+/// latency is one replica's at rate / replicas, and the whole rate is served.
+#[test]
+fn an_offered_rate_is_split_over_the_replicas() {
+    for (cards, tp) in [(8, 4), (16, 4), (16, 8)] {
+        let mut s = rag(2048, 256, None);
+        s.inference.rate_rps = Some(3.0);
+        s.inference.tp = tp;
+        s.parallel.gpus = cards;
+        let c = plan(&s);
+        let replicas = cards / tp;
+        assert_eq!((c.tp, c.replicas), (tp, replicas), "{c:?}");
+        let one = engine(&s, tp).at(3.0 / f64::from(replicas)).unwrap_or_else(|| panic!("keeps up"));
+        assert_eq!(c.latency, one);
+        assert_close(c.rate_rps, 3.0, 1e-12);
+    }
+}
+
+/// Each latency target binds on its own: an unreachable median time per token fails the plan
+/// even when every other target is loose.
+#[test]
+fn each_latency_target_binds_on_its_own() {
+    let mut s = rag(2048, 256, None);
+    s.inference.rate_rps = Some(1.0);
+    s.inference.ttft_p50_s = 1e3;
+    s.inference.ttft_p99_s = 1e3;
+    s.inference.tpot_p99_ms = 1e6;
+    s.inference.tpot_p50_ms = 1e6;
+    assert!(plan(&s).meets);
+    for set in [
+        |s: &mut Scenario| s.inference.tpot_p50_ms = 0.1,
+        |s: &mut Scenario| s.inference.tpot_p99_ms = 0.1,
+        |s: &mut Scenario| s.inference.ttft_p50_s = 1e-4,
+        |s: &mut Scenario| s.inference.ttft_p99_s = 1e-4,
+    ] {
+        let mut t = s.clone();
+        set(&mut t);
+        assert!(!plan(&t).meets, "{:?}", t.inference);
+    }
+}
