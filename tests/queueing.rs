@@ -330,6 +330,12 @@ fn an_offered_rate_is_split_over_the_replicas() {
         let one = engine(&s, tp).at(3.0 / f64::from(replicas)).unwrap_or_else(|| panic!("keeps up"));
         assert_eq!(c.latency, one);
         assert_close(c.rate_rps, 3.0, 1e-12);
+        assert_eq!(c.cards, cards);
+        // What one user sees: a token every median TPOT.
+        assert_close(c.tokens_s_user * c.latency.tpot_p50_s, 1.0, 1e-12);
+        assert_close(c.tokens_s_gpu * f64::from(cards), c.tokens_s, 1e-12);
+        // Every request served yields its 256 output tokens.
+        assert_close(c.tokens_s, 3.0 * 256.0, 1e-12);
     }
 }
 
@@ -354,4 +360,73 @@ fn each_latency_target_binds_on_its_own() {
         set(&mut t);
         assert!(!plan(&t).meets, "{:?}", t.inference);
     }
+}
+
+/// The latency–throughput trade-off the page draws: decode-only steps at batch 1, 2, 4, … up to
+/// what the cache holds; at batch b a user sees 1 / step tokens/s and each card gives b / step /
+/// cards. Bigger batches never make a user faster or a card slower.
+#[test]
+fn the_trade_off_curve_walks_the_batch_up_to_the_cache() {
+    use gpu_planner::domain::serving::{tradeoff, tradeoffs};
+    let s = rag(2048, 256, None);
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let g = Catalog::embedded().gpu("h100-sxm").cloned().unwrap_or_else(|| panic!("h100-sxm"));
+    let all = tradeoffs(&m, &s, &g);
+    // Qwen2.5-72B's 64 heads split over 1, 2, 4 or 8 cards; one 80 GB card cannot hold 145 GB.
+    assert_eq!(all.iter().map(|(t, _)| *t).collect::<Vec<_>>(), vec![2, 4, 8]);
+    // Qwen2.5-7B's 28 heads do not split over 8 cards.
+    let small = Scenario { model: "qwen2.5-7b".into(), ..s.clone() };
+    let m7 = small.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    assert_eq!(tradeoffs(&m7, &small, &g).iter().map(|(t, _)| *t).collect::<Vec<_>>(), vec![1, 2, 4]);
+    for (tp, curve) in &all {
+        let e = engine(&s, *tp);
+        let n = f64::from(e.cards());
+        assert!(curve.len() >= 2, "{tp}: {curve:?}");
+        for (i, &(user, card)) in curve.iter().enumerate() {
+            let b = 2f64.powi(i32::try_from(i).unwrap_or(0));
+            assert!(b <= e.max_batch());
+            assert_close(user, 1.0 / e.step(b, 0.0), 1e-12);
+            assert_close(card * n / user, b, 1e-9);
+        }
+        assert!(2f64.powi(i32::try_from(curve.len()).unwrap_or(0)) > e.max_batch());
+        for w in curve.windows(2) {
+            assert!(w[1].0 <= w[0].0 && w[1].1 >= w[0].1, "{w:?}");
+        }
+        assert_eq!(&tradeoff(&e), curve);
+    }
+}
+
+/// The plan is the fewest replicas that meet the targets: one fewer misses them (median time per
+/// token held to 40 ms at 6 requests/s of Qwen2.5-72B on H100s, TP4).
+#[test]
+fn the_plan_uses_the_fewest_replicas_that_meet_the_targets() {
+    let mut s = rag(2048, 256, None);
+    s.inference.rate_rps = Some(6.0);
+    s.inference.tp = 4;
+    s.inference.tpot_p50_ms = 40.0;
+    let c = plan(&s);
+    assert!(c.meets && c.replicas >= 2, "{c:?}");
+    let e = engine(&s, 4);
+    let meets = |n: u32| {
+        e.at(6.0 / f64::from(n)).is_some_and(|l| {
+            l.tpot_p50_s * 1e3 <= 40.0
+                && l.tpot_p99_s * 1e3 <= s.inference.tpot_p99_ms
+                && l.ttft_p50_s <= s.inference.ttft_p50_s
+                && l.ttft_p99_s <= s.inference.ttft_p99_s
+        })
+    };
+    assert!(meets(c.replicas) && !meets(c.replicas - 1), "{} replicas", c.replicas);
+}
+
+/// A plan that meets the targets ranks before a cheaper one that does not: with a 12 ms median
+/// time per token, two H100s per replica cannot read Qwen2.5-72B's weights fast enough, four can.
+#[test]
+fn a_plan_that_meets_the_targets_beats_a_cheaper_one_that_does_not() {
+    let mut s = rag(2048, 256, None);
+    s.inference.rate_rps = Some(0.5);
+    s.inference.tpot_p50_ms = 12.0;
+    let tp2 = engine(&s, 2).at(0.5).unwrap_or_else(|| panic!("TP2 keeps up"));
+    assert!(tp2.tpot_p50_s * 1e3 > 12.0, "{tp2:?}");
+    let c = plan(&s);
+    assert!(c.meets && c.tp >= 4, "{c:?}");
 }
