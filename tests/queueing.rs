@@ -36,9 +36,17 @@ fn rag(context: u32, output: u32, p90: Option<u32>) -> Scenario {
     s
 }
 
+fn model(s: &Scenario) -> gpu_planner::domain::ModelSpec {
+    s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone()
+}
+
+fn card(id: &str) -> gpu_planner::domain::Gpu {
+    Catalog::embedded().gpu(id).cloned().unwrap_or_else(|| panic!("{id}"))
+}
+
 fn engine(s: &Scenario, tp: u32) -> Engine {
-    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
-    let g = Catalog::embedded().gpu("h100-sxm").cloned().unwrap_or_else(|| panic!("h100-sxm"));
+    let m = model(s);
+    let g = card("h100-sxm");
     Engine::new(&m, s, &g, tp, tp).unwrap_or_else(|| panic!("Qwen2.5-72B fits {tp} H100s"))
 }
 
@@ -201,8 +209,8 @@ fn deepseek_groups(tp: u32, chunk: u32) -> Engine {
     s.inference.context = 1024;
     s.inference.output_tokens = 256;
     s.inference.max_batched_tokens = chunk;
-    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
-    let g = Catalog::embedded().gpu("h20").cloned().unwrap_or_else(|| panic!("h20"));
+    let m = model(&s);
+    let g = card("h20");
     Engine::new(&m, &s, &g, tp, 16).unwrap_or_else(|| panic!("DeepSeek-V3 on 16 H20s"))
 }
 
@@ -278,8 +286,8 @@ fn decoding_never_takes_the_whole_chunk() {
 #[test]
 fn a_replica_with_steps_over_ten_minutes_is_refused() {
     let s = rag(2048, 256, None);
-    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
-    let h100 = Catalog::embedded().gpu("h100-sxm").cloned().unwrap_or_else(|| panic!("h100-sxm"));
+    let m = model(&s);
+    let h100 = card("h100-sxm");
     // 0.05 GB/s: reading ~36 GB of weights per card takes about 12 minutes.
     let slow = gpu_planner::domain::Gpu { memory_bandwidth_gb_s: Some(0.05), ..h100 };
     let e = Engine::new(&m, &s, &slow, 4, 4).unwrap_or_else(|| panic!("the weights still fit"));
@@ -290,8 +298,8 @@ fn a_replica_with_steps_over_ten_minutes_is_refused() {
 }
 
 fn plan(s: &Scenario) -> gpu_planner::domain::serving::Capacity {
-    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
-    let g = Catalog::embedded().gpu("h100-sxm").cloned().unwrap_or_else(|| panic!("h100-sxm"));
+    let m = model(s);
+    let g = card("h100-sxm");
     gpu_planner::domain::serving::capacity(&m, s, &g).unwrap_or_else(|| panic!("a plan"))
 }
 
@@ -369,14 +377,14 @@ fn each_latency_target_binds_on_its_own() {
 fn the_trade_off_curve_walks_the_batch_up_to_the_cache() {
     use gpu_planner::domain::serving::{tradeoff, tradeoffs};
     let s = rag(2048, 256, None);
-    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
-    let g = Catalog::embedded().gpu("h100-sxm").cloned().unwrap_or_else(|| panic!("h100-sxm"));
+    let m = model(&s);
+    let g = card("h100-sxm");
     let all = tradeoffs(&m, &s, &g);
     // Qwen2.5-72B's 64 heads split over 1, 2, 4 or 8 cards; one 80 GB card cannot hold 145 GB.
     assert_eq!(all.iter().map(|(t, _)| *t).collect::<Vec<_>>(), vec![2, 4, 8]);
     // Qwen2.5-7B's 28 heads do not split over 8 cards.
     let small = Scenario { model: "qwen2.5-7b".into(), ..s.clone() };
-    let m7 = small.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let m7 = model(&small);
     assert_eq!(tradeoffs(&m7, &small, &g).iter().map(|(t, _)| *t).collect::<Vec<_>>(), vec![1, 2, 4]);
     for (tp, curve) in &all {
         let e = engine(&s, *tp);
