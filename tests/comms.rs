@@ -178,3 +178,33 @@ fn tensor_parallel_traffic_is_exposed_unless_the_framework_overlaps_it() {
     let short = step_comm(&s, &g, &l, &x, tp_s / 4.0);
     assert_close(short.exposed_s, tp_s * 0.75, 1e-12);
 }
+
+/// Context parallelism splits the sequence before the layers, so each rank's tensor-parallel
+/// all-reduces carry s/cp tokens. Llama 3 405B at 131,072 tokens, TP 8 · CP 16 · PP 16 · DP 4
+/// (Dubey et al. 2024, Table 4): 16M tokens per step at a published 380 TFLOP/s per GPU over
+/// the 8,192 GPUs the degrees multiply to, so a step lasts FLOPs / (8,192 · 380e12) ≈ 30 s
+/// (6N plus the 12·L·h·s attention term, PaLM's count, which Table 4's MFU uses). Megatron-Core
+/// with sequence parallelism and TP overlap runs that; TP traffic cannot take a large share of
+/// it. Charged for the whole sequence (the old bug), the TP all-reduces alone took ~17 s.
+#[test]
+fn tensor_parallel_traffic_carries_one_context_parallel_share_of_the_sequence() {
+    use gpu_planner::domain::accuracy::{cases, scenario};
+    use gpu_planner::domain::compute::{mfu, training_flops};
+    let case = cases().iter().find(|c| c.id == "llama3-405b-128k-cp16-mfu").expect("the Table 4 row");
+    let s = scenario(case).expect("scenario");
+    let layout = case.layout.expect("layout");
+    let m = s.model_spec().expect("model");
+    let g = card("h100-sxm");
+    let tokens_step = f64::from(s.training.global_batch) * f64::from(s.training.seq_len);
+    let published_step_s = training_flops(m, s.task, s.training.seq_len, tokens_step, true) / (8192.0 * 380e12);
+    assert!((25.0..40.0).contains(&published_step_s), "{published_step_s}");
+    let u = mfu(m, &s, &g, &layout).expect("mfu");
+    assert!(u.comm.tp_s < 0.1 * published_step_s, "TP {} s of a {published_step_s} s step", u.comm.tp_s);
+    // The same layout without CP carries 16× the bytes per rank: the split is the whole difference.
+    let s1 = Scenario {
+        training: Training { seq_len: 131_072 / 16, global_batch: 128 * 16, ..s.training.clone() },
+        ..s.clone()
+    };
+    let u1 = mfu(m, &s1, &g, &Layout { cp: 1, dp: 64, ..layout }).expect("mfu");
+    assert_close(u.comm.tp_s, u1.comm.tp_s, 1e-9);
+}

@@ -182,3 +182,32 @@ fn a_wrong_type_is_an_error_that_names_the_field() {
     let e = serde_json::from_value::<Ownership>(json!({"demand": [1, "x"]})).err().map(|e| e.to_string());
     assert!(e.is_some_and(|e| e.contains("demand")));
 }
+
+/// A scenario file that names its framework gets that framework's accounting, as picking it on
+/// the page does; a switch it states overrides the framework's own. Megatron-Core's
+/// docs/source/api-guide/dist_optimizer.md: "bf16 param, fp32 grads … distributed optimizer:
+/// 6 + 12/d bytes per parameter" (d = data-parallel ranks); with 16-bit gradients 4 + 12/d.
+#[test]
+fn a_scenario_file_naming_its_framework_gets_its_conventions_and_keeps_stated_switches() {
+    use gpu_planner::domain::framework::{Framework, GradDtype};
+    use gpu_planner::domain::memory::{training_states, Layout, Stage};
+    let per_param = |text: &str| {
+        let s: Scenario = serde_json::from_str(text).expect("scenario");
+        let m = s.model_spec().expect("model");
+        let b = training_states(m, &s, &Layout { dp: 8, zero: 1, ..Layout::single() }, Stage::Only);
+        (s.training.clone(), (b.weights + b.gradients + b.optimizer + b.master_weights) / m.params().total)
+    };
+    let base =
+        r#"{"model": "llama-3.1-8b", "task": "pretrain", "precision": "bf16", "training": {"framework": "megatron""#;
+    let (t, bytes) = per_param(&format!("{base}}}}}"));
+    assert_eq!(t.framework, Framework::Megatron);
+    assert_eq!(t.conventions, Conventions::of(Framework::Megatron));
+    assert!((bytes - (6.0 + 12.0 / 8.0)).abs() < 1e-9, "{bytes}");
+    let (t, bytes) = per_param(&format!(r#"{base}, "conventions": {{"grad": "half"}}}}}}"#));
+    assert_eq!(t.conventions.grad, GradDtype::Half);
+    assert!(t.conventions.sequence_parallel && t.conventions.dropout, "the framework's other switches stay");
+    assert!((bytes - (4.0 + 12.0 / 8.0)).abs() < 1e-9, "{bytes}");
+    // No framework named: DeepSpeed, as before.
+    let s: Scenario = serde_json::from_str(r#"{"training": {"seq_len": 2048}}"#).expect("scenario");
+    assert_eq!(s.training.conventions, Conventions::of(Framework::DeepSpeed));
+}

@@ -7,6 +7,7 @@
 //! gpu-planner encode FILE            share-link payload of a scenario file
 //! gpu-planner scenario               the default scenario as JSON (a template to edit)
 //! gpu-planner accuracy [--json]      the engine against published reference numbers
+//! gpu-planner accuracy --file CASES  the same for candidate cases (a JSON list like accuracy.json)
 //! gpu-planner from-config FILE       a scenario (default workload) for a model's config.json
 //! gpu-planner prerender              the default answer as static HTML (public/prerender.html)
 //! ```
@@ -54,7 +55,16 @@ fn run(args: &[String]) -> Result<String, String> {
             Ok(format!("?s={}", share::encode(&read_scenario(arg)?)))
         }
         Some("accuracy") => {
-            let rows = accuracy::table(catalog);
+            let extra;
+            let rows = if args.get(1).map(String::as_str) == Some("--file") {
+                let arg = args.get(2).ok_or("usage: gpu-planner accuracy --file CASES.json")?;
+                let text = std::fs::read_to_string(arg).map_err(|e| format!("cannot read {arg}: {e}"))?;
+                extra = gpu_planner::domain::json::parse::<Vec<accuracy::Case>>(&text)
+                    .map_err(|e| format!("{arg} is not a list of cases: {e}"))?;
+                accuracy::table_of(&extra, catalog)
+            } else {
+                accuracy::table(catalog)
+            };
             if args.get(1).map(String::as_str) == Some("--json") {
                 return gpu_planner::domain::json::write(&accuracy::shown(&rows), false).map_err(|e| e.to_string());
             }

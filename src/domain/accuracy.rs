@@ -253,7 +253,14 @@ pub fn measure(c: &Case, catalog: &Catalog) -> Result<f64, String> {
 /// Every case with the engine's figure, its error and whether it is within tolerance.
 #[must_use]
 pub fn table(catalog: &Catalog) -> Vec<Row> {
-    cases()
+    table_of(cases(), catalog)
+}
+
+/// [`table`] for any list of cases (the CLI's `accuracy --file`: candidate rows tried before they
+/// join the table).
+#[must_use]
+pub fn table_of(cases: &[Case], catalog: &Catalog) -> Vec<Row> {
+    cases
         .iter()
         .map(|c| {
             let got = measure(c, catalog);

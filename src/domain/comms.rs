@@ -94,7 +94,8 @@ impl StepComm {
 pub struct StepTraffic {
     /// Gradient bytes of one model shard (trainable / (tp·pp), experts / ep, × gradient width).
     pub grad_bytes: f64,
-    /// Activation bytes of one micro-batch at a layer boundary (s·b·h × 2).
+    /// Activation bytes of one micro-batch at a layer boundary on one context-parallel rank
+    /// (s/cp·b·h × 2).
     pub act_bytes: f64,
     /// Transformer layers on one pipeline stage.
     pub stage_layers: f64,
@@ -156,7 +157,8 @@ pub fn step_comm(s: &Scenario, g: &Gpu, l: &Layout, x: &StepTraffic, compute_s: 
     } else {
         0.0
     };
-    let pp_s = if pp > 1 { 2.0 * x.microbatches * x.act_bytes / f64::from(tp * cp) / link(l.gpus()) } else { 0.0 };
+    // Sequence parallelism scatters each send over the tensor-parallel ranks.
+    let pp_s = if pp > 1 { 2.0 * x.microbatches * x.act_bytes / f64::from(tp) / link(l.gpus()) } else { 0.0 };
     let ep_s = if ep > 1 {
         let e = f64::from(ep);
         4.0 * x.moe_layers * x.microbatches * x.dispatch_bytes * (e - 1.0) / e / link(tp * cp * ep)

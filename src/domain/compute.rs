@@ -215,7 +215,9 @@ pub fn mfu_at(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u32
     let attention_s = stage_layers * microbatches * attn_flops / (f64::from(l.tp.max(1)) * cp) / (peak * kernel);
     let traffic = StepTraffic {
         grad_bytes: trainable / f64::from(l.tp.max(1) * l.pp.max(1)) * grad_b,
-        act_bytes: tokens_mb * h * 2.0,
+        // Each context-parallel rank holds s/cp of the sequence: its TP all-reduces and pipeline
+        // sends carry only that share (Megatron-Core splits the sequence before the layers).
+        act_bytes: tokens_mb / cp * h * 2.0,
         stage_layers,
         microbatches,
         tp_collectives: if l.recompute == Recompute::Full { 6.0 } else { 4.0 },

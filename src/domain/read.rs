@@ -16,8 +16,16 @@ pub type Setter<T> = fn(&mut T, &Value) -> Result<(), String>;
 /// # Errors
 /// When `v` is not an object, or a present field has the wrong type or range.
 pub fn read<T: Default>(v: &Value, fields: &[(&str, Setter<T>)]) -> Result<T, String> {
+    read_onto(T::default(), v, fields)
+}
+
+/// `base` with every field of `fields` that `v` has (a struct whose defaults depend on one of
+/// its own fields, such as a training section's framework).
+///
+/// # Errors
+/// As [`read`].
+pub fn read_onto<T>(mut t: T, v: &Value, fields: &[(&str, Setter<T>)]) -> Result<T, String> {
     let obj = v.as_object().ok_or_else(|| expected(v, "a map"))?;
-    let mut t = T::default();
     for (name, set) in fields {
         if let Some(x) = obj.get(*name) {
             set(&mut t, x).map_err(|e| format!("{name}: {e}"))?;
