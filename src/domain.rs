@@ -13,6 +13,7 @@ pub mod explain;
 pub mod fix;
 pub mod format;
 pub mod framework;
+pub mod goodput;
 pub mod infra;
 pub mod json;
 pub mod memory;

@@ -132,12 +132,12 @@ fn the_elementwise_share_falls_as_models_grow() {
 fn goodput_stretches_the_run_not_the_mfu() {
     let mut s = Scenario { model: "llama-3.1-8b".into(), ..Scenario::default() };
     s.cards.only = vec!["h100-sxm".into()];
-    s.efficiency.goodput = 1.0;
+    s.efficiency.goodput = Some(1.0);
     let full = common::report(&s).cards[0].clone();
-    s.efficiency.goodput = 0.8;
+    s.efficiency.goodput = Some(0.8);
     let part = common::report(&s).cards[0].clone();
     assert!((full.mfu - part.mfu).abs() < 1e-12);
     common::assert_close(part.hours.unwrap_or(0.0), full.hours.unwrap_or(0.0) / 0.8, 1e-9);
-    s.efficiency.goodput = 0.0;
+    s.efficiency.goodput = Some(0.0);
     assert!(s.validate().is_err(), "a goodput of zero is refused");
 }

@@ -140,7 +140,7 @@ fn llama2_7b_gpu_hours_reproduced_at_implied_mfu() {
         let mut s2 = s.clone();
         s2.efficiency.mfu = Some(implied);
         // Meta's hours are the whole run's, so the implied MFU already carries its goodput.
-        s2.efficiency.goodput = 1.0;
+        s2.efficiency.goodput = Some(1.0);
         s2.parallel = Parallel { auto: false, gpus: 2048, tp: 1, pp: 4, zero: 1, recompute, ..s.parallel.clone() };
         let r = report(&s2);
         let card = &r.cards[0];

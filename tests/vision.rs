@@ -135,10 +135,14 @@ fn a_cv_team_reads_fit_time_and_cost_and_serving_speed() {
         assert!(r.quick_rule.bytes_per_param.abs() < 1e-12 && r.quick_rule.high.abs() < 1e-12);
         // The ranking puts fitting, priced cards first.
         assert!(r.cards[0].fits && r.cards[0].cost.is_some());
-        // Time = samples × epochs / throughput / goodput (0.9): one card, no all-reduce.
+        // Time = samples × epochs / throughput / goodput: one card, no all-reduce. One card for
+        // a day or two almost never fails (one failure per ~5.8 years at Llama 3's rate).
         let c = priced[0];
         let x = c.vision.as_ref().unwrap_or_else(|| panic!("figures"));
-        common::assert_close(c.hours.unwrap_or(0.0), 1e7 / x.samples_s / 3600.0 / 0.9, 1e-6);
+        let steady = 1e7 / x.samples_s / 3600.0;
+        let g = gpu_planner::domain::goodput::of(None, 1, steady).share;
+        assert!(g > 0.998 && g < 1.0, "{g}");
+        common::assert_close(c.hours.unwrap_or(0.0), steady / g, 1e-6);
     }
     let mut s = scenario("yolo11s", Task::Inference);
     s.cards = CardFilter { only: ["l4", "a10", "l20", "rtx-4090"].map(String::from).to_vec(), ..CardFilter::default() };

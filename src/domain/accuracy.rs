@@ -228,9 +228,11 @@ pub fn measure(c: &Case, catalog: &Catalog) -> Result<f64, String> {
             v.mfu * peak * compute::recompute_factor(v.layout.recompute, s.task)
         }
         Metric::TokensPerSGpu => {
-            let v = first_card(&s, catalog)?;
-            // A measured tokens/s is a steady-state rate: the run's hours less the goodput loss.
-            t.tokens / (v.gpu_hours.ok_or("no time")? * s.efficiency.goodput * 3600.0)
+            // A measured tokens/s is a steady-state rate: no failures, no checkpoints.
+            let mut steady = s.clone();
+            steady.efficiency.goodput = Some(1.0);
+            let v = first_card(&steady, catalog)?;
+            t.tokens / (v.gpu_hours.ok_or("no time")? * 3600.0)
         }
         Metric::RequestLatencyMs => {
             let e = super::serving::Engine::new(m, &s, gpu()?, layout.tp, layout.tp)

@@ -10,12 +10,15 @@ use serde::{Deserialize, Serialize};
 
 /// Model FLOPs for training on `tokens`: 6·N per token for forward + backward (Kaplan et al.
 /// 2020, Hoffmann et al. 2022) plus, when `attention` counts, the attention-score term
-/// 12·L·(heads·d)·s (PaLM, Chowdhery et al. 2022, App. B — the MFU convention). LoRA/QLoRA skip
-/// the frozen weights' gradients: 4·N and 8·L·h·s.
+/// 12·L·(heads·d)·s (PaLM, Chowdhery et al. 2022, App. B — the MFU convention).
 /// Encoder–decoder models (`tokens` are the decoder's, `seq` its length): the encoder's share of
 /// the parameters works on its own positions, enc.seq per `seq` decoder tokens, and the attention
 /// term adds the encoder's bidirectional self-attention and the decoder's cross-attention over
 /// enc.seq positions (the same 2·N and 4·s·(heads·d) counts applied to each stack).
+/// LoRA/QLoRA skip the frozen weights' gradients (4·N), not the attention scores' backward:
+/// the score matmuls have no weights, and their backward computes dQ, dK and dV whatever is
+/// trained (Dao 2023, FlashAttention-2 §3.1: backward ≈ 2× the forward's matmul FLOPs), so
+/// the attention term stays 12·L·h·s.
 #[must_use]
 pub fn training_flops(m: &ModelSpec, task: Task, seq: u32, tokens: f64, attention: bool) -> f64 {
     let s = f64::from(seq.max(1));
@@ -25,11 +28,8 @@ pub fn training_flops(m: &ModelSpec, task: Task, seq: u32, tokens: f64, attentio
     let width = f64::from(m.heads) * f64::from(m.head_dim());
     let cross = if m.encoder.is_some() { f64::from(m.layers) * enc_seq } else { 0.0 };
     let attn = width * (f64::from(m.layers) * s + cross + enc_layers * enc_seq * enc_seq / s);
-    let (dense, att) = match task {
-        Task::Lora | Task::Qlora => (4.0, 8.0),
-        _ => (6.0, 12.0),
-    };
-    let att = if attention { att } else { 0.0 };
+    let dense = if matches!(task, Task::Lora | Task::Qlora) { 4.0 } else { 6.0 };
+    let att = if attention { 12.0 } else { 0.0 };
     (dense * n + att * attn) * tokens
 }
 
@@ -261,11 +261,18 @@ pub fn mfu(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout) -> Option<Mfu> {
     mfu_at(m, s, g, l, s.training.micro_batch)
 }
 
-/// Hours for `flops` model FLOPs on `gpus` cards at `mfu` with a share `goodput` of the wall
-/// time spent in training steps: time = FLOPs / (N · peak · MFU) / goodput.
+/// Hours of training steps for `flops` model FLOPs on `gpus` cards at `mfu`:
+/// FLOPs / (N · peak · MFU).
 #[must_use]
-pub fn hours_for(flops: f64, gpus: u32, peak_tflops: f64, mfu: f64, goodput: f64) -> f64 {
-    flops / (f64::from(gpus.max(1)) * peak_tflops * 1e12 * mfu) / goodput / 3600.0
+pub fn steady_hours(flops: f64, gpus: u32, peak_tflops: f64, mfu: f64) -> f64 {
+    flops / (f64::from(gpus.max(1)) * peak_tflops * 1e12 * mfu) / 3600.0
+}
+
+/// Wall-clock hours for `flops` model FLOPs on `gpus` cards at `mfu`: the steady hours divided
+/// by the goodput, the user's `goodput` or the run's own (domain/goodput.rs).
+#[must_use]
+pub fn hours_for(flops: f64, gpus: u32, peak_tflops: f64, mfu: f64, goodput: Option<f64>) -> f64 {
+    super::goodput::wall_hours(goodput, gpus, steady_hours(flops, gpus, peak_tflops, mfu))
 }
 
 /// Wall-clock hours of a training run, or `None` when the card's peak is unknown.

@@ -337,10 +337,10 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
                 "training time",
                 "训练时间",
                 format!(
-                    "FLOPs / ({} cards × {pk} TFLOPS × MFU {:.1}%) / goodput {:.0}%",
+                    "FLOPs / ({} cards × {pk} TFLOPS × MFU {:.1}%) / {}",
                     v.gpus,
                     v.mfu * 100.0,
-                    s.efficiency.goodput * 100.0
+                    super::goodput::describe(&super::goodput::from_wall(s.efficiency.goodput, v.gpus, h))
                 ),
                 format::hours(h, lang),
                 "DESIGN.md §3; Dubey et al. 2024 (Llama 3) §3.3.4",

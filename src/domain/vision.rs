@@ -262,7 +262,7 @@ pub fn verdict(m: &VisionModel, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Opt
             let step = t + exposed_allreduce(m, s, g, gpus, t);
             let steps = m.samples(v.dataset) * v.epochs / (f64::from(batch) * f64::from(gpus));
             // Measured speeds are steady-state: the run's wall time divides by the goodput too.
-            hours = fits.then_some(steps * step / 3600.0 / s.efficiency.goodput);
+            hours = fits.then(|| super::goodput::wall_hours(s.efficiency.goodput, gpus, steps * step / 3600.0));
             cost = hours.zip(rent_hourly).map(|(h, r)| h * f64::from(gpus) * r);
         } else {
             if s.parallel.gpus == 0 {

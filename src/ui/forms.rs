@@ -176,7 +176,10 @@ pub fn ParallelForm() -> impl IntoView {
                 on_empty=Callback::new(move |()| sc.update(|s| s.efficiency.mfu = None))
                 value=get(sc, |s| s.efficiency.mfu.map(|m| (m * 1000.0).round() / 10.0))
                 on_change=set(sc, |s, v: f64| s.efficiency.mfu = Some(v / 100.0))/>
-            <NumFields rows=GOODPUT_FIELD/>
+            <NumField label=Key::Goodput testid="goodput" min=5.0 max=100.0
+                on_empty=Callback::new(move |()| sc.update(|s| s.efficiency.goodput = None))
+                value=get(sc, |s| s.efficiency.goodput.map(|g| (g * 1000.0).round() / 10.0))
+                on_change=set(sc, |s, v: f64| s.efficiency.goodput = Some(v / 100.0))/>
         </fieldset>
     }
 }
@@ -237,15 +240,6 @@ const INFERENCE_FIELDS: &[Num] = &[
         |s, v| s.inference.concurrent = v as u32,
     ),
 ];
-
-/// Share of a run's wall time spent training (domain Efficiency::goodput), in percent.
-const GOODPUT_FIELD: &[Num] = &[num_row(
-    Key::Goodput,
-    "goodput",
-    (5.0, 100.0, false),
-    |s| (s.efficiency.goodput * 1000.0).round() / 10.0,
-    |s, v| s.efficiency.goodput = v / 100.0,
-)];
 
 /// Plain numeric inputs of this form, rendered by one loop (fields.rs `NumFields`).
 const LAYOUT_FIELDS: &[Num] = &[

@@ -254,7 +254,7 @@ strings! {
     Cp => "Context parallel (long sequences)", "上下文并行（长序列）";
     TargetsQv => "q and v only", "仅 q 和 v";
     MfuShort => "MFU", "MFU";
-    Goodput => "Goodput (% of wall time training; restarts, checkpoints, evals excluded)", "有效训练时间占比（%，不含故障重启、存检查点、评测）";
+    Goodput => "Goodput (% of wall time training; empty = from the run's length and card count)", "有效训练时间占比（%；留空 = 按训练时长和卡数估算故障重启与检查点）";
     Accuracy => "How accurate is it?", "准确度如何？";
     AccuracyIntro => "Published reference numbers recomputed by this page from the published inputs. A row counts as within tolerance when the error is inside the stated band; rows the model cannot express yet stay in the table with the reason.", "用公开资料中的输入重新计算的公开参考数值。误差在所列容差内即为符合；模型暂时无法表达的情形仍列在表中，并注明原因。";
     AccuracyCase => "Case", "案例";

@@ -70,11 +70,11 @@ pub(super) fn vision(s: &Scenario, m: &VisionModel, v: &CardVerdict) -> Vec<Expl
             "Training time",
             "训练时间",
             format!(
-                "({} samples × {} epochs ÷ ({} cards × batch time) + exposed gradient all-reduce) / goodput {:.0}%",
+                "({} samples × {} epochs ÷ ({} cards × batch time) + exposed gradient all-reduce) / {}",
                 m.samples(s.vision.dataset),
                 s.vision.epochs,
                 v.gpus,
-                s.efficiency.goodput * 100.0
+                crate::domain::goodput::describe(&crate::domain::goodput::from_wall(s.efficiency.goodput, v.gpus, h))
             ),
             format!("{h:.1} h"),
             "Li et al., PyTorch Distributed (VLDB 2020): all-reduce overlapped with backward",

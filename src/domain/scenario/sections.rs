@@ -243,10 +243,10 @@ pub struct Efficiency {
     /// Model FLOPs utilisation for training; `None` = default per card class (compute.rs).
     pub mfu: Option<f64>,
     /// Share of a training run's wall time spent in training steps (not restarts after
-    /// failures, checkpoint writes or evaluation): Llama 3 reports "higher than 90% effective
-    /// training time" over a 54-day snapshot of its 405B run (Dubey et al. 2024, §3.3.4).
-    /// An MFU, measured or predicted, is a steady-state figure; whole-run hours divide by this.
-    pub goodput: f64,
+    /// failures, checkpoint writes or evaluation); `None` = from the run's scale and length
+    /// (domain/goodput.rs). An MFU, measured or predicted, is a steady-state figure; whole-run
+    /// hours divide by this.
+    pub goodput: Option<f64>,
     /// Share of peak memory bandwidth reached while decoding.
     pub decode_bandwidth: f64,
     /// Share of peak compute reached during prefill.
@@ -261,7 +261,7 @@ impl Default for Efficiency {
     fn default() -> Self {
         Self {
             mfu: None,
-            goodput: 0.9,
+            goodput: None,
             decode_bandwidth: 0.75,
             prefill_mfu: 0.5,
             runtime_gib: 1.0,
@@ -392,7 +392,7 @@ crate::read_fields!(PriceOverride { gpu: text, rent_hourly: real });
 crate::read_fields!(Money { currency: any, cny_per_usd: real, overrides: any, rent_market: text, used: flag });
 crate::read_fields!(Efficiency {
     mfu: opt_real,
-    goodput: real,
+    goodput: opt_real,
     decode_bandwidth: real,
     prefill_mfu: real,
     runtime_gib: real,

@@ -72,7 +72,9 @@ impl Scenario {
         if let Some(m) = e.mfu {
             check("efficiency.mfu", m, 0.01, 1.0)?;
         }
-        check("efficiency.goodput", e.goodput, 0.05, 1.0)?;
+        if let Some(g) = e.goodput {
+            check("efficiency.goodput", g, 0.05, 1.0)?;
+        }
         check("efficiency.decode_bandwidth", e.decode_bandwidth, 0.01, 1.0)?;
         check("efficiency.prefill_mfu", e.prefill_mfu, 0.01, 1.0)?;
         check("efficiency.runtime_gib", e.runtime_gib, 0.0, 1_000.0)?;
