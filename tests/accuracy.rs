@@ -2,12 +2,17 @@
 //! stated tolerance (src/domain/accuracy.json, built by scripts/accuracy_cases.py from the
 //! sourced rows in docs/accuracy-refs.json).
 
-use gpu_planner::domain::accuracy::{cases, score, table};
+use gpu_planner::domain::accuracy::{cases, groups, headline, score, table, Kind, Role, Row};
 use gpu_planner::domain::Catalog;
 
+/// The rows that set (or were seen while setting) a constant.
+fn calibration(rows: Vec<Row>) -> Vec<Row> {
+    rows.into_iter().filter(|r| r.case.role == Role::Calibration).collect()
+}
+
 #[test]
-fn at_least_40_sourced_cases_and_90_percent_within_tolerance() {
-    let rows = table(Catalog::embedded());
+fn at_least_40_sourced_calibration_cases_and_90_percent_within_tolerance() {
+    let rows = calibration(table(Catalog::embedded()));
     for r in &rows {
         println!(
             "{:<48} {:>14.4} {:>14} {:>+8} tol {:>4.0}% {}{}",
@@ -23,13 +28,15 @@ fn at_least_40_sourced_cases_and_90_percent_within_tolerance() {
     let (within, counted) = score(&rows);
     println!("{within} of {counted} expressible cases within tolerance; {} cases in all", rows.len());
     assert!(counted >= 40, "only {counted} expressible cases");
-    // Issue 12's goal: 90% of the expressible cases within tolerance (76 of 84 on 2026-12-01,
-    // after the elementwise term and goodput of compute.rs, the roofline split of vision.rs and
-    // CANN's kernel efficiency from MindSpeed-LLM's measurements).
+    // Issue 12's goal: 90% of the expressible calibration cases within tolerance (76 of 84 on
+    // 2026-12-01, after the elementwise term and goodput of compute.rs, the roofline split of
+    // vision.rs and CANN's kernel efficiency from MindSpeed-LLM's measurements; 79 of 87 once
+    // Llama 3's three MFU rows are scored over the unpublished virtual stages).
     assert!(within * 100 >= counted * 90, "{within} of {counted} cases within tolerance (< 90%)");
     // Language-model rows and vision rows (speeds carried between cards, domain/vision.rs) are
     // also held separately, each at today's level: a new family of harder rows must not hide a
-    // regression of the others. Language models: 62 of 70; the misses are Korthikanti et al.'s
+    // regression of the others. Language models: 65 of 73 (Llama 3's MFU rows pass over the open
+    // virtual stages); the misses are Korthikanti et al.'s
     // 175B–1T MFUs (15–17% low against 15%), Llama 3.1 405B's hours with the planner's own
     // layout, one TensorRT-LLM v0.6.1 batch, NeMo's 2-GPU H100 decode latency, and two of the
     // held-out Ascend rows (Llama 3.1 8B +27%, Mixtral 8x7B at 32K +92%). Raise a ratchet when a
@@ -45,7 +52,7 @@ fn at_least_40_sourced_cases_and_90_percent_within_tolerance() {
     assert!(errors.len() >= 8 && npu.iter().filter(|r| r.within).count() >= 6, "Ascend rows: {errors:?}");
     assert!(errors.iter().any(|e| *e > 0.0) && errors.iter().any(|e| *e < 0.0), "Ascend rows all one side: {errors:?}");
     let (within, counted) = score(&llm);
-    assert!(counted >= 70 && within >= 62, "{within} of {counted} language-model cases within tolerance (< 62)");
+    assert!(counted >= 73 && within >= 65, "{within} of {counted} language-model cases within tolerance (< 65)");
     // Vision: all 14 (the RTX 4090 ViTs and SAM 2 encoders carried from the RTX 3090 missed
     // under the min(peak, bandwidth) rule that the roofline split replaced).
     let (within, counted) = score(&vision);
@@ -61,7 +68,9 @@ fn every_case_is_sourced_and_computable() {
         assert!(!c.source.is_empty() && !c.inputs.is_empty(), "{}", c.id);
         assert!(c.published.is_finite() && c.published > 0.0, "{}", c.id);
         assert!(c.tolerance > 0.0 && c.tolerance <= 0.35, "{}: tolerance {}", c.id, c.tolerance);
-        if c.not_expressible.is_none() {
+        // A calibration row always has a figure; a validation row without one is a miss (the
+        // engine's memory says the published layout does not fit), counted as such.
+        if c.not_expressible.is_none() && c.role == Role::Calibration {
             assert!(r.problem.is_none(), "{}: {:?}", c.id, r.problem);
         }
     }
@@ -73,11 +82,102 @@ fn every_case_is_sourced_and_computable() {
 /// `SCORE` in src/domain/accuracy.rs.
 #[test]
 fn the_score_and_the_table_the_page_links_are_current() {
-    use gpu_planner::domain::accuracy::{shown, shown_score, SCORE};
-    let fresh = shown(&table(Catalog::embedded()));
-    let (within, counted) = shown_score(&fresh);
-    assert_eq!(SCORE, (within, counted, fresh.len()), "update accuracy::SCORE");
+    use gpu_planner::domain::accuracy::{groups, shown, shown_headline, SCORE};
+    let rows = table(Catalog::embedded());
+    let fresh = shown(&rows);
+    assert_eq!(SCORE, shown_headline(&fresh), "update accuracy::SCORE");
+    let (within, all) = headline(&rows);
+    assert_eq!((SCORE.0, SCORE.1), (within, all));
     let file =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/public/accuracy.html")).unwrap_or_default();
-    assert!(file.trim_end() == gpu_planner::ui::accuracy::page(&fresh).trim_end(), "regenerate public/accuracy.html");
+    assert!(
+        file.trim_end() == gpu_planner::ui::accuracy::page(&fresh, &groups(&rows)).trim_end(),
+        "regenerate public/accuracy.html"
+    );
+}
+
+/// Validation rows judge the constants; nothing but the scorer may read them. No source file
+/// of the engine or its tests names one (a test that looked one up could tune a constant to it).
+#[test]
+fn validation_rows_are_read_by_the_scorer_only() {
+    fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                rust_files(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs" || x == "py") {
+                out.push(p);
+            }
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for d in ["src", "tests", "scripts", "bench", "examples"] {
+        rust_files(&root.join(d), &mut files);
+    }
+    assert!(files.len() > 50, "{} files", files.len());
+    let validation: Vec<&str> = cases().iter().filter(|c| c.role == Role::Validation).map(|c| c.id.as_str()).collect();
+    assert!(validation.len() >= 40, "{} validation rows", validation.len());
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap_or_default();
+        for id in &validation {
+            assert!(!text.contains(id), "{} names the validation row {id}", f.display());
+        }
+    }
+}
+
+/// The held-out training-time rows, as they stand: the share within tolerance and the p90 error
+/// may only improve (a ratchet: raise it when a change fixes misses; never fit to reach it).
+/// Issue 26 asks for 85% within; on 2026-12-01 it is 49 of 79 (median 14.2%, p90 43%).
+#[test]
+fn held_out_training_time_rows_do_not_regress() {
+    let rows = table(Catalog::embedded());
+    let g = groups(&rows);
+    let v = g.iter().find(|g| g.role == Role::Validation && g.kind == Kind::TrainingTime).expect("validation group");
+    println!("{g:#?}");
+    assert!(v.rows >= 79, "{v:?}");
+    assert!(v.within >= 49, "{v:?}");
+    assert!(v.p90_abs_error <= 0.44 && v.median_abs_error <= 0.15, "{v:?}");
+    let (within, all) = headline(&rows);
+    assert_eq!(all, rows.len());
+    assert!(within <= score(&rows).0, "the headline counts no row the older score does not");
+}
+
+/// A row whose source leaves an input open is scored over the input's values: inside the band
+/// of figures passes, outside it for every value fails, and the figure shown is the one nearest
+/// the published value.
+#[test]
+fn an_open_input_is_scored_over_its_band() {
+    use gpu_planner::domain::accuracy::table_of;
+    let base = cases().iter().find(|c| c.id == "llama3-405b-8k-8192gpu-mfu").expect("row").clone();
+    let open = base.open.clone().expect("open virtual stages");
+    assert_eq!(open.path, "/parallel/virtual_stages");
+    let band = table_of(std::slice::from_ref(&base), Catalog::embedded())[0].band.expect("band");
+    let (lo, hi) = band;
+    assert!(hi > lo * 1.05, "the virtual stages move the bubble: {band:?}");
+    let at = |published: f64| {
+        let mut c = base.clone();
+        c.published = published;
+        table_of(&[c], Catalog::embedded()).remove(0)
+    };
+    let mid = at((lo + hi) / 2.0);
+    assert!(mid.within && mid.ours.is_some_and(|o| o >= lo && o <= hi));
+    let far = at(hi * (1.0 + base.tolerance) * 1.05);
+    assert!(!far.within, "{far:?}");
+    assert!((far.ours.unwrap_or(0.0) - hi).abs() < 1e-9, "the nearest figure is the band's top");
+    let low = at(lo * (1.0 - base.tolerance) * 0.95);
+    assert!(!low.within);
+    // Each value alone, by hand: the band's ends are the extremes over them.
+    let figures: Vec<f64> = open
+        .values
+        .iter()
+        .map(|v| {
+            let mut c = base.clone();
+            c.open = None;
+            c.scenario["parallel"]["virtual_stages"] = v.clone();
+            table_of(&[c], Catalog::embedded())[0].ours.expect("figure")
+        })
+        .collect();
+    let (min, max) = figures.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(*x), b.max(*x)));
+    assert!((min - lo).abs() < 1e-9 && (max - hi).abs() < 1e-9, "{figures:?} vs {band:?}");
 }

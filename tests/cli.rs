@@ -62,8 +62,14 @@ fn accuracy_prints_every_case_and_the_score() {
     for r in &rows {
         assert!(out.contains(&r.case.id), "{} missing", r.case.id);
     }
-    let (within, counted) = gpu_planner::domain::accuracy::score(&rows);
-    assert!(out.contains(&format!("{within} of {counted} expressible cases within tolerance")), "{out}");
+    let (within, all) = gpu_planner::domain::accuracy::headline(&rows);
+    let (_, counted) = gpu_planner::domain::accuracy::score(&rows);
+    assert!(out.contains(&format!("{within} of {all} cases within tolerance ({counted} expressible")), "{out}");
+    for g in gpu_planner::domain::accuracy::groups(&rows) {
+        let line =
+            format!("{:<12} {:<14} {:>4}  {:>6}", format!("{:?}", g.role), format!("{:?}", g.kind), g.rows, g.within);
+        assert!(out.contains(&line), "{line} missing");
+    }
 }
 
 /// The report names each card's price with its source and date, in the chosen market.

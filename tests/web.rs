@@ -777,7 +777,7 @@ async fn the_framework_choice_changes_the_numbers_and_travels_in_the_link() {
     settle().await;
     let sel: web_sys::HtmlSelectElement = by_testid("framework").unchecked_into();
     assert_eq!(sel.value(), "custom");
-    let (within, counted, _) = gpu_planner::domain::accuracy::SCORE;
+    let (within, counted, _) = gpu_planner::domain::accuracy::SCORE; // within, all rows
     assert!(text("accuracy-score").starts_with(&format!("{within} / {counted}")), "{}", text("accuracy-score"));
     assert_eq!(by_testid("accuracy-link").get_attribute("href").as_deref(), Some("accuracy.html"));
 }

@@ -69,7 +69,9 @@ fn run(args: &[String]) -> Result<String, String> {
                 return gpu_planner::domain::json::write(&accuracy::shown(&rows), false).map_err(|e| e.to_string());
             }
             if args.get(1).map(String::as_str) == Some("--html") {
-                return Ok(gpu_planner::ui::accuracy::page(&accuracy::shown(&rows)).trim_end().to_string());
+                return Ok(gpu_planner::ui::accuracy::page(&accuracy::shown(&rows), &accuracy::groups(&rows))
+                    .trim_end()
+                    .to_string());
             }
             let mut out = format!(
                 "{:<46} {:>14} {:>14} {:>8} {:>5}  {:<6} source\n",
@@ -93,7 +95,23 @@ fn run(args: &[String]) -> Result<String, String> {
                 ));
             }
             let (within, counted) = accuracy::score(&rows);
-            out.push_str(&format!("{within} of {counted} expressible cases within tolerance ({} cases; n/e = not expressible yet, with the reason in the JSON)", rows.len()));
+            let (_, all) = accuracy::headline(&rows);
+            out.push_str(&format!(
+                "{within} of {all} cases within tolerance ({counted} expressible; n/e = needs an input or feature the engine lacks, with the reason in the JSON)\n"
+            ));
+            out.push_str("role         kind           rows  within  lacks  median|err|  p90|err|\n");
+            for g in accuracy::groups(&rows) {
+                out.push_str(&format!(
+                    "{:<12} {:<14} {:>4}  {:>6}  {:>5}  {:>10.1}%  {:>7.1}%\n",
+                    format!("{:?}", g.role),
+                    format!("{:?}", g.kind),
+                    g.rows,
+                    g.within,
+                    g.lacking,
+                    g.median_abs_error * 100.0,
+                    g.p90_abs_error * 100.0
+                ));
+            }
             Ok(out)
         }
         Some("matrix") => {

@@ -1,0 +1,148 @@
+//! Scoring the reference cases: one figure per case, or a band over an input the source leaves
+//! open; the headline counts every row (a row the engine cannot express is a missing feature,
+//! not a pass); and per group of estimates the median and p90 of the absolute error, the
+//! figures the bands on the page's times come from.
+
+use super::{measure, Case, Metric, Role, Row};
+use crate::domain::catalog::Catalog;
+use serde::{Deserialize, Serialize};
+
+fn within(c: &Case, e: f64) -> bool {
+    match c.bound.as_deref() {
+        Some("lower") => e >= -c.tolerance,
+        Some("upper") => e <= c.tolerance,
+        _ => e.abs() <= c.tolerance,
+    }
+}
+
+/// The engine's figure for one case and whether it is within tolerance.
+#[must_use]
+pub fn row(c: &Case, catalog: &Catalog) -> Row {
+    let Some(open) = c.open.as_ref().filter(|o| !o.values.is_empty()) else {
+        let got = measure(c, catalog);
+        let ours = got.as_ref().ok().copied();
+        let error = ours.map(|o| o / c.published - 1.0);
+        let within = error.is_some_and(|e| within(c, e));
+        return Row { case: c.clone(), ours, error, within, problem: got.err(), band: None };
+    };
+    let mut figures = Vec::new();
+    let mut problem = None;
+    for v in &open.values {
+        let mut one = c.clone();
+        one.open = None;
+        match one.scenario.pointer_mut(&open.path) {
+            Some(slot) => *slot = v.clone(),
+            None => {
+                // The patch does not state it yet: nest the value under the path's keys.
+                let patch = open
+                    .path
+                    .trim_start_matches('/')
+                    .split('/')
+                    .rev()
+                    .fold(v.clone(), |inner, key| serde_json::json!({ key: inner }));
+                super::merge(&mut one.scenario, &patch);
+            }
+        }
+        match measure(&one, catalog) {
+            Ok(x) => figures.push(x),
+            Err(e) => problem = Some(e),
+        }
+    }
+    let lo = figures.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = figures.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if figures.is_empty() {
+        return Row { case: c.clone(), ours: None, error: None, within: false, problem, band: None };
+    }
+    // The figure nearest the published one stands for the row.
+    let ours = figures.iter().copied().min_by(|a, b| (a - c.published).abs().total_cmp(&(b - c.published).abs()));
+    let error = ours.map(|o| o / c.published - 1.0);
+    let inside = (lo..=hi).contains(&c.published);
+    let within = inside || error.is_some_and(|e| within(c, e));
+    Row { case: c.clone(), ours, error, within, problem: None, band: Some((lo, hi)) }
+}
+
+/// What kind of estimate a case checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    Memory,
+    TrainingTime,
+    Serving,
+    Vision,
+}
+
+/// The kind of estimate a metric checks.
+#[must_use]
+pub fn kind(m: Metric) -> Kind {
+    match m {
+        Metric::GpuHours | Metric::MfuPct | Metric::HwTflops | Metric::TokensPerSGpu => Kind::TrainingTime,
+        Metric::StaticBatchTokensSGpu | Metric::RequestLatencyMs => Kind::Serving,
+        Metric::VisionSamplesS => Kind::Vision,
+        _ => Kind::Memory,
+    }
+}
+
+/// One group's figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Group {
+    pub role: Role,
+    pub kind: Kind,
+    /// Rows in the group, and of them within tolerance and with no engine figure or marked
+    /// "not expressible" (a feature the engine lacks).
+    pub rows: usize,
+    pub within: usize,
+    pub lacking: usize,
+    /// Median and 90th percentile of |error| over the rows with a figure.
+    pub median_abs_error: f64,
+    pub p90_abs_error: f64,
+}
+
+/// The nearest-rank percentile of sorted values.
+#[must_use]
+pub fn percentile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let rank = (q * sorted.len() as f64).ceil().max(1.0) as usize;
+    sorted[rank.min(sorted.len()) - 1]
+}
+
+/// Rows grouped by role and kind of estimate.
+#[must_use]
+pub fn groups(rows: &[Row]) -> Vec<Group> {
+    let mut keys: Vec<(Role, Kind)> = rows.iter().map(|r| (r.case.role, kind(r.case.metric))).collect();
+    keys.sort_by_key(|(r, k)| (*r as u8, *k));
+    keys.dedup();
+    keys.into_iter()
+        .map(|(role, k)| {
+            let of: Vec<&Row> = rows.iter().filter(|r| r.case.role == role && kind(r.case.metric) == k).collect();
+            let mut errors: Vec<f64> =
+                of.iter().filter(|r| r.case.not_expressible.is_none()).filter_map(|r| r.error.map(f64::abs)).collect();
+            errors.sort_by(f64::total_cmp);
+            Group {
+                role,
+                kind: k,
+                rows: of.len(),
+                within: of.iter().filter(|r| r.within && r.case.not_expressible.is_none()).count(),
+                lacking: of.iter().filter(|r| r.case.not_expressible.is_some() || r.ours.is_none()).count(),
+                median_abs_error: percentile(&errors, 0.5),
+                p90_abs_error: percentile(&errors, 0.9),
+            }
+        })
+        .collect()
+}
+
+/// Within tolerance, and every row: passes / (passes + fails + rows that need a feature the
+/// engine lacks).
+#[must_use]
+pub fn headline(rows: &[Row]) -> (usize, usize) {
+    (rows.iter().filter(|r| r.within && r.case.not_expressible.is_none()).count(), rows.len())
+}
+
+/// Rows within tolerance and rows the engine can express (the older, kinder count; the page
+/// states [`headline`]).
+#[must_use]
+pub fn score(rows: &[Row]) -> (usize, usize) {
+    let counted: Vec<&Row> = rows.iter().filter(|r| r.case.not_expressible.is_none()).collect();
+    (counted.iter().filter(|r| r.within).count(), counted.len())
+}
