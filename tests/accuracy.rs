@@ -35,10 +35,11 @@ fn at_least_40_sourced_calibration_cases_and_90_percent_within_tolerance() {
     assert!(within * 100 >= counted * 90, "{within} of {counted} cases within tolerance (< 90%)");
     // Language-model rows and vision rows (speeds carried between cards, domain/vision.rs) are
     // also held separately, each at today's level: a new family of harder rows must not hide a
-    // regression of the others. Language models: 65 of 73 (Llama 3's MFU rows pass over the open
-    // virtual stages); the misses are Korthikanti et al.'s
-    // 175B–1T MFUs (15–17% low against 15%), Llama 3.1 405B's hours with the planner's own
-    // layout, one TensorRT-LLM v0.6.1 batch, NeMo's 2-GPU H100 decode latency, and two of the
+    // regression of the others. Language models: 67 of 74 (Llama 3's MFU rows pass over the open
+    // virtual stages; Llama 3.1 405B's hours and NeMo's Llama 3 8B FP8 row once Megatron's fused
+    // SwiGLU, the interleaved schedule's in-flight penalty and Transformer Engine's FP8 GEMM
+    // inputs are counted); the misses are Korthikanti et al.'s 175B–1T MFUs (15–17% low against
+    // 15%), one TensorRT-LLM v0.6.1 batch, NeMo's 2-GPU H100 decode latency, and two of the
     // held-out Ascend rows (Llama 3.1 8B +27%, Mixtral 8x7B at 32K +92%). Raise a ratchet when a
     // change fixes a miss; never fit a constant to reach it.
     let (llm, vision): (Vec<_>, Vec<_>) = rows.into_iter().partition(|r| !r.case.id.starts_with("vision-"));
@@ -52,7 +53,7 @@ fn at_least_40_sourced_calibration_cases_and_90_percent_within_tolerance() {
     assert!(errors.len() >= 8 && npu.iter().filter(|r| r.within).count() >= 6, "Ascend rows: {errors:?}");
     assert!(errors.iter().any(|e| *e > 0.0) && errors.iter().any(|e| *e < 0.0), "Ascend rows all one side: {errors:?}");
     let (within, counted) = score(&llm);
-    assert!(counted >= 73 && within >= 65, "{within} of {counted} language-model cases within tolerance (< 65)");
+    assert!(counted >= 74 && within >= 67, "{within} of {counted} language-model cases within tolerance (< 67)");
     // Vision: all 14 (the RTX 4090 ViTs and SAM 2 encoders carried from the RTX 3090 missed
     // under the min(peak, bandwidth) rule that the roofline split replaced).
     let (within, counted) = score(&vision);

@@ -71,6 +71,8 @@ fn gpt3(batch: f64, bytes: f64) -> gpu_planner::domain::memory::ActivationShape 
         gated: false,
         dropout: true,
         sequence_parallel: true,
+        fused_swiglu: false,
+        fp8_gemm_inputs: false,
         bytes,
     }
 }
@@ -471,4 +473,57 @@ fn every_breakdown_carries_the_runtime_reserve_and_fragmentation() {
     let b = inference(m, &s, &Layout::single());
     let sum = b.total - b.overhead;
     assert!((b.overhead - (2.0 * 1024.0_f64.powi(3) + 0.05 * sum)).abs() < 0.5, "{}", b.overhead);
+}
+
+/// Megatron-Core's own accounting (megatron/training/theoretical_memory_usage.py,
+/// `compute_activation_memory`): the first stage holds s·b·h·(18 + 4·ffn/h) bytes per layer
+/// for all L layers (p micro-batches of L/p layers each), plus the embedding's 8·s·b·p and
+/// s·b·h·p, times the interleaved schedule's 1 + (p − 1)/(p·v), all divided by t (sequence
+/// parallelism). Exact for GPT-style layers (multi-head attention, plain MLP, dropout):
+/// GPT-3 175B at TP 8, PP 16, one 2,048-token sequence per micro-batch.
+#[test]
+fn first_stage_activations_follow_megatron_cores_accounting_under_interleaving() {
+    use gpu_planner::domain::framework::{Conventions, Framework};
+    use gpu_planner::domain::memory::{training, Layout};
+    use gpu_planner::domain::scenario::{Recompute, Task};
+    use gpu_planner::domain::Scenario;
+    let (s_len, h, layers, p, t) = (2048.0, 12288.0, 96.0, 16.0, 8.0);
+    for v in [1u32, 2, 3, 6] {
+        let mut s = Scenario { task: Task::Pretrain, ..Scenario::default() };
+        s.model = "custom".into();
+        s.custom_model = gpu_planner::domain::ModelSpec {
+            layers: 96,
+            hidden: 12288,
+            heads: 96,
+            kv_heads: 96,
+            intermediate: 4 * 12288,
+            vocab: 51200,
+            gated_mlp: false,
+            tied_embeddings: true,
+            ..s.custom_model.clone()
+        };
+        s.training.set_framework(Framework::Megatron);
+        assert_eq!(s.training.conventions, Conventions::of(Framework::Megatron));
+        s.training.seq_len = 2048;
+        s.training.global_batch = 1536;
+        s.parallel.virtual_stages = v;
+        let l = Layout { tp: 8, pp: 16, dp: 8, recompute: Recompute::None, ..Layout::single() };
+        let got = training(s.model_spec().expect("model"), &s, &l).activations;
+        let penalty = if v > 1 { 1.0 + (p - 1.0) / (p * f64::from(v)) } else { 1.0 };
+        let megatron = (s_len * h * (18.0 + 4.0 * 4.0) * layers + 8.0 * s_len * p + s_len * h * p) * penalty / t;
+        assert!((got / megatron - 1.0).abs() < 0.01, "v {v}: {got} vs Megatron-Core {megatron}");
+    }
+}
+
+/// A fused SwiGLU keeps [gate, up] and the product (3·f values per token, 6·f bytes at 16 bits),
+/// one f-wide tensor fewer than eager PyTorch, which keeps gate, SiLU(gate), up and the product
+/// (Megatron-Core `BiasSwiGLUFunction.forward` saves only its input).
+#[test]
+fn fused_swiglu_saves_one_ffn_wide_tensor_per_token() {
+    use gpu_planner::domain::memory::{layer_activation_bytes, ActivationShape};
+    let m = preset("llama-3.1-8b").expect("preset");
+    let eager = ActivationShape::of(m, 4096, 1, 2.0);
+    let fused = ActivationShape { fused_swiglu: true, ..eager };
+    let saved = layer_activation_bytes(&eager, 1, false) - layer_activation_bytes(&fused, 1, false);
+    assert!((saved - 2.0 * 4096.0 * f64::from(m.intermediate)).abs() < 1.0, "{saved}");
 }

@@ -93,6 +93,11 @@ pub struct Conventions {
     /// Tensor parallelism with sequence parallelism (Korthikanti et al. 2022, §4.2.2): layer norms
     /// and dropouts are split over the tensor-parallel ranks too.
     pub sequence_parallel: bool,
+    /// A gated MLP's activation is one fused kernel that saves only its input [gate, up] and
+    /// recomputes SiLU(gate) in the backward (Megatron-Core `fused_bias_swiglu.py`,
+    /// `BiasSwiGLUFunction` saves `input` alone; `--bias-swiglu-fusion` is on by default), so
+    /// one f-wide tensor per token fewer than eager PyTorch's gate, SiLU(gate), up and product.
+    pub fused_swiglu: bool,
     /// Communication of data-parallel gradients overlaps the backward pass.
     pub overlap_grad_reduce: bool,
     /// Tensor-parallel collectives run under the GEMMs of the same layer (Megatron-Core with
@@ -138,6 +143,7 @@ impl Conventions {
             gather_per_module: false,
             dropout: false,
             sequence_parallel: false,
+            fused_swiglu: false,
             overlap_grad_reduce: true,
             overlap_tp_comm: false,
             adapter_fp32: true,
@@ -151,9 +157,14 @@ impl Conventions {
             // gradients are fp32 main_grad buffers (docs/source/api-guide/dist_optimizer.md:
             // "bf16 param, fp32 grads: 18 bytes; distributed optimizer 6 + 12/d"). GPT defaults
             // hidden_dropout = attention_dropout = 0.1; --sequence-parallel with TP.
-            Framework::Megatron => {
-                Self { grad: GradDtype::Fp32, dropout: true, sequence_parallel: true, adapter_fp32: false, ..base }
-            }
+            Framework::Megatron => Self {
+                grad: GradDtype::Fp32,
+                dropout: true,
+                sequence_parallel: true,
+                fused_swiglu: true,
+                adapter_fp32: false,
+                ..base
+            },
             // deepspeed/runtime/zero/stage_1_and_2.py and stage3.py, estimate_zero*_model_states_mem_needs:
             // 16-bit params and grads, an fp32 gradient partition, fp32 master + Adam (12 B). Config
             // defaults: reduce_bucket_size 5e8, stage3_prefetch_bucket_size 5e7 ("ZeRO optimizations").
@@ -212,6 +223,7 @@ crate::read_fields!(Conventions {
     gathered_layers: real,
     dropout: flag,
     sequence_parallel: flag,
+    fused_swiglu: flag,
     overlap_grad_reduce: flag,
     overlap_tp_comm: flag,
     adapter_fp32: flag,

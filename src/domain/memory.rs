@@ -150,9 +150,21 @@ impl Stage {
     /// Micro-batches whose activations the stage holds under 1F1B.
     #[must_use]
     pub fn in_flight(self, pp: u32, microbatches: f64) -> f64 {
+        self.in_flight_interleaved(pp, microbatches, 1)
+    }
+
+    /// The same under the interleaved schedule with `virtual_stages` model chunks per stage: the
+    /// first stage holds (1 + (p − 1)/(p·v)) times 1F1B's micro-batches (Megatron-Core
+    /// `theoretical_memory_usage.py`, `interleaved_schedule_memory_penalty`; Narayanan et al.
+    /// 2021 §2.2.2). v = 1 is plain 1F1B.
+    #[must_use]
+    pub fn in_flight_interleaved(self, pp: u32, microbatches: f64, virtual_stages: u32) -> f64 {
+        let p = f64::from(pp.max(1));
+        let penalty =
+            if virtual_stages > 1 && pp > 1 { 1.0 + (p - 1.0) / (p * f64::from(virtual_stages)) } else { 1.0 };
         match self {
             Stage::Last => 1.0,
-            _ => f64::from(pp.max(1)).min(microbatches.max(1.0)),
+            _ => p.min(microbatches.max(1.0)) * penalty,
         }
     }
 
@@ -175,12 +187,14 @@ impl Stage {
 #[must_use]
 pub fn training(m: &ModelSpec, s: &Scenario, layout: &Layout) -> MemoryBreakdown {
     let t = &s.training;
-    let shape = ActivationShape::of(m, t.seq_len, t.micro_batch, activation_value_bytes(s)).with(&t.conventions);
+    let shape = ActivationShape::of(m, t.seq_len, t.micro_batch, activation_value_bytes(s))
+        .with(&t.conventions)
+        .with_precision(s.precision);
     let microbatches = f64::from(t.global_batch) / (f64::from(layout.dp.max(1)) * f64::from(t.micro_batch.max(1)));
     let mut worst = MemoryBreakdown::default();
     for &stage in Stage::of(layout) {
         let mut b = training_states(m, s, layout, stage);
-        let in_flight = stage.in_flight(layout.pp, microbatches);
+        let in_flight = stage.in_flight_interleaved(layout.pp, microbatches, s.parallel.virtual_stages);
         b.activations = model_activation_bytes(m, &shape, layout, t.flash_attention, in_flight);
         b.logits =
             if stage == Stage::First { 0.0 } else { loss_bytes(m, s, t.micro_batch, layout.tp * layout.cp.max(1)) };

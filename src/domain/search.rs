@@ -122,8 +122,9 @@ fn stage_coeffs(m: &ModelSpec, s: &Scenario, l: Layout) -> [(f64, f64); 2] {
 
 /// Activations = K · in-flight micro-batches + W.
 fn act_coeffs(m: &ModelSpec, s: &Scenario, l: Layout, mb: u32) -> (f64, f64) {
-    let x =
-        ActivationShape::of(m, s.training.seq_len, mb, memory::activation_value_bytes(s)).with(&s.training.conventions);
+    let x = ActivationShape::of(m, s.training.seq_len, mb, memory::activation_value_bytes(s))
+        .with(&s.training.conventions)
+        .with_precision(s.precision);
     let a = |n: f64| memory::model_activation_bytes(m, &x, &l, s.training.flash_attention, n);
     let (a1, a2) = (a(1.0), a(2.0));
     (a2 - a1, 2.0 * a1 - a2)
@@ -147,7 +148,7 @@ pub fn fast_total(m: &ModelSpec, s: &Scenario, l: Layout, mb: u32) -> f64 {
     let st = stage_coeffs(m, s, l);
     let (k, w) = act_coeffs(m, s, l, mb);
     let micro = f64::from(s.training.global_batch) / (f64::from(l.dp) * f64::from(mb));
-    let in_flight = f64::from(l.pp).min(micro.max(1.0));
+    let in_flight = memory::Stage::First.in_flight_interleaved(l.pp, micro, s.parallel.virtual_stages);
     let logits = memory::loss_bytes(m, s, mb, l.tp * l.cp.max(1));
     memory::total_with_overhead(worst_stage(st, l.dp, k, w, in_flight, logits, l.pp), s)
 }
@@ -235,7 +236,8 @@ fn search_card(
                             while tp * pp * dp * cp <= s.search.max_gpus && dp * mb <= gb {
                                 rep.searched += 1;
                                 let micro = f64::from(gb) / (f64::from(dp) * f64::from(mb));
-                                let in_flight = f64::from(pp).min(micro.max(1.0));
+                                let in_flight =
+                                    memory::Stage::First.in_flight_interleaved(pp, micro, s.parallel.virtual_stages);
                                 let total =
                                     memory::total_with_overhead(worst_stage(st, dp, k, w, in_flight, logits, pp), s);
                                 if total <= c.cap {

@@ -204,6 +204,7 @@ strings! {
     PerModule => "gather per module, not per block", "按模块聚合（而非按整层）";
     Dropout => "dropout masks stored", "保存 dropout 掩码";
     SequenceParallel => "sequence parallelism with TP", "张量并行时启用序列并行";
+    FusedSwiglu => "fused SwiGLU (saves only [gate, up])", "融合 SwiGLU（只保存 [gate, up]）";
     OverlapGrad => "overlap gradient communication with backward", "梯度通信与反向计算重叠";
     LoadTargets => "Load and latency targets", "负载与延迟目标";
     RateRps => "Requests per second (empty: from the users)", "每秒请求数（留空：按用户数）";

@@ -24,6 +24,12 @@ pub struct ActivationShape {
     pub dropout: bool,
     /// With tensor parallelism, layer norms and dropouts are split too (sequence parallelism).
     pub sequence_parallel: bool,
+    /// A gated MLP saves only [gate, up] (one fused SwiGLU kernel).
+    pub fused_swiglu: bool,
+    /// FP8 training keeps the inputs of its four GEMMs (QKV, output projection, the MLP's two)
+    /// as the 1-byte FP8 copies the forward cast them to: Transformer Engine's `_Linear` and
+    /// `_LayerNormLinear` save the FP8 input for the weight-gradient GEMM when FP8 is on.
+    pub fp8_gemm_inputs: bool,
     /// Bytes per activation value (2 for 16-bit).
     pub bytes: f64,
 }
@@ -47,6 +53,8 @@ impl ActivationShape {
             gated: m.gated_mlp,
             dropout: false,
             sequence_parallel: true,
+            fused_swiglu: false,
+            fp8_gemm_inputs: false,
             bytes: act_bytes,
         }
     }
@@ -56,6 +64,14 @@ impl ActivationShape {
     pub fn with(mut self, c: &Conventions) -> Self {
         self.dropout = c.dropout;
         self.sequence_parallel = c.sequence_parallel;
+        self.fused_swiglu = c.fused_swiglu;
+        self
+    }
+
+    /// With FP8 GEMMs (their inputs kept in FP8).
+    #[must_use]
+    pub fn with_precision(mut self, p: crate::domain::scenario::Precision) -> Self {
+        self.fp8_gemm_inputs = p == crate::domain::scenario::Precision::Fp8;
         self
     }
 }
@@ -73,14 +89,24 @@ pub fn layer_activation_bytes(x: &ActivationShape, tp: u32, store_scores: bool) 
     let w = x.bytes / 2.0; // formula is written for 2-byte values; masks stay 1 byte
     let mask = if x.dropout { 1.0 } else { 0.0 };
     let norms = 4.0 * sb * x.hidden * w;
+    // A GEMM input kept in FP8 takes half the bytes of a 16-bit one.
+    let gemm_in = if x.fp8_gemm_inputs { 0.5 } else { 1.0 };
     // QKV input, Q, K, V, output-projection input (+ output dropout mask).
-    let attn = sb * (2.0 * x.hidden + 2.0 * x.q_width + 4.0 * x.kv_width + 2.0 * x.q_width) * w + mask * sb * x.hidden;
+    let attn = sb * (2.0 * x.hidden * gemm_in + 2.0 * x.q_width + 4.0 * x.kv_width + 2.0 * x.q_width * gemm_in) * w
+        + mask * sb * x.hidden;
     // Softmax output (+ dropout mask and dropout output): 5·a·s²·b with dropout, 2·a·s²·b without.
     let scores =
         if store_scores { x.heads * x.seq * x.seq * x.batch * (2.0 * w + mask * (1.0 + 2.0 * w)) } else { 0.0 };
-    // Plain: input 2sbh + act in/out 4sbf (+ mask). Gated: input 2sbh + gate, up, act, product 8sbf.
-    let mlp_f = if x.gated { 8.0 } else { 4.0 };
-    let mlp = sb * (2.0 * x.hidden + mlp_f * x.ffn) * w + mask * sb * x.hidden;
+    // Plain: input 2sbh + act in/out 4sbf (+ mask). Gated: input 2sbh + gate, up, act, product 8sbf;
+    // fused SwiGLU: [gate, up] and the product 6sbf.
+    let mlp_f = match (x.gated, x.fused_swiglu) {
+        (true, false) => 8.0,
+        (true, true) => 6.0,
+        _ => 4.0,
+    };
+    // The second GEMM's input (the activation's output, or the gated product) is 2sbf of it.
+    let mlp_f = mlp_f - 2.0 * (1.0 - gemm_in);
+    let mlp = sb * (2.0 * x.hidden * gemm_in + mlp_f * x.ffn) * w + mask * sb * x.hidden;
     let all = norms + attn + scores + mlp;
     let t = f64::from(tp.max(1));
     if x.sequence_parallel || tp <= 1 {
