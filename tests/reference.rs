@@ -52,6 +52,8 @@ fn gpt3_175b_shape() -> ActivationShape {
         gated: false,
         dropout: true,
         sequence_parallel: true,
+        fused_swiglu: false,
+        fp8_gemm_inputs: false,
         bytes: 2.0,
     }
 }
