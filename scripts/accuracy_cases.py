@@ -119,7 +119,9 @@ case("llama3-405b-128k-cp16-mfu", "mfu_pct", "megatron", merge({"model": "llama-
 case("deepseek-v3-pretrain-gpu-hours", "gpu_hours", "megatron", merge({"model": "deepseek-v3", "task": "pretrain",
      "precision": "fp8"}, card("h800-sxm"), tr(seq_len=4096, global_batch=15360, tokens=14.8e12)),
      dict(L(pp=16, dp=128, zero=1), ep=64), tol=0.25,
-     nx="DualPipe, FP8 activations and partial recompute (§3.2–3.3) are not modelled: with 1F1B the first stage does not fit.")
+     nx="DualPipe's communication overlap (conventions.overlap_moe_comm), node-limited routing and FP8 dispatch are modelled, but not its "
+        "bidirectional schedule's memory, its recomputed RMSNorm/MLA up-projections or its FP8 activation caching (§3.2–3.3): with 1F1B the "
+        "first stage does not fit.")
 case("bloom-176b-gpu-hours", "gpu_hours", "megatron", merge(custom(gpt(70, 14336, 112, vocab=250680, params=176.247)),
      bf, card(A100), tr(seq_len=2048, global_batch=2048, micro_batch=2, tokens=366e9, flash_attention=False)), L(tp=4, pp=12, dp=8, zero=1, rec="full"), tol=0.25,
      note="384 A100s as TP4 x PP12 x DP8 with ZeRO-1 (BLOOM paper); micro-batch 2 and --checkpoint-activations (full recompute) from the run's "

@@ -1,6 +1,7 @@
 //! Pure estimation: scenario + catalog in, report out. No browser, framework or I/O here.
 
 pub mod accuracy;
+pub mod calibrate;
 pub mod catalog;
 pub mod checklist;
 pub mod comms;
@@ -29,6 +30,7 @@ pub mod search;
 pub mod serving;
 pub mod share;
 pub mod sites;
+pub mod tier;
 pub mod units;
 pub mod verdict;
 pub mod vision;

@@ -129,7 +129,7 @@ fn validation_rows_are_read_by_the_scorer_only() {
 
 /// The held-out training-time rows, as they stand: the share within tolerance and the p90 error
 /// may only improve (a ratchet: raise it when a change fixes misses; never fit to reach it).
-/// Issue 26 asks for 85% within; on 2026-12-01 it is 49 of 79 (median 15.1%, p90 43%).
+/// Issue 26 asks for 85% within; on 2026-12-01 it is 50 of 79 (median 14.2%, p90 42%).
 #[test]
 fn held_out_training_time_rows_do_not_regress() {
     let rows = table(Catalog::embedded());
@@ -137,8 +137,8 @@ fn held_out_training_time_rows_do_not_regress() {
     let v = g.iter().find(|g| g.role == Role::Validation && g.kind == Kind::TrainingTime).expect("validation group");
     println!("{g:#?}");
     assert!(v.rows >= 79, "{v:?}");
-    assert!(v.within >= 49, "{v:?}");
-    assert!(v.p90_abs_error <= 0.44 && v.median_abs_error <= 0.16, "{v:?}");
+    assert!(v.within >= 50, "{v:?}");
+    assert!(v.p90_abs_error <= 0.43 && v.median_abs_error <= 0.15, "{v:?}");
     let (within, all) = headline(&rows);
     assert_eq!(all, rows.len());
     assert!(within <= score(&rows).0, "the headline counts no row the older score does not");
@@ -181,4 +181,30 @@ fn an_open_input_is_scored_over_its_band() {
         .collect();
     let (min, max) = figures.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(*x), b.max(*x)));
     assert!((min - lo).abs() < 1e-9 && (max - hi).abs() < 1e-9, "{figures:?} vs {band:?}");
+}
+
+/// The tiers' bands are the held-out rows' p90 |error| per tier, and the measured cards are the
+/// cards of the calibration time rows with a figure.
+#[test]
+fn tier_bands_and_measured_cards_follow_the_table() {
+    use gpu_planner::domain::accuracy::{kind, tier_bands};
+    use gpu_planner::domain::tier::{BAND_P90, MEASURED_CARDS};
+    let catalog = Catalog::embedded();
+    let rows = table(catalog);
+    let mut measured: Vec<String> = rows
+        .iter()
+        .filter(|r| r.case.role == Role::Calibration && kind(r.case.metric) == Kind::TrainingTime && r.ours.is_some())
+        .filter_map(|r| r.case.scenario["cards"]["only"][0].as_str().map(String::from))
+        .collect();
+    measured.sort();
+    measured.dedup();
+    let mut listed: Vec<String> = MEASURED_CARDS.iter().map(|s| (*s).to_string()).collect();
+    listed.sort();
+    assert_eq!(measured, listed);
+    for ((name, p90, n), (listed_name, listed_p90)) in tier_bands(&rows, catalog).into_iter().zip(BAND_P90) {
+        println!("{name}: p90 {p90:.3} over {n} rows");
+        assert_eq!(name, listed_name);
+        assert!(n >= 5, "{name}: only {n} rows");
+        assert!((p90 - listed_p90).abs() < 0.005, "{name}: p90 {p90:.3}, BAND_P90 says {listed_p90}");
+    }
 }

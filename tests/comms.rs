@@ -208,3 +208,26 @@ fn tensor_parallel_traffic_carries_one_context_parallel_share_of_the_sequence() 
     let u1 = mfu(m, &s1, &g, &Layout { cp: 1, dp: 64, ..layout }).expect("mfu");
     assert_close(u.comm.tp_s, u1.comm.tp_s, 1e-9);
 }
+
+/// DeepSeek-V3 (DeepSeek-AI 2024, §3.2.1) on 2,048 H800s, PP 16 and EP 64 over 8 nodes: "the
+/// computation-to-communication ratio is approximately 1:1" for the cross-node expert
+/// all-to-all, which DualPipe then hides: "both all-to-all and PP communication can be fully
+/// hidden". The engine's all-to-all per step is of the order of the compute, and with the
+/// overlap switch it no longer shows.
+#[test]
+fn deepseek_v3s_all_to_all_is_about_its_compute_and_dualpipe_hides_it() {
+    use gpu_planner::domain::accuracy::{cases, scenario};
+    use gpu_planner::domain::compute::mfu;
+    let case = cases().iter().find(|c| c.id == "deepseek-v3-pretrain-gpu-hours").expect("row");
+    let mut s = scenario(case).expect("scenario");
+    let layout = case.layout.expect("layout");
+    let g = card("h800-sxm");
+    let m = s.model_spec().expect("model").clone();
+    let plain = mfu(&m, &s, &g, &layout).expect("mfu").comm;
+    let ratio = plain.ep_s / plain.compute_s;
+    assert!((0.5..2.0).contains(&ratio), "all-to-all / compute = {ratio}");
+    s.training.conventions.overlap_moe_comm = true;
+    let hidden = mfu(&m, &s, &g, &layout).expect("mfu").comm;
+    assert!(hidden.exposed_s < plain.exposed_s - 0.5 * plain.ep_s, "{} vs {}", hidden.exposed_s, plain.exposed_s);
+    assert!(hidden.exposed_s >= plain.exposed_s - plain.ep_s - 1e-9);
+}

@@ -308,3 +308,14 @@ fn link_and_plan_errors_read_in_both_languages() {
     let p = PlanError::UnknownModel("x".into());
     assert!(plan_error(&p, Lang::Zh).starts_with("未知的模型预设") && plan_error(&p, Lang::En) == p.to_string());
 }
+
+/// Group-limited routing is read from `n_group`/`topk_group` only where it limits anything:
+/// DeepSeek-V3 routes each token into at most 4 of 8 groups; Kimi K2 and GLM-4.5-Air write 1/1
+/// (the preset comparison above holds the preset to the same reading).
+#[test]
+fn group_limited_routing_comes_from_n_group_and_topk_group() {
+    let groups = |file: &str| read(file).model.moe.and_then(|e| e.route_groups);
+    assert_eq!(groups("deepseek-v3.json"), Some(4));
+    assert_eq!(groups("kimi-k2.json"), None);
+    assert_eq!(groups("glm-4.5-air.json"), None);
+}

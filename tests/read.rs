@@ -103,15 +103,15 @@ fn every_section_reads_every_field() {
         ("currency", json!("USD")),
         ("overrides", json!([{"gpu": "l4", "rent_hourly": 2.0}])),
     ]);
-    every_field_is_read::<Efficiency>(&[]);
+    every_field_is_read::<Efficiency>(&[("benchmark", json!({"gpu": "h100-sxm", "tokens_per_s_gpu": 1234.5}))]);
     every_field_is_read::<Ownership>(&[("currency", json!("USD"))]);
     every_field_is_read::<Infra>(&[]);
     every_field_is_read::<Search>(&[]);
     every_field_is_read::<VisionJob>(&[]);
     every_field_is_read::<Conventions>(&[("grad", json!("fp32")), ("optimizer_state", json!("bf16"))]);
-    every_field_is_read::<MoeSpec>(&[("dense_intermediate", json!(18432))]);
+    every_field_is_read::<MoeSpec>(&[("dense_intermediate", json!(18432)), ("route_groups", json!(4))]);
     every_field_is_read::<MlaSpec>(&[("q_lora_rank", json!(1536))]);
-    let moe = json!({"experts": 8, "experts_per_token": 2, "shared_experts": 0, "expert_intermediate": 14336, "dense_layers": 0, "dense_intermediate": null});
+    let moe = json!({"experts": 8, "experts_per_token": 2, "shared_experts": 0, "expert_intermediate": 14336, "dense_layers": 0, "dense_intermediate": null, "route_groups": null});
     let mla = json!({"kv_lora_rank": 512, "qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "v_head_dim": 128, "q_lora_rank": 1536});
     // Nested sections: a changed default, whole (the comparison is of the whole value).
     let with = |t: Value, k: &str, v: Value| {

@@ -906,3 +906,32 @@ async fn a_vision_job_gets_fit_time_cost_and_serving_speed() {
     click("lang");
     settle().await;
 }
+
+/// The Beijing team's first step: measure on one card, then see every card re-predicted from
+/// that measurement, each time marked as calibrated on it.
+#[wasm_bindgen_test]
+async fn a_typed_benchmark_recalibrates_every_card() {
+    let _h = fresh().await;
+    let cell = |id: &str| {
+        document()
+            .query_selector(&format!("[data-testid=card-{id}] td:nth-child(6)"))
+            .ok()
+            .flatten()
+            .and_then(|e| e.text_content())
+            .unwrap_or_default()
+    };
+    let before = cell("h100-sxm");
+    assert!(before.contains("measured on this card"), "{before}");
+    choose("bench-gpu", "a100-80gb-sxm4");
+    type_into("bench-tokens", "300");
+    settle().await;
+    let after = cell("h100-sxm");
+    assert_ne!(before, after, "the H100's time follows the A100 measurement");
+    assert!(after.contains("calibrated on your A100"), "{after}");
+    assert!(cell("a100-80gb-sxm4").contains("calibrated on your A100"));
+    let s = share::decode(&window().location().search().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(s.efficiency.benchmark.map(|b| b.gpu).as_deref(), Some("a100-80gb-sxm4"), "the link keeps it");
+    type_into("bench-tokens", "");
+    settle().await;
+    assert_eq!(cell("h100-sxm"), before, "clearing the speed removes the calibration");
+}

@@ -175,6 +175,8 @@ pub fn step_comm(s: &Scenario, g: &Gpu, l: &Layout, x: &StepTraffic, compute_s: 
     // Overlapped TP collectives hide behind the layer's GEMMs: only what exceeds the compute shows.
     let tp_exposed =
         if s.training.conventions.overlap_tp_comm && l.tp > 1 { (tp_s - compute_s).max(0.0) } else { tp_s };
-    let exposed_s = tp_exposed + pp_s + ep_s + (cp_s - x.attention_s).max(0.0) + (dp_s - window).max(0.0);
+    // Overlapped all-to-alls hide behind the other micro-batch's compute.
+    let ep_exposed = if s.training.conventions.overlap_moe_comm { (ep_s - compute_s).max(0.0) } else { ep_s };
+    let exposed_s = tp_exposed + pp_s + ep_exposed + (cp_s - x.attention_s).max(0.0) + (dp_s - window).max(0.0);
     StepComm { compute_s, dp_s, tp_s, pp_s, ep_s, cp_s, exposed_s, dp_link }
 }

@@ -188,7 +188,8 @@ pub fn mfu_at(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u32
     let microbatches = f64::from(t.global_batch) / (f64::from(l.dp.max(1)) * f64::from(mb));
     // A card without a published bandwidth gets no elementwise term: its time is a lower bound.
     let elementwise = elementwise_ratio(m, s, g, l).unwrap_or(0.0);
-    let kernel = kernel_efficiency(g, s.precision) / (1.0 + elementwise);
+    // A benchmark's calibration scales the kernels' share of peak (domain/calibrate.rs).
+    let kernel = (kernel_efficiency(g, s.precision) * s.efficiency.kernel_scale).min(1.0) / (1.0 + elementwise);
     let rf = recompute_factor(l.recompute, s.task);
     // Compute seconds of one step on one GPU at kernel efficiency (hardware FLOPs, recompute in).
     let tokens_step = f64::from(t.global_batch) * f64::from(t.seq_len);
@@ -205,10 +206,21 @@ pub fn mfu_at(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u32
     let tokens_mb = f64::from(t.seq_len) * f64::from(mb);
     let h = f64::from(m.hidden);
     let stage_layers = (f64::from(m.layers) / f64::from(l.pp.max(1))).ceil();
+    // Group-limited routing with deduplicated sends: a token crosses to at most `route_groups`
+    // other nodes once each and is forwarded to its experts inside the node (DeepSeek-V3 §3.2.2:
+    // "each token will be dispatched to at most 4 nodes"), when the experts spread over nodes.
+    let spans_nodes = l.tp.max(1) * l.cp.max(1) * l.ep.max(1) > s.parallel.gpus_per_server.max(1);
     let (moe_layers, top_k) = m.moe.as_ref().map_or((0.0, 0.0), |e| {
         let moe = f64::from(m.layers.saturating_sub(e.dense_layers)) / f64::from(m.layers.max(1));
-        (stage_layers * moe, f64::from(e.experts_per_token))
+        let sends = match e.route_groups {
+            Some(g) if spans_nodes => e.experts_per_token.min(g),
+            _ => e.experts_per_token,
+        };
+        (stage_layers * moe, f64::from(sends))
     });
+    // FP8 training dispatches FP8 activations forward and FP8 gradients backward, and combines
+    // in BF16 (DeepSeek-V3 §3.3.2): 1.5 bytes per value over the four all-to-alls.
+    let a2a_bytes = if s.precision == Precision::Fp8 { 1.5 } else { 2.0 };
     // Attention scores: 4·b·s²·(heads·d) FLOPs per layer forward, ×3 with the backward, split
     // over tp·cp cards.
     let attn_flops = 3.0 * 4.0 * f64::from(mb) * f64::from(t.seq_len).powi(2) * f64::from(m.heads * m.head_dim());
@@ -223,7 +235,7 @@ pub fn mfu_at(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u32
         tp_collectives: if l.recompute == Recompute::Full { 6.0 } else { 4.0 },
         overlap_window: if l.zero >= 3 { 1.0 } else { 2.0 / 3.0 },
         moe_layers,
-        dispatch_bytes: tokens_mb / cp * h * 2.0 * top_k,
+        dispatch_bytes: tokens_mb / cp * h * a2a_bytes * top_k,
         kv_bytes: tokens_mb * 2.0 * f64::from(m.kv_heads * m.head_dim()) * 2.0,
         attention_s,
     };

@@ -345,6 +345,20 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
                 format::hours(h, lang),
                 "DESIGN.md §3; Dubey et al. 2024 (Llama 3) §3.3.4",
             ));
+            if let (Some(t), Some(b)) = (&v.tier, v.hours_band) {
+                out.push(line(
+                    "time_band",
+                    "how sure",
+                    "可信范围",
+                    format!(
+                        "{}: 9 of 10 held-out published runs of this kind lie within ±{:.0}% of the engine",
+                        format::tier(t, lang),
+                        super::tier::p90(t, &v.gpu) * 100.0
+                    ),
+                    format::hours_band(b, lang),
+                    "accuracy.html",
+                ));
+            }
         }
     }
     if let (Some(c), Some(r)) = (v.cost, v.rent_hourly) {

@@ -321,3 +321,29 @@ pub fn decode_error(e: &DecodeError, l: Lang) -> String {
         DecodeError::NewerSchema(s, max) => format!("由更新版本的页面保存（schema {s}）；本页最多读取 {max}"),
     }
 }
+
+/// Where a training time's kernel efficiency comes from, in a few words (domain/tier.rs).
+#[must_use]
+pub fn tier(t: &super::tier::Tier, lang: Lang) -> String {
+    use super::tier::Tier;
+    let name =
+        |id: &str| super::catalog::Catalog::embedded().gpu(id).map_or_else(|| id.to_string(), |g| g.name.clone());
+    match (t, lang) {
+        (Tier::YourMfu, Lang::En) => "your MFU".into(),
+        (Tier::YourMfu, Lang::Zh) => "按你填写的 MFU".into(),
+        (Tier::Calibrated { on }, Lang::En) => format!("calibrated on your {} benchmark", name(on)),
+        (Tier::Calibrated { on }, Lang::Zh) => format!("按你在 {} 上的实测校准", name(on)),
+        (Tier::Measured, Lang::En) => "measured on this card".into(),
+        (Tier::Measured, Lang::Zh) => "本卡有公开实测".into(),
+        (Tier::Borrowed { from }, Lang::En) => format!("borrowed from {}", name(from)),
+        (Tier::Borrowed { from }, Lang::Zh) => format!("借用 {} 的实测", name(from)),
+        (Tier::Roofline, Lang::En) => "roofline only, no measured run".into(),
+        (Tier::Roofline, Lang::Zh) => "仅屋顶线估算，无实测".into(),
+    }
+}
+
+/// "26.1 h–37.0 h": the band of a time.
+#[must_use]
+pub fn hours_band(band: (f64, f64), lang: Lang) -> String {
+    format!("{}–{}", hours(band.0, lang), hours(band.1, lang))
+}

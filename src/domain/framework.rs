@@ -105,6 +105,12 @@ pub struct Conventions {
     /// performance recipes turn it on; plain Megatron-LM leaves it off. NeMo user guide,
     /// "Communication Overlap": https://docs.nvidia.com/nemo-framework/user-guide/24.12/nemotoolkit/features/optimizations/communication_overlap.html
     pub overlap_tp_comm: bool,
+    /// MoE all-to-all (dispatch and combine) runs under another micro-batch's compute:
+    /// DeepSeek-V3's DualPipe ("both all-to-all and PP communication can be fully hidden during
+    /// execution", DeepSeek-AI 2024, §3.2.1) and Megatron-Core's 1F1B A2A overlap
+    /// (`--overlap-moe-expert-parallel-comm`, with interleaved pipelining). Off by default: plain
+    /// 1F1B waits for each all-to-all.
+    pub overlap_moe_comm: bool,
     /// LoRA adapters kept in fp32 (peft `autocast_adapter_dtype=True`) rather than the model dtype.
     pub adapter_fp32: bool,
     /// QLoRA double quantization of the NF4 block constants (Dettmers et al. 2023, §3).
@@ -146,6 +152,7 @@ impl Conventions {
             fused_swiglu: false,
             overlap_grad_reduce: true,
             overlap_tp_comm: false,
+            overlap_moe_comm: false,
             adapter_fp32: true,
             double_quant: true,
             group_scales: true,
@@ -226,6 +233,7 @@ crate::read_fields!(Conventions {
     fused_swiglu: flag,
     overlap_grad_reduce: flag,
     overlap_tp_comm: flag,
+    overlap_moe_comm: flag,
     adapter_fp32: flag,
     double_quant: flag,
     group_scales: flag,

@@ -16,6 +16,10 @@ pub struct MoeSpec {
     pub dense_layers: u32,
     /// Intermediate size of those dense layers (defaults to `intermediate`).
     pub dense_intermediate: Option<u32>,
+    /// Group-limited routing: a token's experts lie in at most this many expert groups
+    /// (config.json `topk_group`; DeepSeek-V3: 4 of 8, one group per node when the experts
+    /// spread over 8 nodes — "node-limited routing", DeepSeek-AI 2024 §2.1.2).
+    pub route_groups: Option<u32>,
 }
 
 /// Multi-head latent attention (DeepSeek-V2/V3): the KV cache holds a compressed latent.
@@ -331,7 +335,8 @@ crate::read_fields!(MoeSpec {
     shared_experts: whole,
     expert_intermediate: whole,
     dense_layers: whole,
-    dense_intermediate: opt_whole
+    dense_intermediate: opt_whole,
+    route_groups: opt_whole
 });
 crate::read_fields!(MlaSpec {
     kv_lora_rank: whole,

@@ -331,6 +331,7 @@ pub fn verdict(m: &ModelSpec, s: &Scenario, g: &Gpu, catalog: &Catalog, sized: &
         cost = rent_hourly.filter(|_| c.tokens_s > 0.0).map(|r| r * f64::from(gpus) / (c.tokens_s * 3600.0) * 1e6);
     }
     let needs_fabric = layout.tp > 1;
+    let tier = s.task.is_training().then(|| super::tier::of(s, g, catalog));
     let v = CardVerdict {
         gpu: g.id.clone(),
         name: g.name.clone(),
@@ -352,6 +353,8 @@ pub fn verdict(m: &ModelSpec, s: &Scenario, g: &Gpu, catalog: &Catalog, sized: &
         serving,
         vision: None,
         interconnect_needed: if needs_fabric { "nvlink".into() } else { "pcie".into() },
+        tier: tier.clone(),
+        hours_band: hours.zip(tier.as_ref()).map(|(h, t)| super::tier::band(h, super::tier::p90(t, &g.id))),
         warnings: Vec::new(),
     };
     Some(v)

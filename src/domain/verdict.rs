@@ -48,6 +48,12 @@ pub struct CardVerdict {
     pub vision: Option<super::vision_data::VisionFigures>,
     /// `nvlink` when the plan needs a GPU-to-GPU fabric (tensor parallelism), else `pcie`.
     pub interconnect_needed: String,
+    /// Training: where the kernel efficiency behind the time comes from.
+    #[serde(default)]
+    pub tier: Option<super::tier::Tier>,
+    /// Training: the hours a run would take for an error within the tier's p90 (domain/tier.rs).
+    #[serde(default)]
+    pub hours_band: Option<(f64, f64)>,
     pub warnings: Vec<Warning>,
 }
 

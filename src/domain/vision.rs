@@ -298,6 +298,8 @@ pub fn verdict(m: &VisionModel, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Opt
         serving: None,
         vision: figures,
         interconnect_needed: "pcie".into(),
+        tier: None,
+        hours_band: None,
         warnings: Vec::new(),
     })
 }

@@ -25,6 +25,7 @@ fn dim_label(d: Dim) -> Key {
         Dim::SharedExperts => Key::SharedExperts,
         Dim::DenseLayers => Key::DenseLayers,
         Dim::DenseIntermediate => Key::DenseIntermediate,
+        Dim::RouteGroups => Key::RouteGroups,
         Dim::KvLoraRank => Key::KvLoraRank,
         Dim::QLoraRank => Key::QLoraRank,
         Dim::QkRopeHeadDim => Key::QkRopeHeadDim,

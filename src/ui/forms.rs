@@ -176,6 +176,7 @@ pub fn ParallelForm() -> impl IntoView {
                 on_empty=Callback::new(move |()| sc.update(|s| s.efficiency.mfu = None))
                 value=get(sc, |s| s.efficiency.mfu.map(|m| (m * 1000.0).round() / 10.0))
                 on_change=set(sc, |s, v: f64| s.efficiency.mfu = Some(v / 100.0))/>
+            <BenchmarkFields/>
             <NumField label=Key::Goodput testid="goodput" min=5.0 max=100.0
                 on_empty=Callback::new(move |()| sc.update(|s| s.efficiency.goodput = None))
                 value=get(sc, |s| s.efficiency.goodput.map(|g| (g * 1000.0).round() / 10.0))
@@ -274,3 +275,40 @@ const LAYOUT_FIELDS: &[Num] = &[
         ..num_row(Key::Cp, "cp", (1.0, 64.0, true), |s| f64::from(s.parallel.cp), |s, v| s.parallel.cp = v as u32)
     },
 ];
+
+/// The user's own benchmark: a card and the tokens/s per card measured on it, which calibrate
+/// every card's time (domain/calibrate.rs). Clearing the speed removes the benchmark.
+#[component]
+fn BenchmarkFields() -> impl IntoView {
+    let sc = expect_context::<RwSignal<Scenario>>();
+    let lang = expect_context::<RwSignal<Lang>>();
+    let cards = Signal::derive(move || {
+        let mut v = vec![(String::new(), Key::BenchmarkNone.text(lang.get()).to_string())];
+        v.extend(crate::domain::Catalog::embedded().gpus.iter().map(|g| (g.id.clone(), g.name.clone())));
+        v
+    });
+    let set_card = Callback::new(move |id: String| {
+        sc.update(|s| {
+            s.efficiency.benchmark = if id.is_empty() {
+                None
+            } else {
+                let speed = s.efficiency.benchmark.as_ref().map_or(0.0, |b| b.tokens_per_s_gpu);
+                Some(crate::domain::scenario::Benchmark { gpu: id, tokens_per_s_gpu: speed.max(1.0) })
+            };
+        });
+    });
+    view! {
+        <SelectField label=Key::BenchmarkCard testid="bench-gpu" options=cards
+            value=get(sc, |s| s.efficiency.benchmark.as_ref().map(|b| b.gpu.clone()).unwrap_or_default())
+            on_change=set_card/>
+        <NumField label=Key::BenchmarkSpeed testid="bench-tokens" min=0.001 max=1e9
+            disabled=get(sc, |s| s.efficiency.benchmark.is_none())
+            on_empty=Callback::new(move |()| sc.update(|s| s.efficiency.benchmark = None))
+            value=get(sc, |s| s.efficiency.benchmark.as_ref().map(|b| b.tokens_per_s_gpu))
+            on_change=set(sc, |s, v: f64| {
+                if let Some(b) = s.efficiency.benchmark.as_mut() {
+                    b.tokens_per_s_gpu = v;
+                }
+            })/>
+    }
+}

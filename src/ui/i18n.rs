@@ -70,6 +70,7 @@ strings! {
     SharedExperts => "Shared experts", "共享专家数";
     DenseLayers => "Leading dense layers", "前置稠密层数";
     DenseIntermediate => "Dense layers' MLP size (empty: MLP size)", "稠密层 MLP 维度（留空：同 MLP 维度）";
+    RouteGroups => "Expert groups a token may reach (topk_group; empty: no limit)", "每个 token 可路由的专家组数（topk_group；留空：不限）";
     MlaPart => "Multi-head latent attention (MLA)", "多头潜在注意力（MLA）";
     KvLoraRank => "KV latent rank", "KV 压缩维度";
     QLoraRank => "Query low rank (empty: none)", "Query 压缩维度（留空：不压缩）";
@@ -204,6 +205,10 @@ strings! {
     PerModule => "gather per module, not per block", "按模块聚合（而非按整层）";
     Dropout => "dropout masks stored", "保存 dropout 掩码";
     SequenceParallel => "sequence parallelism with TP", "张量并行时启用序列并行";
+    BenchmarkCard => "Your benchmark: card (calibrates every card)", "你的实测：卡型（用于校准所有卡）";
+    BenchmarkNone => "none", "无";
+    BenchmarkSpeed => "Your benchmark: tokens/s per card at this workload", "你的实测：本任务每卡 tokens/s";
+    OverlapMoe => "MoE all-to-all under compute (DualPipe, 1F1B A2A overlap)", "MoE 全对全通信与计算重叠（DualPipe、1F1B A2A 重叠）";
     FusedSwiglu => "fused SwiGLU (saves only [gate, up])", "融合 SwiGLU（只保存 [gate, up]）";
     OverlapGrad => "overlap gradient communication with backward", "梯度通信与反向计算重叠";
     LoadTargets => "Load and latency targets", "负载与延迟目标";

@@ -155,7 +155,11 @@ pub(crate) fn row_text(c: &CardVerdict, l: Lang, cur: Currency, training: bool) 
     });
     let time = match (c.hours, c.throughput, &ips) {
         (Some(h), _, Some(ips)) => format!("{} · {ips}", format::hours(h, l)),
-        (Some(h), _, None) => format!("{} · {} {:.0}%", format::hours(h, l), Key::MfuShort.text(l), c.mfu * 100.0),
+        (Some(h), _, None) => {
+            let band = c.hours_band.map(|b| format!(" ({})", format::hours_band(b, l))).unwrap_or_default();
+            let tier = c.tier.as_ref().map(|t| format!(" · {}", format::tier(t, l))).unwrap_or_default();
+            format!("{}{band} · {} {:.0}%{tier}", format::hours(h, l), Key::MfuShort.text(l), c.mfu * 100.0)
+        }
         (None, Some(t), _) => format!("{} tok/s", format::grouped(t.decode_tokens_s, 0)),
         (None, None, Some(ips)) => ips.clone(),
         _ => "—".into(),

@@ -146,3 +146,34 @@ pub fn score(rows: &[Row]) -> (usize, usize) {
     let counted: Vec<&Row> = rows.iter().filter(|r| r.case.not_expressible.is_none()).collect();
     (counted.iter().filter(|r| r.within).count(), counted.len())
 }
+
+/// The tier name a case's card has under its own scenario (`measured`, `borrowed`, `roofline`).
+#[must_use]
+pub fn tier_name(c: &Case, catalog: &Catalog) -> Option<&'static str> {
+    let s = super::scenario(c).ok()?;
+    let g = s.cards.only.first().and_then(|id| catalog.gpu(id))?;
+    Some(match crate::domain::tier::of(&s, g, catalog) {
+        crate::domain::tier::Tier::Borrowed { .. } => "borrowed",
+        crate::domain::tier::Tier::Roofline => "roofline",
+        _ => "measured",
+    })
+}
+
+/// p90 |error| and row count of the held-out training-time rows with a figure, per tier: the
+/// bands on the page's times (domain/tier.rs `BAND_P90`).
+#[must_use]
+pub fn tier_bands(rows: &[Row], catalog: &Catalog) -> Vec<(&'static str, f64, usize)> {
+    ["measured", "borrowed", "roofline"]
+        .into_iter()
+        .map(|t| {
+            let mut e: Vec<f64> = rows
+                .iter()
+                .filter(|r| r.case.role == Role::Validation && kind(r.case.metric) == Kind::TrainingTime)
+                .filter(|r| r.case.not_expressible.is_none() && tier_name(&r.case, catalog) == Some(t))
+                .filter_map(|r| r.error.map(f64::abs))
+                .collect();
+            e.sort_by(f64::total_cmp);
+            (t, percentile(&e, 0.9), e.len())
+        })
+        .collect()
+}

@@ -172,6 +172,12 @@ pub(super) fn read_moe(
         expert_intermediate,
         dense_layers: dense_layers.min(layers),
         dense_intermediate,
+        // DeepSeek-V2/V3: experts in n_group groups, a token's top-k within topk_group of them.
+        // (Kimi K2 and GLM-4.5 write n_group = topk_group = 1: no limit.)
+        route_groups: match (f.uint("n_group", 1, 65_536)?, f.uint("topk_group", 1, 65_536)?) {
+            (Some(n), Some(k)) if k < n && k < top_k => Some(k),
+            _ => None,
+        },
     }))
 }
 

@@ -45,6 +45,8 @@ const ZH_WORDS: &str = concat!(
     " (1 + elementwise | (1 + 逐元素算子 |",
     " on these cards, checkpoints every | 出现一次故障（按本方案卡数），检查点间隔 |",
     " (one failure per |（平均每 |",
+    ": 9 of 10 held-out published runs of this kind lie within ±|：同类留出验证的公开实测中 9/10 落在引擎结果的 ±|",
+    "% of the engine|% 以内|",
     " (yours)|（你填写的）|",
     ") / goodput |) / 有效训练占比 |",
     "/ goodput |/ 有效训练占比 |",

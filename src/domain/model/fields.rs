@@ -141,6 +141,8 @@ pub enum Dim {
     SharedExperts,
     DenseLayers,
     DenseIntermediate,
+    /// Group-limited routing: expert groups a token may reach (empty: no limit).
+    RouteGroups,
     KvLoraRank,
     QLoraRank,
     QkRopeHeadDim,
@@ -173,7 +175,7 @@ pub struct DimInfo {
 
 impl Dim {
     /// In the order the custom form shows them.
-    pub const ALL: [Dim; 23] = [
+    pub const ALL: [Dim; 24] = [
         Dim::Layers,
         Dim::Hidden,
         Dim::Intermediate,
@@ -188,6 +190,7 @@ impl Dim {
         Dim::SharedExperts,
         Dim::DenseLayers,
         Dim::DenseIntermediate,
+        Dim::RouteGroups,
         Dim::KvLoraRank,
         Dim::QLoraRank,
         Dim::QkRopeHeadDim,
@@ -216,6 +219,7 @@ impl Dim {
             Dim::SharedExperts => ("m-shared", "moe.shared_experts", Part::Moe, 0.0, 1_024.0, false),
             Dim::DenseLayers => ("m-dense-layers", "moe.dense_layers", Part::Moe, 0.0, 1_000.0, false),
             Dim::DenseIntermediate => ("m-dense-ffn", "moe.dense_intermediate", Part::Moe, 1.0, 1_000_000.0, true),
+            Dim::RouteGroups => ("m-route-groups", "moe.route_groups", Part::Moe, 1.0, 4_096.0, true),
             Dim::KvLoraRank => ("m-kv-rank", "mla.kv_lora_rank", Part::Mla, 1.0, 65_536.0, false),
             Dim::QLoraRank => ("m-q-rank", "mla.q_lora_rank", Part::Mla, 1.0, 65_536.0, true),
             Dim::QkRopeHeadDim => ("m-rope-dim", "mla.qk_rope_head_dim", Part::Mla, 0.0, 4_096.0, false),
@@ -250,6 +254,7 @@ impl Dim {
             Dim::SharedExperts => e.and_then(|e| n(e.shared_experts)),
             Dim::DenseLayers => e.and_then(|e| n(e.dense_layers)),
             Dim::DenseIntermediate => e.and_then(|e| e.dense_intermediate.map(f64::from)),
+            Dim::RouteGroups => e.and_then(|e| e.route_groups.map(f64::from)),
             Dim::KvLoraRank => a.and_then(|a| n(a.kv_lora_rank)),
             Dim::QLoraRank => a.and_then(|a| a.q_lora_rank.map(f64::from)),
             Dim::QkRopeHeadDim => a.and_then(|a| n(a.qk_rope_head_dim)),
@@ -276,6 +281,7 @@ impl Dim {
                 Dim::ExpertIntermediate => e.expert_intermediate = n,
                 Dim::SharedExperts => e.shared_experts = n,
                 Dim::DenseLayers => e.dense_layers = n,
+                Dim::RouteGroups => e.route_groups = w,
                 _ => e.dense_intermediate = w,
             }
             return;

@@ -255,6 +255,20 @@ pub struct Efficiency {
     pub runtime_gib: f64,
     /// Allocator fragmentation, share of the rest.
     pub fragmentation: f64,
+    /// The user's own training benchmark on one card, which calibrates every card's time
+    /// (domain/calibrate.rs).
+    pub benchmark: Option<Benchmark>,
+    /// Factor on the kernel efficiency that reproduces the benchmark; derived by the report from
+    /// `benchmark` (1 without one), never typed.
+    pub kernel_scale: f64,
+}
+
+/// A measured training speed: tokens per second per card on `gpu`, at the scenario's workload
+/// and the layout the plan gives that card (or the user's fixed layout).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Benchmark {
+    pub gpu: String,
+    pub tokens_per_s_gpu: f64,
 }
 
 impl Default for Efficiency {
@@ -266,6 +280,8 @@ impl Default for Efficiency {
             prefill_mfu: 0.5,
             runtime_gib: 1.0,
             fragmentation: 0.05,
+            benchmark: None,
+            kernel_scale: 1.0,
         }
     }
 }
@@ -396,5 +412,8 @@ crate::read_fields!(Efficiency {
     decode_bandwidth: real,
     prefill_mfu: real,
     runtime_gib: real,
-    fragmentation: real
+    fragmentation: real,
+    benchmark: any,
+    kernel_scale: real
 });
+crate::read_fields!(Benchmark { gpu: text, tokens_per_s_gpu: real });

@@ -79,6 +79,10 @@ impl Scenario {
         check("efficiency.prefill_mfu", e.prefill_mfu, 0.01, 1.0)?;
         check("efficiency.runtime_gib", e.runtime_gib, 0.0, 1_000.0)?;
         check("efficiency.fragmentation", e.fragmentation, 0.0, 1.0)?;
+        check("efficiency.kernel_scale", e.kernel_scale, 0.05, 20.0)?;
+        if let Some(b) = &e.benchmark {
+            check("efficiency.benchmark.tokens_per_s_gpu", b.tokens_per_s_gpu, 1e-3, 1e9)?;
+        }
         let o = &self.ownership;
         for (field, v, lo, hi) in [
             ("ownership.server_price", o.server_price, 0.0, 1e9),
