@@ -68,3 +68,25 @@ fn a_benchmark_on_a_card_without_a_time_changes_nothing() {
     s.efficiency.benchmark = Some(Benchmark { gpu: "a100-80gb-sxm4".into(), tokens_per_s_gpu: -5.0 });
     assert!(s.validate().is_err(), "a negative speed is refused");
 }
+
+/// "How this was computed" states the time's goodput (from the run's scale and length) and its
+/// tier and band, the same figures the row shows, in both languages.
+#[test]
+fn the_explanation_states_goodput_tier_and_band() {
+    use gpu_planner::domain::explain::explain;
+    use gpu_planner::domain::format::{hours_band, tier, Lang};
+    use gpu_planner::domain::goodput;
+    let s = finetune();
+    let r = common::report(&s);
+    let v = r.cards.iter().find(|v| v.gpu == "a100-80gb-sxm4").expect("a100");
+    for lang in [Lang::En, Lang::Zh] {
+        let lines = explain(&s, Catalog::embedded(), v, lang);
+        let band = lines.iter().find(|e| e.id == "time_band").expect("band line");
+        assert_eq!(band.result, hours_band(v.hours_band.expect("band"), lang));
+        assert!(band.formula.contains(&tier(v.tier.as_ref().expect("tier"), lang)), "{}", band.formula);
+        assert!(band.formula.contains("35%"), "{}", band.formula);
+        let time = lines.iter().find(|e| e.id == "time").expect("time line");
+        let g = goodput::from_wall(None, v.gpus, v.hours.expect("hours"));
+        assert!(time.formula.contains(&format!("{:.0}%", g.share * 100.0)), "{}", time.formula);
+    }
+}
