@@ -11,7 +11,7 @@ pub const MEASURED_CARDS: [&str; 4] = ["a100-80gb-sxm4", "h100-sxm", "huawei-asc
 
 /// Where a card's kernel efficiency comes from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "tier", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum Tier {
     /// The user's measured MFU, used for every card.
     YourMfu,

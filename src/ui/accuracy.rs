@@ -45,9 +45,20 @@ pub fn page(rows: &[Shown], groups: &[Group]) -> String {
         both(Key::AccuracyScore),
         both(Key::LackingFeature)
     );
-    let _ = write!(h, "<p class=\"muted\">{}</p><table><thead><tr>", both(Key::AccuracyGroups));
-    for k in [Key::Role, Key::Kind, Key::Rows, Key::Within, Key::LackingShort, Key::MedianError, Key::P90Error] {
-        let _ = write!(h, "<th>{}</th>", both(k));
+    // Headings of this static page only (not in the page's string table: the wasm does not ship them).
+    let _ = write!(
+        h,
+        "<p class=\"muted\">By role and kind: calibration rows set (or were seen while setting) a constant; validation \
+         rows were added after and judge them. Median and p90 of |error| over the rows with a figure. · \
+         按用途和类别：校准行用于设定（或在设定时参考过）常数；验证行在此之后加入，只用于检验。|误差| 的中位数和 p90 只计有数值的行。</p>\
+         <table><thead><tr>"
+    );
+    for k in ["role · 用途", "kind · 类别", "rows · 行数"] {
+        let _ = write!(h, "<th>{k}</th>");
+    }
+    let _ = write!(h, "<th>{}</th>", both(Key::Within));
+    for k in ["engine lacks · 引擎缺项", "median |error| · |误差| 中位数", "p90 |error| · |误差| p90"] {
+        let _ = write!(h, "<th>{k}</th>");
     }
     h.push_str("</tr></thead><tbody>\n");
     for g in groups {
@@ -64,7 +75,8 @@ pub fn page(rows: &[Shown], groups: &[Group]) -> String {
         );
     }
     h.push_str("</tbody></table><h2>&nbsp;</h2><table><thead><tr>");
-    for k in [Key::AccuracyCase, Key::Role, Key::Published, Key::Ours, Key::ErrorLabel, Key::Tolerance, Key::Within] {
+    let _ = write!(h, "<th>{}</th><th>role · 用途</th>", both(Key::AccuracyCase));
+    for k in [Key::Published, Key::Ours, Key::ErrorLabel, Key::Tolerance, Key::Within] {
         let _ = write!(h, "<th>{}</th>", both(k));
     }
     h.push_str("</tr></thead><tbody>\n");

@@ -272,14 +272,7 @@ strings! {
     NotExpressible => "not expressible yet", "暂无法表达";
     AccuracyScore => "within tolerance", "在容差内";
     CasesInAll => "cases in all", "个案例";
-    LackingFeature => "need an input or feature the engine lacks; they count as misses", "需要引擎尚不具备的输入或功能，计为未命中";
-    AccuracyGroups => "By role and kind: calibration rows set (or were seen while setting) a constant; validation rows were added after and judge them. Median and p90 of |error| over the rows with a figure.", "按用途和类别：校准行用于设定（或在设定时参考过）常数；验证行在此之后加入，只用于检验。|误差| 的中位数和 p90 只计有数值的行。";
-    Role => "role", "用途";
-    Kind => "kind", "类别";
-    Rows => "rows", "行数";
-    LackingShort => "engine lacks", "引擎缺项";
-    MedianError => "median |error|", "|误差| 中位数";
-    P90Error => "p90 |error|", "|误差| p90";
+    LackingFeature => "need a feature the engine lacks (misses)", "需引擎尚缺的功能（计为未命中）";
     AccuracyTable => "open the table with every case and its source", "查看全部案例及来源";
     Capacity => "capacity", "容量";
     Scenarios => "Scenarios", "方案";
