@@ -337,8 +337,8 @@ pub fn tier(t: &super::tier::Tier, lang: Lang) -> String {
         (Tier::Measured, Lang::Zh) => "本卡有公开实测".into(),
         (Tier::Borrowed { from }, Lang::En) => format!("borrowed from {}", name(from)),
         (Tier::Borrowed { from }, Lang::Zh) => format!("借用 {} 的实测", name(from)),
-        (Tier::Roofline, Lang::En) => "roofline only, no measured run".into(),
-        (Tier::Roofline, Lang::Zh) => "仅屋顶线估算，无实测".into(),
+        (Tier::Roofline, Lang::En) => "roofline only".into(),
+        (Tier::Roofline, Lang::Zh) => "仅屋顶线估算".into(),
     }
 }
 
