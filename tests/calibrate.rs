@@ -90,3 +90,21 @@ fn the_explanation_states_goodput_tier_and_band() {
         assert!(time.formula.contains(&format!("{:.0}%", g.share * 100.0)), "{}", time.formula);
     }
 }
+
+/// A benchmark on the user's own card (a custom card in the scenario) calibrates like one from
+/// the catalog.
+#[test]
+fn a_benchmark_on_a_custom_card_is_reproduced() {
+    let catalog = Catalog::embedded();
+    let mut s = finetune();
+    let mut mine = catalog.gpu("a100-80gb-sxm4").expect("a100").clone();
+    mine.id = "our-a100".into();
+    mine.name = "Our A100".into();
+    s.custom_gpus.push(mine);
+    s.cards.only.push("our-a100".into());
+    let was = predicted_tokens_s(&s, catalog, "our-a100").expect("custom card time");
+    s.efficiency.benchmark = Some(Benchmark { gpu: "our-a100".into(), tokens_per_s_gpu: 1.25 * was });
+    let c = calibrated(&s, catalog);
+    assert!(c.efficiency.kernel_scale > 1.1, "{}", c.efficiency.kernel_scale);
+    common::assert_close(predicted_tokens_s(&c, catalog, "our-a100").expect("time"), 1.25 * was, 0.01);
+}
