@@ -65,8 +65,19 @@ fn a_benchmark_on_a_card_without_a_time_changes_nothing() {
     let mut s = finetune();
     s.efficiency.benchmark = Some(Benchmark { gpu: "no-such-card".into(), tokens_per_s_gpu: 1000.0 });
     assert!((calibrated(&s, catalog).efficiency.kernel_scale - 1.0).abs() < 1e-12);
+    // A measured MFU replaces the prediction on every card: nothing to calibrate.
+    s.efficiency.benchmark = Some(Benchmark { gpu: "a100-80gb-sxm4".into(), tokens_per_s_gpu: 500.0 });
+    s.efficiency.mfu = Some(0.4);
+    assert!((calibrated(&s, catalog).efficiency.kernel_scale - 1.0).abs() < 1e-12);
+    s.efficiency.mfu = None;
+    assert!((calibrated(&s, catalog).efficiency.kernel_scale - 1.0).abs() > 0.1, "the same benchmark calibrates");
+    // Serving is not calibrated by a training speed.
+    s.task = Task::Inference;
+    assert!((calibrated(&s, catalog).efficiency.kernel_scale - 1.0).abs() < 1e-12);
+    s.task = Task::FullFinetune;
     s.efficiency.benchmark = Some(Benchmark { gpu: "a100-80gb-sxm4".into(), tokens_per_s_gpu: -5.0 });
     assert!(s.validate().is_err(), "a negative speed is refused");
+    assert!((calibrated(&s, catalog).efficiency.kernel_scale - 1.0).abs() < 1e-12);
 }
 
 /// "How this was computed" states the time's goodput (from the run's scale and length) and its
