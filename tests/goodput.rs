@@ -55,6 +55,12 @@ fn the_failure_rate_agrees_with_meta_research_clusters() {
 fn short_small_runs_are_near_one_and_scale_costs_goodput() {
     let small = of(None, 8, 24.0).share;
     assert!(small > 0.995 && small < 1.0, "{small}");
+    // An hour on 8 cards is shorter than Young's interval (~6 h here): no checkpoint on the way,
+    // and a failure (one in 6,300 h) costs half the run and the restart.
+    let hour = of(None, 8, 1.0);
+    assert_eq!(hour.interval_h, Some(1.0));
+    let expected = 1.0 / (1.0 + (0.5 + 600.0 / 3600.0) * 8.0 * FAILURES_PER_GPU_HOUR);
+    assert!((hour.share - expected).abs() < 1e-12, "{} vs {expected}", hour.share);
     let mut last = 1.0;
     for gpus in [1, 8, 64, 512, 4096, 32_768] {
         let g = of(None, gpus, 500.0).share;
