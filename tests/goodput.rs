@@ -103,3 +103,26 @@ fn kokolis_needs_ten_second_checkpoints_for_ninety_percent_at_12k_gpus() {
     assert!(fast_low < 0.9 && 0.9 < fast_high, "{fast_low}..{fast_high}");
     assert!(rsc(300.0, 300.0) < 0.85, "{}", rsc(300.0, 300.0));
 }
+
+/// "How this was computed" words the goodput from the wall time it explains: the share is the
+/// fixed point of steady = wall × share, and the failure and checkpoint intervals are read in
+/// minutes, hours or days.
+#[test]
+fn the_explanation_reads_the_goodput_back_from_the_wall_time() {
+    use gpu_planner::domain::goodput::{describe, from_wall};
+    let wall = 54.0 * 24.0;
+    let g = from_wall(None, 16_384, wall);
+    let again = of(None, 16_384, wall * g.share).share;
+    assert!((g.share - again).abs() < 1e-9, "{} vs {again}", g.share);
+    assert_eq!(describe(&g), "goodput 91% (one failure per 3.1 h on these cards, checkpoints every 8 min)");
+    // A one-hour run on 8 cards: no checkpoint on the way (the interval is the run).
+    let short = from_wall(None, 8, 1.0 / of(None, 8, 1.0).share);
+    assert_eq!(describe(&short), "goodput 100% (one failure per 264 d on these cards, checkpoints every 1.0 h)");
+    // Two days on one card: a failure every 1 / 1.97e-5 h = 2,112 days, Young's interval
+    // √(2 · 10 s · 50,700 h) = 16.8 h.
+    assert_eq!(
+        describe(&from_wall(None, 1, 48.0)),
+        "goodput 100% (one failure per 2112 d on these cards, checkpoints every 16.8 h)"
+    );
+    assert_eq!(describe(&from_wall(Some(0.8), 64, 100.0)), "goodput 80% (yours)");
+}
