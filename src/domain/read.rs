@@ -16,16 +16,8 @@ pub type Setter<T> = fn(&mut T, &Value) -> Result<(), String>;
 /// # Errors
 /// When `v` is not an object, or a present field has the wrong type or range.
 pub fn read<T: Default>(v: &Value, fields: &[(&str, Setter<T>)]) -> Result<T, String> {
-    read_onto(T::default(), v, fields)
-}
-
-/// `base` with every field of `fields` that `v` has (a struct whose defaults depend on one of
-/// its own fields, such as a training section's framework).
-///
-/// # Errors
-/// As [`read`].
-pub fn read_onto<T>(mut t: T, v: &Value, fields: &[(&str, Setter<T>)]) -> Result<T, String> {
     let obj = v.as_object().ok_or_else(|| expected(v, "a map"))?;
+    let mut t = T::default();
     for (name, set) in fields {
         if let Some(x) = obj.get(*name) {
             set(&mut t, x).map_err(|e| format!("{name}: {e}"))?;
@@ -44,6 +36,15 @@ fn expected(v: &Value, what: &str) -> String {
         Value::Object(_) => "a map",
     };
     format!("invalid type: {kind}, expected {what}")
+}
+
+/// The struct as read: no step after the fields.
+///
+/// # Errors
+/// Never.
+#[allow(clippy::unnecessary_wraps)]
+pub fn as_read<T>(_: &mut T, _: &Value) -> Result<(), String> {
+    Ok(())
 }
 
 /// A number.
@@ -128,6 +129,11 @@ pub fn any<T: DeserializeOwned>(v: &Value) -> Result<T, String> {
 #[macro_export]
 macro_rules! read_fields {
     ($t:ident { $($f:ident: $conv:ident),* $(,)? }) => {
+        $crate::read_fields!($t then $crate::domain::read::as_read { $($f: $conv),* });
+    };
+    // `then`: a step after the fields are read, given the struct and the JSON it came from
+    // (defaults that depend on a field read, such as a training section's framework).
+    ($t:ident then $after:path { $($f:ident: $conv:ident),* $(,)? }) => {
         impl<'de> serde::Deserialize<'de> for $t {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
@@ -135,7 +141,9 @@ macro_rules! read_fields {
                     t.$f = $crate::domain::read::$conv(x)?;
                     Ok(())
                 })),*];
-                $crate::domain::read::read(&v, fields).map_err(<D::Error as serde::de::Error>::custom)
+                let mut t = $crate::domain::read::read(&v, fields).map_err(<D::Error as serde::de::Error>::custom)?;
+                $after(&mut t, &v).map_err(<D::Error as serde::de::Error>::custom)?;
+                Ok(t)
             }
         }
         impl serde::Serialize for $t {

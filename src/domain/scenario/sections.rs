@@ -288,87 +288,38 @@ impl Default for Efficiency {
 
 crate::named_enum!(Currency { CNY => "CNY", USD => "USD" });
 
-// Deserialize by table (domain/read.rs): the same meaning as a derive with #[serde(default)].
-// A training section read from JSON starts from its framework's conventions and master-weights
+// A training section read from JSON gets its framework's conventions and master-weights
 // default, and the switches it states override them: a scenario file that says only
 // `"framework": "megatron"` gets Megatron's accounting (as picking it on the page does), and a
 // share link, which states every switch, reads back exactly.
-impl<'de> serde::Deserialize<'de> for Training {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        use crate::domain::read;
-        use serde::de::Error;
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let framework: Framework = match v.get("framework") {
-            Some(f) => read::any(f).map_err(|e| D::Error::custom(format!("framework: {e}")))?,
-            None => Framework::default(),
-        };
-        let mut base = Self::default();
-        base.set_framework(framework);
-        let fields: &[(&str, read::Setter<Self>)] = &[
-            ("seq_len", |t, x| {
-                t.seq_len = read::whole(x)?;
-                Ok(())
-            }),
-            ("micro_batch", |t, x| {
-                t.micro_batch = read::whole(x)?;
-                Ok(())
-            }),
-            ("global_batch", |t, x| {
-                t.global_batch = read::whole(x)?;
-                Ok(())
-            }),
-            ("tokens", |t, x| {
-                t.tokens = read::real(x)?;
-                Ok(())
-            }),
-            ("optimizer", |t, x| {
-                t.optimizer = read::any(x)?;
-                Ok(())
-            }),
-            ("master_weights", |t, x| {
-                t.master_weights = read::flag(x)?;
-                Ok(())
-            }),
-            ("flash_attention", |t, x| {
-                t.flash_attention = read::flag(x)?;
-                Ok(())
-            }),
-            ("conventions", |t, x| {
-                // The stated switches over the framework's own.
-                let mut c = read::json(&t.conventions);
-                if let (Some(base), Some(stated)) = (c.as_object_mut(), x.as_object()) {
-                    base.extend(stated.iter().map(|(k, v)| (k.clone(), v.clone())));
-                } else {
-                    c = x.clone();
-                }
-                t.conventions = read::any(&c)?;
-                Ok(())
-            }),
-        ];
-        read::read_onto(base, &v, fields).map_err(D::Error::custom)
+fn framework_defaults(t: &mut Training, v: &serde_json::Value) -> Result<(), String> {
+    use crate::domain::read;
+    if t.framework == Framework::Custom {
+        return Ok(());
     }
+    let mut c = read::json(&Conventions::of(t.framework));
+    if let (Some(base), Some(stated)) = (c.as_object_mut(), v.get("conventions").and_then(|x| x.as_object())) {
+        base.extend(stated.iter().map(|(k, x)| (k.clone(), x.clone())));
+    }
+    t.conventions = read::any(&c).map_err(|e| format!("conventions: {e}"))?;
+    if v.get("master_weights").is_none() {
+        t.master_weights = Conventions::default_master_weights(t.framework);
+    }
+    Ok(())
 }
 
-impl serde::Serialize for Training {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use crate::domain::read::json;
-        let m: serde_json::Map<String, serde_json::Value> = [
-            ("seq_len", json(&self.seq_len)),
-            ("micro_batch", json(&self.micro_batch)),
-            ("global_batch", json(&self.global_batch)),
-            ("tokens", json(&self.tokens)),
-            ("optimizer", json(&self.optimizer)),
-            ("master_weights", json(&self.master_weights)),
-            ("flash_attention", json(&self.flash_attention)),
-            ("framework", json(&self.framework)),
-            ("conventions", json(&self.conventions)),
-        ]
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v))
-        .collect();
-        serde::Serialize::serialize(&serde_json::Value::Object(m), s)
-    }
-}
+// Deserialize by table (domain/read.rs): the same meaning as a derive with #[serde(default)].
+crate::read_fields!(Training then framework_defaults {
+    seq_len: whole,
+    micro_batch: whole,
+    global_batch: whole,
+    tokens: real,
+    optimizer: any,
+    master_weights: flag,
+    flash_attention: flag,
+    framework: any,
+    conventions: any
+});
 crate::read_fields!(Lora { rank: whole, targets: any });
 crate::read_fields!(Inference {
     context: whole,
