@@ -7,6 +7,7 @@
 
 use super::catalog::Catalog;
 use super::scenario::Scenario;
+use std::borrow::Cow;
 
 /// Speed per card the engine predicts for `gpu` at the scenario's workload and the plan's layout
 /// for that card, at steady state (no failures), or `None` when it has no time for it.
@@ -24,23 +25,24 @@ pub fn predicted_tokens_s(s: &Scenario, catalog: &Catalog, gpu: &str) -> Option<
 }
 
 /// The scenario with `efficiency.kernel_scale` set from its benchmark (1 when the benchmark's
-/// card has no predicted time; as it is without a benchmark). The factor is refined a few times
-/// because exposed communication does not shrink with the kernels.
+/// card has no predicted time; as it is, not copied, without a benchmark: every plan() comes
+/// here). The factor is refined a few times because exposed communication does not shrink with
+/// the kernels.
 #[must_use]
-pub fn calibrated(s: &Scenario, catalog: &Catalog) -> Scenario {
+pub fn calibrated<'a>(s: &'a Scenario, catalog: &Catalog) -> Cow<'a, Scenario> {
+    let Some(b) = s.efficiency.benchmark.as_ref() else { return Cow::Borrowed(s) };
     let mut out = s.clone();
-    let Some(b) = s.efficiency.benchmark.clone() else { return out };
     out.efficiency.kernel_scale = 1.0;
     if !s.task.is_training() || s.efficiency.mfu.is_some() || b.tokens_per_s_gpu <= 0.0 {
-        return out;
+        return Cow::Owned(out);
     }
     let mut scale = 1.0;
     for _ in 0..4 {
         let mut trial = out.clone();
         trial.efficiency.kernel_scale = scale;
-        let Some(p) = predicted_tokens_s(&trial, catalog, &b.gpu) else { return out };
+        let Some(p) = predicted_tokens_s(&trial, catalog, &b.gpu) else { return Cow::Owned(out) };
         scale = (scale * b.tokens_per_s_gpu / p).clamp(0.05, 20.0);
     }
     out.efficiency.kernel_scale = scale;
-    out
+    Cow::Owned(out)
 }

@@ -46,7 +46,8 @@ pub fn report(s: &Scenario, catalog: &Catalog) -> Result<Report, PlanError> {
     if let Some(m) = super::vision::model(&s.model) {
         return vision_report(s, catalog, m);
     }
-    let s = &super::calibrate::calibrated(s, catalog);
+    let calibrated = super::calibrate::calibrated(s, catalog);
+    let s: &Scenario = &calibrated;
     let m = s.model_spec()?;
     let (cards, left_out) = cards_of(s, catalog)?;
     let sized = Totals::default();

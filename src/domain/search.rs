@@ -173,7 +173,8 @@ pub fn search(s: &Scenario, catalog: &Catalog) -> Result<SearchReport, PlanError
     if let Some(v) = super::vision::model(&s.model) {
         return Ok(search_vision(v, s, catalog));
     }
-    let s = &super::calibrate::calibrated(s, catalog);
+    let calibrated = super::calibrate::calibrated(s, catalog);
+    let s: &Scenario = &calibrated;
     let m = s.model_spec()?;
     let flops = compute::model_flops(m, s);
     let deadline_h = s.search.deadline_days.map(|d| d * 24.0);
