@@ -117,6 +117,17 @@ pub enum Role {
     Validation,
 }
 
+impl Role {
+    /// In words, for the accuracy page.
+    #[must_use]
+    pub fn label(self) -> &'static str {
+        match self {
+            Role::Calibration => "calibration · 校准",
+            Role::Validation => "validation · 验证",
+        }
+    }
+}
+
 /// An input the source does not publish: the scenario value at `path` (JSON pointer into the
 /// case's scenario, e.g. `/parallel/virtual_stages`) takes each of `values`; the row passes when
 /// the published figure lies inside the band of predictions (widened by the tolerance) and fails

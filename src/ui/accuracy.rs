@@ -64,9 +64,9 @@ pub fn page(rows: &[Shown], groups: &[Group]) -> String {
     for g in groups {
         let _ = writeln!(
             h,
-            "<tr><td>{:?}</td><td>{:?}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}%</td><td>{:.1}%</td></tr>",
-            g.role,
-            g.kind,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}%</td><td>{:.1}%</td></tr>",
+            g.role.label(),
+            g.kind.label(),
             g.rows,
             g.within,
             g.lacking,
@@ -89,10 +89,10 @@ pub fn page(rows: &[Shown], groups: &[Group]) -> String {
         let out = if c.not_expressible.is_none() && !c.within { " class=\"out\"" } else { "" };
         let _ = writeln!(
             h,
-            "<tr{out}><td><a href=\"{}\">{}</a></td><td>{:?}</td><td>{} {}</td><td>{}</td><td>{}</td><td>±{:.0}%</td><td>{within}</td></tr>",
+            "<tr{out}><td><a href=\"{}\">{}</a></td><td>{}</td><td>{} {}</td><td>{}</td><td>{}</td><td>±{:.0}%</td><td>{within}</td></tr>",
             esc(&c.url),
             esc(&c.id),
-            c.role,
+            c.role.label(),
             fmt(c.published),
             esc(&c.unit),
             match (c.ours, c.band, &c.open) {

@@ -71,6 +71,19 @@ pub enum Kind {
     Vision,
 }
 
+impl Kind {
+    /// In words, for the accuracy page.
+    #[must_use]
+    pub fn label(self) -> &'static str {
+        match self {
+            Kind::Memory => "memory · 显存",
+            Kind::TrainingTime => "training time · 训练时间",
+            Kind::Serving => "serving · 推理服务",
+            Kind::Vision => "vision · 视觉",
+        }
+    }
+}
+
 /// The kind of estimate a metric checks.
 #[must_use]
 pub fn kind(m: Metric) -> Kind {
