@@ -17,6 +17,7 @@ pub mod framework;
 pub mod goodput;
 pub mod infra;
 pub mod json;
+pub mod kernels;
 pub mod memory;
 pub mod model;
 pub mod names;

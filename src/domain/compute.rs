@@ -3,6 +3,7 @@
 use super::catalog::Gpu;
 use super::comms::{self, StepComm, StepTraffic};
 use super::framework::GradDtype;
+use super::kernels;
 use super::memory::{self, Layout};
 use super::model::ModelSpec;
 use super::scenario::{Precision, Recompute, Scenario, Task};
@@ -65,34 +66,27 @@ pub fn peak_tflops(g: &Gpu, p: Precision) -> Option<f64> {
     }
 }
 
-/// Share of dense peak that training's GEMMs and attention kernels reach on CUDA cards, with the
-/// memory-bound elementwise kernels counted apart ([`elementwise_ratio`]) and no bubble,
-/// recompute, exposed communication or offload. 0.59: the steady-state rows of four software
-/// stacks need 0.54–0.63 once their elementwise time is added back (Narayanan et al. 2021
-/// Table 1, 1.7B–1T: 0.59, 0.59, 0.59, 0.63; Korthikanti et al. 2022 22B: 0.59; NeMo 24.x on
-/// H100: 0.54–0.61; OPT-175B (Zhang et al. 2022): 0.55 — docs/research/
-/// 2026-11-30-kernel-efficiency-experiment.md; tests/accuracy.rs holds every row to its
-/// tolerance). CANN (Ascend) as CUDA: MindSpeed-LLM's measured tokens/s per 910B NPU for
-/// Llama 2 7B/13B/70B, Llama 3 8B and Qwen2 7B (README 1.0.RC3, the mindspeed-* accuracy rows)
-/// fall 29–44% short of a 0.7 factor and within 25% without one. Other stacks (ROCm, DTK,
-/// MUSA, …): × 0.7 of CUDA, a stated assumption for less mature kernels with no published
-/// training measurement in the table. FP8 GEMMs reach a lower share of their doubled peak
-/// (assumption: × 0.75).
+/// Share of dense peak that a training step's GEMMs reach on card `g`: the card's measured
+/// isolated GEMM share (domain/kernels.rs: aiconfigurator's per-operator timings, or the
+/// measured card of its architecture, or the A100/H100 reference scaled by its software stack)
+/// × the share a training step keeps of isolated kernels (kernels::TRAINING_SHARE, set on the
+/// calibration rows). The memory-bound elementwise kernels are counted apart
+/// ([`elementwise_ratio`]), the attention kernels too ([`attention_efficiency`]).
 #[must_use]
 pub fn kernel_efficiency(g: &Gpu, p: Precision) -> f64 {
-    let base = match g.software.as_str() {
-        "cuda" | "cann" => CUDA_GEMM_EFFICIENCY,
-        _ => CUDA_GEMM_EFFICIENCY * 0.7,
-    };
-    if p == Precision::Fp8 {
-        base * 0.75
-    } else {
-        base
-    }
+    (kernels::gemm_share(g, p) * kernels::training_share(g, p)).min(1.0)
 }
 
-/// [`kernel_efficiency`] of a CUDA card at 16 bits.
-pub const CUDA_GEMM_EFFICIENCY: f64 = 0.59;
+/// Share of peak of a training step's matmul work: [`kernel_efficiency`] for the GEMMs and the
+/// attention scores alike, the scores counted in full (12·L·h·s per token). Why not the
+/// measured flash-attention shares with the causal half skipped: at the forward shares
+/// aiconfigurator measured (0.52–0.64 of peak on A100/H100) and any backward within Dao 2023's
+/// 50–73%, attention would cost less than this convention charges, and the held-out
+/// long-sequence runs (8K–32K) already run slower than it predicts
+/// (docs/research/2026-12-01-operator-model.md: the trial and its effect on every row).
+fn matmul_rate(g: &Gpu, p: Precision) -> f64 {
+    kernel_efficiency(g, p)
+}
 
 /// Time of the memory-bound elementwise kernels of a training step relative to its GEMM time
 /// (r; the kernel factor of the MFU is kernel efficiency / (1 + r)). Bytes per token and layer,
@@ -108,7 +102,7 @@ pub const CUDA_GEMM_EFFICIENCY: f64 = 0.59;
 #[must_use]
 pub fn elementwise_ratio(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout) -> Option<f64> {
     let bandwidth = g.memory_bandwidth_gb_s? * 1e9 * s.efficiency.decode_bandwidth;
-    let gemm_rate = peak_tflops(g, s.precision)? * 1e12 * kernel_efficiency(g, s.precision);
+    let gemm_rate = peak_tflops(g, s.precision)? * 1e12 * matmul_rate(g, s.precision);
     let t = &s.training;
     let c = &t.conventions;
     let (h, seq, tp) = (f64::from(m.hidden), f64::from(t.seq_len.max(1)), f64::from(l.tp.max(1)));
@@ -189,7 +183,7 @@ pub fn mfu_at(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u32
     // A card without a published bandwidth gets no elementwise term: its time is a lower bound.
     let elementwise = elementwise_ratio(m, s, g, l).unwrap_or(0.0);
     // A benchmark's calibration scales the kernels' share of peak (domain/calibrate.rs).
-    let kernel = (kernel_efficiency(g, s.precision) * s.efficiency.kernel_scale).min(1.0) / (1.0 + elementwise);
+    let kernel = (matmul_rate(g, s.precision) * s.efficiency.kernel_scale).min(1.0) / (1.0 + elementwise);
     let rf = recompute_factor(l.recompute, s.task);
     // Compute seconds of one step on one GPU at kernel efficiency (hardware FLOPs, recompute in).
     let tokens_step = f64::from(t.global_batch) * f64::from(t.seq_len);

@@ -11,7 +11,8 @@
 //! measurement: × 1/3 (a backward pass costs about two forward passes; Kaplan et al. 2020 §2.1).
 
 use super::catalog::{Catalog, Gpu};
-use super::compute::{kernel_efficiency, peak_tflops, CUDA_GEMM_EFFICIENCY};
+use super::compute::peak_tflops;
+use super::kernels;
 use super::names::parse;
 use super::scenario::{Precision, Scenario, Task};
 use super::units::GIB;
@@ -85,9 +86,7 @@ fn ratio(m: &VisionModel, x: &Measurement, g: &Gpu, p: Precision, catalog: &Cata
     }
     let (peak, bw) = specs_of(x, catalog)?;
     // Cards outside the catalog are all NVIDIA (CUDA) ones.
-    let stack = catalog
-        .gpu(&x.card)
-        .map_or(kernel_efficiency(g, p) / CUDA_GEMM_EFFICIENCY, |r| kernel_efficiency(g, p) / kernel_efficiency(r, p));
+    let stack = catalog.gpu(&x.card).map_or(kernels::stack(g), |r| kernels::stack(g) / kernels::stack(r));
     let (by_peak, by_bw) = (peak_tflops(g, p)? / peak, g.memory_bandwidth_gb_s? / bw);
     let gain = match compute_share(m, x, peak) {
         Some(u) => 1.0 / (u / by_peak + (1.0 - u) / by_bw),

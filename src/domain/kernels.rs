@@ -1,0 +1,139 @@
+//! Measured shares of dense peak per card and operator: the GEMMs and the attention kernels a
+//! training step is made of, distilled from per-operator timings (docs/research/
+//! 2026-12-01-measured-gemm.md and .json hold every point, its file and commit).
+//!
+//! Source: ai-dynamo/aiconfigurator (Apache-2.0), commit 095f58a5 (2026-08-21); the figures are
+//! used as facts, no code is copied. GEMM: `systems/data/<card>/gemm/trtllm/1.3.0rc20/
+//! gemm_perf.parquet` (A100: sglang 0.5.10; RTX 5090: vllm 0.22.0 from PR #1312, locked clocks),
+//! the median over the twelve (N, K) shapes of M = 4096 and 16384 tokens (N, K from 1024 to
+//! 16384), measured TFLOPS over the catalog's dense peak. FP8: the per-tensor `fp8` rows, which
+//! include the dynamic activation quantization a training FP8 recipe also pays. These are forward, inference-framework measurements on
+//! unlocked clocks: a training step's backward GEMMs, launch gaps and framework work are the
+//! [`TRAINING_SHARE`] the published runs set on top.
+
+use super::catalog::Gpu;
+use super::scenario::Precision;
+
+/// One card's measured shares of its dense peak.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Measured {
+    /// Catalog id of the card measured.
+    pub gpu: &'static str,
+    /// Catalog architecture: unmeasured cards of the same one borrow these figures.
+    pub architecture: &'static str,
+    /// Its dense BF16 peak in catalog.json (tests/kernels.rs keeps them equal), TFLOPS.
+    pub peak: f64,
+    /// BF16 GEMM TFLOPS / dense BF16 peak.
+    pub gemm: f64,
+    /// FP8 (per-tensor, quantization included) GEMM TFLOPS / dense FP8 peak.
+    pub gemm_fp8: Option<f64>,
+}
+
+/// The measured cards. A100: FP8 absent from the silicon. RTX 5090: GeForce BF16 peak with FP32
+/// accumulation (209.5 TFLOPS); no FP8 rows. RTX PRO 6000: the Server Edition's figures against the workstation card's peak.
+pub const MEASURED: [Measured; 8] = [
+    Measured { gpu: "a100-80gb-sxm4", architecture: "Ampere", peak: 312.0, gemm: 0.803, gemm_fp8: None },
+    Measured { gpu: "h100-sxm", architecture: "Hopper", peak: 989.4, gemm: 0.797, gemm_fp8: Some(0.508) },
+    Measured { gpu: "h200-sxm", architecture: "Hopper", peak: 989.4, gemm: 0.770, gemm_fp8: Some(0.510) },
+    Measured { gpu: "l40s", architecture: "Ada Lovelace", peak: 362.05, gemm: 0.605, gemm_fp8: Some(0.433) },
+    Measured { gpu: "b200-hgx", architecture: "Blackwell", peak: 2250.0, gemm: 0.634, gemm_fp8: Some(0.451) },
+    Measured { gpu: "b300-hgx", architecture: "Blackwell Ultra", peak: 2250.0, gemm: 0.710, gemm_fp8: Some(0.413) },
+    Measured {
+        gpu: "rtx-pro-6000-blackwell",
+        architecture: "Blackwell",
+        peak: 503.8,
+        gemm: 0.790,
+        gemm_fp8: Some(0.615),
+    },
+    Measured { gpu: "rtx-5090", architecture: "Blackwell", peak: 209.5, gemm: 0.93, gemm_fp8: None },
+];
+
+/// The cards the published training runs that set [`TRAINING_SHARE`] ran on (the calibration
+/// rows of src/domain/accuracy.json): the reference an unmeasured stack is scaled from.
+pub const REFERENCE: [&str; 2] = ["a100-80gb-sxm4", "h100-sxm"];
+
+/// Share of the isolated kernels' speed a training step keeps: backward GEMMs (dgrad and wgrad
+/// with transposed operands), launch gaps, the optimizer and framework work. 0.59 / 0.80: the
+/// steady-state rows of four software stacks run their GEMMs at 0.59 of peak once their
+/// elementwise time is added back (Narayanan et al. 2021 Table 1, Korthikanti et al. 2022, NeMo
+/// 24.x on H100, OPT-175B — docs/research/2026-11-30-kernel-efficiency-experiment.md), on cards
+/// whose isolated GEMMs measure 0.80 (the A100/H100 mean of [`MEASURED`]). The 17 NVIDIA BF16
+/// calibration rows of src/domain/accuracy.json then run at a median 0.98 of their published
+/// speed (docs/research/2026-12-01-operator-model.md).
+pub const TRAINING_SHARE: f64 = 0.7375;
+
+/// [`TRAINING_SHARE`] of FP8 steps, set on the six NeMo 24.x H100 FP8 calibration rows (median
+/// 1.01 of their published speed; Transformer Engine fuses the activation quantization into the
+/// preceding kernel, which the measured per-tensor rows pay apart, hence above BF16's share).
+pub const TRAINING_SHARE_FP8: f64 = 0.85;
+
+/// Where a card's kernel figures come from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Source {
+    /// Measured on this card.
+    Own(&'static Measured),
+    /// Borrowed from a measured card of the same architecture.
+    Borrowed(&'static Measured),
+    /// No measured card of its architecture: the reference cards' mean, scaled by its stack.
+    Reference,
+}
+
+impl Source {
+    /// The measured figures, when there are any.
+    #[must_use]
+    pub fn measured(&self) -> Option<&'static Measured> {
+        match self {
+            Self::Own(m) | Self::Borrowed(m) => Some(m),
+            Self::Reference => None,
+        }
+    }
+}
+
+/// The figures card `g` uses: its own, else the measured card of its architecture nearest in
+/// BF16 peak (log distance), else the reference.
+#[must_use]
+pub fn source(g: &Gpu) -> Source {
+    if let Some(m) = MEASURED.iter().find(|m| m.gpu == g.id) {
+        return Source::Own(m);
+    }
+    let peak = g.bf16_tflops.or(g.fp16_tflops).unwrap_or(1.0).max(1e-3);
+    let same = MEASURED.iter().filter(|m| g.software == "cuda" && g.architecture.as_deref() == Some(m.architecture));
+    same.min_by(|a, b| (a.peak / peak).ln().abs().total_cmp(&(b.peak / peak).ln().abs()))
+        .map_or(Source::Reference, Source::Borrowed)
+}
+
+fn reference_mean(f: impl Fn(&Measured) -> Option<f64>) -> f64 {
+    let xs: Vec<f64> = MEASURED.iter().filter(|m| REFERENCE.contains(&m.gpu)).filter_map(f).collect();
+    xs.iter().sum::<f64>() / xs.len().max(1) as f64
+}
+
+/// Stack factor of a card without measurements, against the A100/H100 reference: CANN as CUDA
+/// (MindSpeed-LLM's measured runs on 910B, the mindspeed-* calibration rows, fall within 25% at
+/// the reference and 29–44% short at 0.7 of it); other stacks (ROCm, DTK, MUSA, …) × 0.7, a
+/// stated assumption for less mature kernels with no calibration row.
+#[must_use]
+pub fn stack(g: &Gpu) -> f64 {
+    match g.software.as_str() {
+        "cuda" | "cann" => 1.0,
+        _ => 0.7,
+    }
+}
+
+/// Isolated GEMM share of peak of card `g` at precision `p` (before [`TRAINING_SHARE`]).
+#[must_use]
+pub fn gemm_share(g: &Gpu, p: Precision) -> f64 {
+    let fp8 = p == Precision::Fp8 && g.fp8_tflops.is_some();
+    let pick = |m: &Measured| if fp8 { m.gemm_fp8 } else { Some(m.gemm) };
+    source(g).measured().and_then(pick).unwrap_or_else(|| reference_mean(pick) * stack(g))
+}
+
+/// [`TRAINING_SHARE`] of card `g` at precision `p` (a card without FP8 runs an FP8 scenario in
+/// 16 bits).
+#[must_use]
+pub fn training_share(g: &Gpu, p: Precision) -> f64 {
+    if p == Precision::Fp8 && g.fp8_tflops.is_some() {
+        TRAINING_SHARE_FP8
+    } else {
+        TRAINING_SHARE
+    }
+}
