@@ -16,16 +16,18 @@ const PREFIX: &str = "v1.";
 fn diff(base: &Value, new: &Value) -> Option<Value> {
     match (base, new) {
         (Value::Object(b), Value::Object(n)) => {
-            let out: Map<String, Value> = n
-                .iter()
-                .filter_map(|(k, v)| {
-                    match b.get(k) {
-                        Some(bv) => diff(bv, v),
-                        None => Some(v.clone()),
-                    }
-                    .map(|d| (k.clone(), d))
-                })
-                .collect();
+            // Inserted one by one: collecting into the map would sort the pairs with a stable
+            // sort instance of its own (~3 KB of wasm) although they arrive in key order.
+            let mut out = Map::new();
+            for (k, v) in n {
+                let changed = match b.get(k) {
+                    Some(bv) => diff(bv, v),
+                    None => Some(v.clone()),
+                };
+                if let Some(d) = changed {
+                    out.insert(k.clone(), d);
+                }
+            }
             (!out.is_empty()).then_some(Value::Object(out))
         }
         _ => (base != new).then(|| new.clone()),

@@ -48,9 +48,31 @@ pub fn sort_stable_by<T>(v: &mut Vec<T>, cmp: impl Fn(&T, &T) -> std::cmp::Order
     v.extend(order.into_iter().filter_map(|i| slots.get_mut(i).and_then(Option::take)));
 }
 
+/// A stable bottom-up merge sort of the indices 0..n: a few hundred bytes of wasm where the
+/// standard library's stable sort is ~4 KB, and O(n log n) for the search's thousands of plans.
 fn sorted_indices(n: usize, cmp: &dyn Fn(usize, usize) -> std::cmp::Ordering) -> Vec<usize> {
     let mut idx: Vec<usize> = (0..n).collect();
-    idx.sort_by(|&a, &b| cmp(a, b));
+    let mut buf = vec![0; n];
+    let mut width = 1;
+    while width < n {
+        for lo in (0..n).step_by(2 * width) {
+            let (mid, hi) = ((lo + width).min(n), (lo + 2 * width).min(n));
+            let (mut i, mut j) = (lo, mid);
+            for slot in &mut buf[lo..hi] {
+                // Take from the right run only when it is strictly smaller: equal keys keep
+                // their order.
+                let right = j < hi && (i >= mid || cmp(idx[j], idx[i]) == std::cmp::Ordering::Less);
+                *slot = if right { idx[j] } else { idx[i] };
+                if right {
+                    j += 1;
+                } else {
+                    i += 1;
+                }
+            }
+        }
+        std::mem::swap(&mut idx, &mut buf);
+        width *= 2;
+    }
     idx
 }
 

@@ -124,14 +124,14 @@ pub fn percentile(sorted: &[f64], q: f64) -> f64 {
 #[must_use]
 pub fn groups(rows: &[Row]) -> Vec<Group> {
     let mut keys: Vec<(Role, Kind)> = rows.iter().map(|r| (r.case.role, kind(r.case.metric))).collect();
-    keys.sort_by_key(|(r, k)| (*r as u8, *k));
+    super::super::units::sort_stable_by(&mut keys, |a, b| (a.0 as u8, a.1).cmp(&(b.0 as u8, b.1)));
     keys.dedup();
     keys.into_iter()
         .map(|(role, k)| {
             let of: Vec<&Row> = rows.iter().filter(|r| r.case.role == role && kind(r.case.metric) == k).collect();
             let mut errors: Vec<f64> =
                 of.iter().filter(|r| r.case.not_expressible.is_none()).filter_map(|r| r.error.map(f64::abs)).collect();
-            errors.sort_by(f64::total_cmp);
+            super::super::units::sort_stable_by(&mut errors, f64::total_cmp);
             Group {
                 role,
                 kind: k,
@@ -185,7 +185,7 @@ pub fn tier_bands(rows: &[Row], catalog: &Catalog) -> Vec<(&'static str, f64, us
                 .filter(|r| r.case.not_expressible.is_none() && tier_name(&r.case, catalog) == Some(t))
                 .filter_map(|r| r.error.map(f64::abs))
                 .collect();
-            e.sort_by(f64::total_cmp);
+            super::super::units::sort_stable_by(&mut e, f64::total_cmp);
             (t, percentile(&e, 0.9), e.len())
         })
         .collect()

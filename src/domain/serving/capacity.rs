@@ -196,7 +196,7 @@ pub fn capacity(m: &ModelSpec, s: &Scenario, g: &Gpu) -> Option<Capacity> {
     }
     // Narrow replicas first: once a plan meets the targets, a wider replica (at least as many
     // cards in one replica as the plan has in all) cannot need fewer cards, and is not tried.
-    shapes.sort_by_key(|&(t, e)| (e, t));
+    super::super::units::sort_stable_by(&mut shapes, |a, b| (a.1, a.0).cmp(&(b.1, b.0)));
     let mut best: Option<Capacity> = None;
     for (t, e) in shapes {
         if best.as_ref().is_some_and(|b| b.meets && e > b.cards) {
