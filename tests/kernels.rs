@@ -4,7 +4,9 @@
 
 use gpu_planner::domain::catalog::Catalog;
 use gpu_planner::domain::compute::kernel_efficiency;
-use gpu_planner::domain::kernels::{self, Source, MEASURED, TRAINING_SHARE, TRAINING_SHARE_FP8};
+use gpu_planner::domain::kernels::{
+    self, Source, MEASURED, REFERENCE, REFERENCE_GEMM, REFERENCE_GEMM_FP8, TRAINING_SHARE, TRAINING_SHARE_FP8,
+};
 use gpu_planner::domain::scenario::Precision;
 use serde_json::Value;
 
@@ -125,4 +127,16 @@ fn kernel_efficiency_follows_the_measured_shares() {
     assert!(close(reference, 0.59));
     assert!(close(k("huawei-ascend-910b3", Precision::Bf16), reference));
     assert!(close(k("mi300x", Precision::Bf16), reference * 0.7));
+}
+
+/// The reference shares are the means of the reference cards' measured ones.
+#[test]
+fn the_reference_is_the_mean_of_its_cards() {
+    let mean = |f: fn(&kernels::Measured) -> Option<f64>| {
+        let xs: Vec<f64> = MEASURED.iter().filter(|m| REFERENCE.contains(&m.gpu)).filter_map(f).collect();
+        xs.iter().sum::<f64>() / xs.len() as f64
+    };
+    assert!((mean(|m| Some(m.gemm)) - REFERENCE_GEMM).abs() < 1e-12);
+    assert!((mean(|m| m.gemm_fp8) - REFERENCE_GEMM_FP8).abs() < 1e-12);
+    assert_eq!(REFERENCE.len(), 2);
 }

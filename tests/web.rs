@@ -946,3 +946,21 @@ async fn a_typed_benchmark_recalibrates_every_card() {
     settle().await;
     assert_eq!(cell(other), before, "clearing the speed removes the calibration");
 }
+
+/// Every element id on the page is unique (a label's `for` must find its own field): with the
+/// serving panel open beside the money fields, the CNY-per-USD field and the request rate once
+/// shared `f-rate`.
+#[wasm_bindgen_test]
+async fn every_id_on_the_page_is_unique() {
+    let _h = fresh().await;
+    choose("task", "inference");
+    settle().await;
+    frames().await;
+    let ids: Vec<String> = all("[id]").iter().map(web_sys::Element::id).collect();
+    assert!(ids.iter().any(|i| i == "f-rate"), "the request-rate field is on the page: {ids:?}");
+    let mut seen: Vec<&String> = Vec::new();
+    for id in &ids {
+        assert!(!seen.contains(&id), "id `{id}` appears twice");
+        seen.push(id);
+    }
+}

@@ -101,8 +101,13 @@ fn matmul_rate(g: &Gpu, p: Precision) -> f64 {
 /// (Narayanan et al. 2021 Table 1: 44% at 1.7B to 52% at 1T on the same cluster).
 #[must_use]
 pub fn elementwise_ratio(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout) -> Option<f64> {
+    elementwise_at(m, s, g, l, matmul_rate(g, s.precision))
+}
+
+/// [`elementwise_ratio`] with the matmul share of peak already known.
+fn elementwise_at(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, matmul: f64) -> Option<f64> {
     let bandwidth = g.memory_bandwidth_gb_s? * 1e9 * s.efficiency.decode_bandwidth;
-    let gemm_rate = peak_tflops(g, s.precision)? * 1e12 * matmul_rate(g, s.precision);
+    let gemm_rate = peak_tflops(g, s.precision)? * 1e12 * matmul;
     let t = &s.training;
     let c = &t.conventions;
     let (h, seq, tp) = (f64::from(m.hidden), f64::from(t.seq_len.max(1)), f64::from(l.tp.max(1)));
@@ -176,14 +181,21 @@ impl Mfu {
 /// Predicted MFU of `layout` on card `g` at `micro_batch` sequences per micro-batch.
 #[must_use]
 pub fn mfu_at(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u32) -> Option<Mfu> {
+    mfu_with(m, s, g, l, micro_batch, matmul_rate(g, s.precision))
+}
+
+/// [`mfu_at`] with the card's matmul share of peak ([`kernel_efficiency`]) already known: the
+/// search asks for thousands of layouts of one card.
+#[must_use]
+pub fn mfu_with(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u32, matmul: f64) -> Option<Mfu> {
     let peak = peak_tflops(g, s.precision)? * 1e12;
     let t = &s.training;
     let mb = micro_batch.max(1);
     let microbatches = f64::from(t.global_batch) / (f64::from(l.dp.max(1)) * f64::from(mb));
     // A card without a published bandwidth gets no elementwise term: its time is a lower bound.
-    let elementwise = elementwise_ratio(m, s, g, l).unwrap_or(0.0);
+    let elementwise = elementwise_at(m, s, g, l, matmul).unwrap_or(0.0);
     // A benchmark's calibration scales the kernels' share of peak (domain/calibrate.rs).
-    let kernel = (matmul_rate(g, s.precision) * s.efficiency.kernel_scale).min(1.0) / (1.0 + elementwise);
+    let kernel = (matmul * s.efficiency.kernel_scale).min(1.0) / (1.0 + elementwise);
     let rf = recompute_factor(l.recompute, s.task);
     // Compute seconds of one step on one GPU at kernel efficiency (hardware FLOPs, recompute in).
     let tokens_step = f64::from(t.global_batch) * f64::from(t.seq_len);

@@ -157,6 +157,8 @@ struct CardCtx<'a> {
     g: &'a Gpu,
     cap: f64,
     peak: f64,
+    /// The card's matmul share of peak (compute::kernel_efficiency), looked up once.
+    matmul: f64,
     hourly: Option<f64>,
     price: Option<f64>,
 }
@@ -189,6 +191,7 @@ pub fn search(s: &Scenario, catalog: &Catalog) -> Result<SearchReport, PlanError
             g,
             cap: mem * GIB,
             peak,
+            matmul: compute::kernel_efficiency(g, s.precision),
             hourly: pricing::rent_hourly(s, catalog, &g.id),
             price: cost::card_price(s, catalog, &g.id, s.ownership.gpu == g.id),
         };
@@ -246,9 +249,10 @@ fn search_card(
                                     rep.fitting += 1;
                                     let n = tp * pp * dp * cp;
                                     let layout = Layout { dp, ..l };
-                                    let hours = compute::mfu_at(m, s, c.g, &layout, mb).map_or(f64::INFINITY, |u| {
-                                        compute::hours_for(flops, n, c.peak, u.used(), s.efficiency.goodput)
-                                    });
+                                    let hours = compute::mfu_with(m, s, c.g, &layout, mb, c.matmul)
+                                        .map_or(f64::INFINITY, |u| {
+                                            compute::hours_for(flops, n, c.peak, u.used(), s.efficiency.goodput)
+                                        });
                                     let own = own_per_hour(s, c, n, &mut own_rate);
                                     let cand = Candidate {
                                         gpu: c.g.id.clone(),

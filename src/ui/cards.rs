@@ -141,7 +141,7 @@ pub fn MoneyForm() -> impl IntoView {
         <fieldset class="group">
             <legend>{move || Key::Money.text(lang.get())}</legend>
             <SelectField label=Key::Currency testid="currency" options=currencies value=enum_get(sc, |s| s.money.currency) on_change=enum_set(sc, |s, v| s.money.currency = v)/>
-            <NumField label=Key::CnyPerUsd testid="rate" min=0.01 max=1000.0 value=num(sc, |s| s.money.cny_per_usd) on_change=set(sc, |s, v| s.money.cny_per_usd = v)/>
+            <NumField label=Key::CnyPerUsd testid="cny-per-usd" min=0.01 max=1000.0 value=num(sc, |s| s.money.cny_per_usd) on_change=set(sc, |s, v| s.money.cny_per_usd = v)/>
             <SelectField label=Key::RentMarket testid="market" options=markets value=get(sc, |s| s.money.rent_market.clone()) on_change=set(sc, |s, v| s.money.rent_market = v)/>
             <SelectField label=Key::Condition testid="condition" options=conditions value=get(sc, |s| if s.money.used { "used" } else { "new" }.to_string()) on_change=set(sc, |s, v: String| s.money.used = v == "used")/>
             <div class="override">
