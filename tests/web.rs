@@ -964,3 +964,29 @@ async fn every_id_on_the_page_is_unique() {
         seen.push(id);
     }
 }
+
+/// An embedded view neither shows nor overwrites the reader's own work: it opens its link (or
+/// the default), keeps storage as it was when its inputs change, and so never reports a storage
+/// problem in the wiki page.
+#[wasm_bindgen_test]
+async fn the_embedded_view_leaves_the_readers_saved_work_alone() {
+    clear_storage();
+    let mine = Scenario { model: "llama-3.1-70b".into(), ..Scenario::default() };
+    gpu_planner::web::storage::save(&mine).unwrap_or_else(|e| panic!("{e:?}"));
+    let stored = || {
+        window()
+            .local_storage()
+            .ok()
+            .flatten()
+            .and_then(|st| st.get_item(gpu_planner::web::storage::CURRENT_KEY).ok().flatten())
+    };
+    let before = stored();
+    set_query("?embed=1");
+    let _h = mount().await;
+    type_into("seq", "2048");
+    frames().await;
+    assert_eq!(stored(), before, "the embedded view wrote the reader's working scenario");
+    assert!(find("storage-status").is_none());
+    let model: web_sys::HtmlSelectElement = by_testid("model").unchecked_into();
+    assert_eq!(model.value(), Scenario::default().model, "the embedded view opened the reader's own scenario");
+}

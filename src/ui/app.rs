@@ -23,8 +23,12 @@ use wasm_bindgen::JsCast;
 
 /// The first scenario: the share link, else the saved one, else the demo; plus what went wrong
 /// with the link and with storage.
-fn initial(l: Lang) -> (Scenario, Option<crate::domain::error::DecodeError>, Option<String>) {
-    let (saved, storage_msg) = match web::storage::load() {
+/// The scenario to open: the link's, else (on the full page) the one being worked on. An
+/// embedded view never reads or writes storage: it shows its link, and a wiki reader's own work
+/// on the full page is not theirs to see or overwrite.
+fn initial(l: Lang, embed: bool) -> (Scenario, Option<crate::domain::error::DecodeError>, Option<String>) {
+    let stored = if embed { Ok(None) } else { web::storage::load() };
+    let (saved, storage_msg) = match stored {
         Ok(s) => (s.unwrap_or_default(), None),
         Err(e) => (Scenario::default(), Some(Key::from(e).text(l).to_string())),
     };
@@ -71,12 +75,12 @@ fn hold_in_place(ev: leptos::ev::MouseEvent) {
 #[component]
 pub fn App() -> impl IntoView {
     let lang = RwSignal::new(initial_lang());
-    let (first, link_error, storage_error) = initial(lang.get_untracked());
+    let embed = query_flag("embed");
+    let (first, link_error, storage_error) = initial(lang.get_untracked(), embed);
     let storage_msg = RwSignal::new(storage_error);
     let scenario = RwSignal::new(first);
     provide_context(scenario);
     provide_context(lang);
-    let embed = query_flag("embed");
     let result = Memo::new(move |_| scenario.with(|s| plan(s, Catalog::embedded())));
     // An invalid scenario never replaces the last good report on screen.
     let last_good = Memo::new(move |prev: Option<&Option<Report>>| match result.get() {
@@ -88,7 +92,7 @@ pub fn App() -> impl IntoView {
     let selected = RwSignal::new(web::url::load_card());
     Effect::new(move |_| {
         scenario.with(|s| {
-            if let Err(e) = web::storage::save(s) {
+            if let Err(e) = if embed { Ok(()) } else { web::storage::save(s) } {
                 let e = Key::from(e).text(lang.get_untracked());
                 if storage_msg.get_untracked().as_deref() != Some(e) {
                     storage_msg.set(Some(e.to_string()));
