@@ -1,7 +1,7 @@
 //! Saved scenarios as data: ids unique after saving, importing, duplicating and undoing a
 //! delete; lists damaged by older imports are repaired; a delete takes one entry and can be undone.
 
-use gpu_planner::domain::saved::{self, Saved, NAME_MAX_CHARS};
+use gpu_planner::domain::saved::{self, SaveOutcome, Saved, NAME_MAX_CHARS};
 use gpu_planner::domain::scenario::Task;
 use gpu_planner::domain::Scenario;
 
@@ -96,14 +96,35 @@ fn a_duplicate_has_its_own_id_and_name_and_sits_after_the_original() {
     assert!(saved::duplicate(&mut list, 999, 5).is_none());
 }
 
+/// The story: a 32B plan saved, the model switched to a 70B LoRA, saved under the
+/// inherited name. The 32B plan must survive; the 70B LoRA sits beside it; "replace instead"
+/// puts it into the first entry; saving an unchanged scenario adds nothing.
 #[test]
-fn save_overwrites_by_name_else_appends_with_a_fresh_id() {
-    let mut list = vec![entry(100, "a")];
-    let s = Scenario { name: "a".into(), task: Task::Lora, ..Scenario::default() };
-    assert_eq!(saved::save(&mut list, &s, 50), 100);
-    assert_eq!((list.len(), list[0].scenario.task), (1, Task::Lora));
-    let id = saved::save(&mut list, &Scenario { name: "b".into(), ..Scenario::default() }, 50);
-    assert_eq!(id, 101, "a clock behind the largest id still gives a new one");
+fn saving_never_overwrites_another_scenario_with_the_same_name() {
+    let plan32 = Scenario { name: "my plan".into(), model: "qwen2.5-32b".into(), ..Scenario::default() };
+    let mut list = Vec::new();
+    assert_eq!(saved::save(&mut list, &plan32, 50), SaveOutcome::New(50));
+    assert_eq!(saved::save(&mut list, &plan32, 60), SaveOutcome::Unchanged(50), "re-saving the same scenario");
+    assert_eq!(list.len(), 1);
+    let lora70 = Scenario { task: Task::Lora, model: "llama-3.1-70b".into(), ..plan32.clone() };
+    let out = saved::save(&mut list, &lora70, 70);
+    assert_eq!(out, SaveOutcome::Beside { id: 70, name: "my plan (2)".into(), kept: 50 });
+    assert_eq!(list.len(), 2);
+    assert_eq!((list[0].scenario.model.as_str(), list[0].scenario.task), ("qwen2.5-32b", Task::FullFinetune));
+    assert_eq!((list[1].name.as_str(), list[1].scenario.name.as_str()), ("my plan (2)", "my plan (2)"));
+    assert_eq!(list[1].scenario.task, Task::Lora);
+    // Replace instead: the first entry takes the LoRA under its own name, the copy goes.
+    saved::replace(&mut list, 70, 50);
+    assert_eq!(list.len(), 1);
+    assert_eq!((list[0].id, list[0].name.as_str(), list[0].scenario.task), (50, "my plan", Task::Lora));
+    assert_eq!(list[0].scenario.name, "my plan");
+    // Unknown ids change nothing.
+    saved::replace(&mut list, 999, 50);
+    saved::replace(&mut list, 50, 999);
+    saved::replace(&mut list, 50, 50);
+    assert_eq!(list.len(), 1);
+    let id = saved::save(&mut list, &Scenario { name: "b".into(), ..Scenario::default() }, 40).id();
+    assert_eq!(id, 51, "a clock behind the largest id still gives a new one");
     assert_eq!(saved::next_id(&list, 5_000), 5_000);
     assert_eq!(saved::next_id(&[entry(u64::MAX, "x"), entry(0, "y")], 0), 1);
 }

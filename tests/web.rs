@@ -990,3 +990,37 @@ async fn the_embedded_view_leaves_the_readers_saved_work_alone() {
     let model: web_sys::HtmlSelectElement = by_testid("model").unchecked_into();
     assert_eq!(model.value(), Scenario::default().model, "the embedded view opened the reader's own scenario");
 }
+
+/// The data-loss story of the page-defects issue: save a 32B plan, switch to a 70B LoRA under
+/// the inherited name, save again. Both plans are kept (the second as "my plan (2)", said so),
+/// and "replace instead" puts the LoRA into the first entry on request.
+#[wasm_bindgen_test]
+async fn saving_under_a_taken_name_keeps_both_and_replaces_only_on_request() {
+    let _h = fresh().await;
+    choose("model", "qwen2.5-32b");
+    type_into("sc-name", "my plan");
+    settle().await;
+    click("sc-save");
+    settle().await;
+    assert!(text("sc-saved").contains("“my plan”"), "{}", text("sc-saved"));
+    choose("model", "llama-3.1-70b");
+    choose("task", "lora");
+    settle().await;
+    click("sc-save");
+    frames().await;
+    let rows = all("[data-testid='saved-list'] li");
+    assert_eq!(rows.len(), 2, "{}", text("saved-list"));
+    assert!(text("sc-saved").contains("my plan (2)"), "{}", text("sc-saved"));
+    let stored: Vec<gpu_planner::domain::saved::Saved> =
+        gpu_planner::web::storage::load_saved().map(|(l, _)| l).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(stored[0].scenario.model, "qwen2.5-32b", "the 32B plan was overwritten");
+    assert_eq!((stored[1].name.as_str(), stored[1].scenario.task), ("my plan (2)", Task::Lora));
+    click("sc-replace");
+    frames().await;
+    let stored: Vec<gpu_planner::domain::saved::Saved> =
+        gpu_planner::web::storage::load_saved().map(|(l, _)| l).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(stored.len(), 1);
+    assert_eq!((stored[0].name.as_str(), stored[0].scenario.model.as_str()), ("my plan", "llama-3.1-70b"));
+    let name: web_sys::HtmlInputElement = by_testid("sc-name").unchecked_into();
+    assert_eq!(name.value(), "my plan");
+}

@@ -73,16 +73,65 @@ pub fn make_ids_unique(list: &mut [Saved], now: u64) -> usize {
     changed
 }
 
-/// Saves the current scenario: over the entry with its name, else as a new entry. Returns its id.
-pub fn save(list: &mut Vec<Saved>, s: &Scenario, now: u64) -> u64 {
-    let name = clip_name(&s.name);
-    if let Some(e) = list.iter_mut().find(|e| e.name == name) {
-        e.scenario = s.clone();
-        return e.id;
+/// What a save did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SaveOutcome {
+    /// A new entry (no entry had the name).
+    New(u64),
+    /// An entry with the name already held exactly this scenario: nothing changed.
+    Unchanged(u64),
+    /// An entry with the name held another scenario: it is kept, and the scenario is saved
+    /// beside it under the next free name ("a (2)"). Saving never overwrites silently.
+    Beside {
+        /// The new entry.
+        id: u64,
+        /// Its name.
+        name: String,
+        /// The entry that had the name.
+        kept: u64,
+    },
+}
+
+impl SaveOutcome {
+    /// The id of the entry that holds the scenario now.
+    #[must_use]
+    pub fn id(&self) -> u64 {
+        match self {
+            Self::New(id) | Self::Unchanged(id) | Self::Beside { id, .. } => *id,
+        }
     }
+}
+
+/// Saves the current scenario (see [`SaveOutcome`]).
+pub fn save(list: &mut Vec<Saved>, s: &Scenario, now: u64) -> SaveOutcome {
+    let name = clip_name(&s.name);
+    let kept = match list.iter().find(|e| e.name == name) {
+        Some(e) if e.scenario == Scenario { name: e.scenario.name.clone(), ..s.clone() } => {
+            return SaveOutcome::Unchanged(e.id)
+        }
+        Some(e) => Some(e.id),
+        None => None,
+    };
+    let name = unique_name(list, &name);
     let id = next_id(list, now);
-    list.push(Saved { id, name, scenario: s.clone() });
-    id
+    list.push(Saved { id, name: name.clone(), scenario: Scenario { name: name.clone(), ..s.clone() } });
+    match kept {
+        Some(kept) => SaveOutcome::Beside { id, name, kept },
+        None => SaveOutcome::New(id),
+    }
+}
+
+/// Puts the scenario of entry `from` into entry `into` and removes `from`: "replace the earlier
+/// one instead" after a [`SaveOutcome::Beside`]. Nothing happens unless both exist.
+pub fn replace(list: &mut Vec<Saved>, from: u64, into: u64) {
+    let Some(i) = list.iter().position(|e| e.id == from) else { return };
+    if from == into || !list.iter().any(|e| e.id == into) {
+        return;
+    }
+    let src = list.remove(i);
+    if let Some(e) = list.iter_mut().find(|e| e.id == into) {
+        e.scenario = Scenario { name: e.name.clone(), ..src.scenario };
+    }
 }
 
 /// Renames an entry (and the scenario inside it).

@@ -278,6 +278,10 @@ strings! {
     Scenarios => "Scenarios", "方案";
     ScenarioName => "Scenario name", "方案名称";
     Save => "Save", "保存";
+    SavedNew => "Saved as “{name}”.", "已保存为“{name}”。";
+    SavedSame => "“{name}” is saved already, unchanged.", "“{name}”已保存，没有改动。";
+    SavedBeside => "Saved as “{name}”: “{old}” holds another scenario and is kept.", "已另存为“{name}”：同名的“{old}”是另一个方案，已保留。";
+    ReplaceInstead => "Replace “{old}” instead", "改为覆盖“{old}”";
     Duplicate => "Duplicate", "复制";
     Rename => "Rename", "重命名";
     Load => "Open", "打开";

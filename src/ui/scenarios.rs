@@ -53,11 +53,42 @@ pub fn ScenarioBar(card: RwSignal<Option<String>>) -> impl IntoView {
     // "Link copied", or the link itself to copy by hand (the clipboard can be off in an iframe).
     let copied = RwSignal::new(None::<Result<(), String>>);
     let t = move |k: Key| k.text(lang.get());
+    // What the last save did: a save never overwrites another scenario of the same name.
+    let outcome = RwSignal::new(None::<(saved::SaveOutcome, String)>);
     let save = move |_| {
         let s = sc.get();
-        store.edit(|l| {
-            saved::save(l, &s, now_id());
-        });
+        let mut out = None;
+        store.edit(|l| out = Some(saved::save(l, &s, now_id())));
+        if let Some(o) = out {
+            if let saved::SaveOutcome::Beside { name, .. } = &o {
+                let name = name.clone();
+                sc.update(|s| s.name = name);
+            }
+            outcome.set(Some((o, saved::clip_name(&s.name))));
+        }
+    };
+    let replace = move |_| {
+        if let Some((saved::SaveOutcome::Beside { id, kept, .. }, old)) = outcome.get_untracked() {
+            store.edit(|l| saved::replace(l, id, kept));
+            sc.update(|s| s.name = old);
+            outcome.set(None);
+        }
+    };
+    let said = move || {
+        outcome.get().map(|(o, old)| {
+            let l = lang.get();
+            let (text, beside) = match &o {
+                saved::SaveOutcome::New(_) => (Key::SavedNew.text(l).replace("{name}", &old), false),
+                saved::SaveOutcome::Unchanged(_) => (Key::SavedSame.text(l).replace("{name}", &old), false),
+                saved::SaveOutcome::Beside { name, .. } => {
+                    (Key::SavedBeside.text(l).replace("{name}", name).replace("{old}", &old), true)
+                }
+            };
+            let button = beside.then(|| {
+                view! { <button type="button" class="link" data-testid="sc-replace" on:click=replace>{Key::ReplaceInstead.text(l).replace("{old}", &old)}</button> }
+            });
+            view! { <span class="ok" role="status" data-testid="sc-saved">{text} " " {button}</span> }
+        })
     };
     let copy_link = move |_| {
         let url = files::page_url(&sc.with(|s| crate::web::url::query(s, card.get().as_deref())));
@@ -68,6 +99,7 @@ pub fn ScenarioBar(card: RwSignal<Option<String>>) -> impl IntoView {
             <button type="button" data-testid="sc-save" on:click=save>{tr(lang, Key::Save)}</button>
             <button type="button" data-testid="copy-link" on:click=copy_link>{tr(lang, Key::CopyLink)}</button>
             <a href="#scenarios">{tr(lang, Key::Scenarios)} " (" {move || store.list.with(Vec::len)} ") ↓"</a>
+            {said}
             <span class="copied" data-testid="copied" class:ok=move || copied.with(|c| matches!(c, Some(Ok(()))))>{move || match copied.get() {
                 None => String::new(),
                 Some(Ok(())) => t(Key::Copied).to_string(),
