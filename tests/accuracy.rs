@@ -80,26 +80,6 @@ fn every_case_is_sourced_and_computable() {
     }
 }
 
-/// The page states [`SCORE`] and links `public/accuracy.html`; both must be what the engine
-/// computes now. When this fails after an engine change, regenerate the page
-/// (`cargo run --release --bin gpu-planner -- accuracy --html > public/accuracy.html`) and set
-/// `SCORE` in src/domain/accuracy.rs.
-#[test]
-fn the_score_and_the_table_the_page_links_are_current() {
-    use gpu_planner::domain::accuracy::{groups, shown, shown_headline, SCORE};
-    let rows = table(Catalog::embedded());
-    let fresh = shown(&rows);
-    assert_eq!(SCORE, shown_headline(&fresh), "update accuracy::SCORE");
-    let (within, all) = headline(&rows);
-    assert_eq!((SCORE.0, SCORE.1), (within, all));
-    let file =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/public/accuracy.html")).unwrap_or_default();
-    assert!(
-        file.trim_end() == gpu_planner::ui::accuracy::page(&fresh, &groups(&rows)).trim_end(),
-        "regenerate public/accuracy.html"
-    );
-}
-
 /// Validation rows judge the constants; nothing but the scorer may read them. No source file
 /// of the engine or its tests names one (a test that looked one up could tune a constant to it).
 #[test]

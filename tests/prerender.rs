@@ -6,16 +6,7 @@
 use gpu_planner::domain::format::Lang;
 use gpu_planner::domain::{plan, Catalog, Scenario};
 use gpu_planner::ui::prerender::{answer, document};
-
-#[test]
-fn the_committed_prerender_matches_the_engine() {
-    let file = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/public/prerender.html"))
-        .unwrap_or_else(|e| panic!("public/prerender.html: {e}"));
-    assert!(
-        file.trim_end() == document().trim_end(),
-        "public/prerender.html is stale: run `cargo run --release --bin gpu-planner -- prerender > public/prerender.html`"
-    );
-}
+// The comparison with the committed public/prerender.html is in tests/golden.rs.
 
 #[test]
 fn it_lists_the_default_rankings_top_cards_in_both_languages() {
