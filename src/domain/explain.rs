@@ -73,7 +73,7 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
         "参数量",
         format!("Ψ = {:.3e}, Ψ_active = {:.3e}", p.total, p.active),
         format!("{:.2} B", p.total / 1e9),
-        "config.json (models.json)",
+        "Hugging Face config.json",
     )];
     if let Some(e) = &m.encoder {
         out.push(line(
@@ -116,7 +116,7 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
                 psi_gpu
             ),
             format::gib(b.weights + b.gradients + b.optimizer + b.master_weights + b.buffers),
-            "Megatron-LM, DeepSpeed, HF Trainer, torchtune (framework.rs)",
+            "Megatron-LM, DeepSpeed, HF Trainer, torchtune",
         ));
         out.push(line(
             "weights",
@@ -328,7 +328,7 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
                 "MFU（模型算力利用率）",
                 formula,
                 format!("{:.1}%", u.used() * 100.0),
-                "DESIGN.md §3; Narayanan et al. 2021; Rajbhandari et al. 2019; NCCL",
+                "NVIDIA AIConfigurator (GEMM), Narayanan et al. 2021; Rajbhandari et al. 2019; NCCL",
             ));
         }
         if let (Some(h), Some(pk)) = (v.hours, peak) {
@@ -343,7 +343,7 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
                     super::goodput::describe(&super::goodput::from_wall(s.efficiency.goodput, v.gpus, h))
                 ),
                 format::hours(h, lang),
-                "DESIGN.md §3; Dubey et al. 2024 (Llama 3) §3.3.4",
+                "Dubey et al. 2024 (Llama 3) §3.3.4; Young 1974",
             ));
             if let (Some(t), Some(b)) = (&v.tier, v.hours_band) {
                 out.push(line(

@@ -27,7 +27,7 @@ pub(super) fn vision(s: &Scenario, m: &VisionModel, v: &CardVerdict) -> Vec<Expl
             "激活值",
             format!("{} per sample × batch {batch} (from measured memory: slope between batch sizes, or one figure less the model states; × (size ratio)²)", gib(b.activations / f64::from(batch.max(1)))),
             gib(b.activations),
-            "src/domain/vision.json (measured peak memory, each row sourced)",
+            "published peak-memory measurements of the model (each with its source)",
         ),
     ];
     if let Some(x) = &v.vision {
