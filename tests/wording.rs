@@ -65,7 +65,8 @@ fn leaks(s: &str) -> Vec<String> {
     out.extend(ids.iter().filter(|id| id.contains('-') && s.contains(*id)).map(|id| (*id).to_string()));
     // Internal file names are not sources a reader can open (the page links catalog.json and
     // reads the user's config.json; nothing else).
-    for raw in ["other (", "is other", "ZeRO-0 None", "{:?}", "models.json", "vision.json", "DESIGN.md", "src/", ".rs"] {
+    for raw in ["other (", "is other", "ZeRO-0 None", "{:?}", "models.json", "vision.json", "DESIGN.md", "src/", ".rs"]
+    {
         if s.contains(raw) {
             out.push(raw.to_string());
         }
