@@ -247,3 +247,25 @@ fn the_interconnect_filter_splits_the_catalog() {
     assert_eq!(fast.len() + pcie.len(), all.len());
     assert_eq!(all.len(), cat.gpus.len());
 }
+
+/// The number walk sees what JSON hides: NaN and infinity (serde_json writes both as null).
+#[test]
+fn the_number_walk_sees_nan_and_infinity() {
+    #[derive(serde::Serialize)]
+    struct Inner {
+        x: f64,
+        list: Vec<Option<f64>>,
+    }
+    #[derive(serde::Serialize)]
+    struct Outer {
+        a: f64,
+        inner: Inner,
+        n: u32,
+    }
+    let v = Outer { a: f64::NAN, inner: Inner { x: 1.5, list: vec![None, Some(f64::INFINITY)] }, n: 3 };
+    let got = common::floats::floats(&v);
+    let paths: Vec<&str> = got.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(paths, [".a", ".inner.x", ".inner.list[1]", ".n"]);
+    assert!(got[0].1.is_nan() && got[2].1 == f64::INFINITY && (got[1].1 - 1.5).abs() < 1e-12);
+    assert_eq!(serde_json::to_value(&v).unwrap_or_default()["a"], serde_json::Value::Null, "JSON hides it");
+}

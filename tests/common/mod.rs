@@ -1,6 +1,7 @@
 //! Helpers shared by the host tests.
 #![allow(dead_code)]
 
+pub mod floats;
 pub mod fuzz;
 
 use gpu_planner::domain::{plan, Catalog, Report, Scenario};
@@ -23,21 +24,8 @@ pub fn report(s: &Scenario) -> Report {
     }
 }
 
-/// Every number anywhere in a report's JSON, with its path.
+/// Every number anywhere in a report, with its path, NaN and infinity included (a JSON walk
+/// cannot see them: serde_json writes them as null).
 pub fn numbers(r: &Report) -> Vec<(String, f64)> {
-    fn walk(v: &serde_json::Value, path: &str, out: &mut Vec<(String, f64)>) {
-        match v {
-            serde_json::Value::Number(n) => out.push((path.to_string(), n.as_f64().unwrap_or(f64::NAN))),
-            serde_json::Value::Array(a) => {
-                a.iter().enumerate().for_each(|(i, x)| walk(x, &format!("{path}[{i}]"), out))
-            }
-            serde_json::Value::Object(o) => o.iter().for_each(|(k, x)| walk(x, &format!("{path}.{k}"), out)),
-            // serde_json writes NaN and infinity as null: a null where a number belongs is caught by
-            // `no_nulls_for_numbers` in properties.rs through the Rust values instead.
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
-    walk(&serde_json::to_value(r).unwrap_or_default(), "", &mut out);
-    out
+    floats::floats(r)
 }
