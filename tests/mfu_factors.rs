@@ -4,6 +4,8 @@
 //! gradients, ring attention hides behind the attention it overlaps.
 #![cfg(not(target_arch = "wasm32"))] // host only
 
+mod common;
+
 use gpu_planner::domain::compute::{mfu, training_hours, Mfu};
 use gpu_planner::domain::memory::{lora_params, Layout};
 use gpu_planner::domain::scenario::{Offload, Recompute, Task};
@@ -29,10 +31,15 @@ fn offload_never_speeds_training_up() {
     let plain = Layout { zero: 2, dp: 4, ..Layout::single() };
     let off = Layout { offload: Offload::Optimizer, ..plain };
     let (a, b) = (mfu_of(&s, &g, &plain), mfu_of(&s, &g, &off));
-    assert!(b.offload < 1.0 && b.predicted < a.predicted, "{} vs {}", b.predicted, a.predicted);
+    // The stated assumption (compute.rs offload_factor: ZeRO-Offload, Ren et al. 2021, hides
+    // much of the CPU step at large batch; 1.5× slower), applied once, to nothing else.
+    common::assert_close(b.offload, 1.0 / 1.5, 1e-12);
+    common::assert_close(a.offload, 1.0, 1e-12);
+    common::assert_close(b.predicted * 1.5, a.predicted * (b.communication / a.communication), 1e-9);
+    // Hours follow the MFU: the same FLOPs at a lower utilisation.
     let m = model(&s);
     let hours = |l: &Layout| training_hours(&m, &s, &g, l).unwrap_or(0.0);
-    assert!(hours(&off) > hours(&plain));
+    common::assert_close(hours(&off) / hours(&plain), a.predicted / b.predicted, 1e-9);
 }
 
 /// Whether the attention-score FLOPs count as model FLOPs is a reporting convention (PaLM
