@@ -140,3 +140,45 @@ fn the_reference_is_the_mean_of_its_cards() {
     assert!((mean(|m| m.gemm_fp8) - REFERENCE_GEMM_FP8).abs() < 1e-12);
     assert_eq!(REFERENCE.len(), 2);
 }
+
+/// The tier of a time: a benchmark calibrates only once it moved the kernel scale; a CUDA card
+/// of an architecture with no measured GEMMs borrows the measured-run card nearest in 16-bit
+/// peak (a V100's 125 TFLOPS FP16 is nearest the RTX 4090's 165, not the A100's 312).
+#[test]
+fn tiers_follow_the_measurements_and_the_benchmark() {
+    use gpu_planner::domain::scenario::{Benchmark, Scenario};
+    use gpu_planner::domain::tier::{self, Tier};
+    let catalog = Catalog::embedded();
+    let g = |id: &str| catalog.gpu(id).expect("card");
+    let mut s = Scenario::default();
+    assert_eq!(tier::of(&s, g("a100-80gb-sxm4"), catalog), Tier::Measured);
+    assert_eq!(tier::of(&s, g("l20"), catalog), Tier::Borrowed { from: "l40s".into() });
+    assert_eq!(tier::of(&s, g("v100-sxm2-32gb"), catalog), Tier::Borrowed { from: "rtx-4090".into() });
+    assert_eq!(tier::of(&s, g("mi300x"), catalog), Tier::Roofline);
+    assert_eq!(tier::of(&s, g("huawei-ascend-910b4"), catalog), Tier::Borrowed { from: "huawei-ascend-910b3".into() });
+    s.efficiency.benchmark = Some(Benchmark { gpu: "a100-80gb-sxm4".into(), tokens_per_s_gpu: 1000.0 });
+    assert_eq!(tier::of(&s, g("h100-sxm"), catalog), Tier::Measured, "a benchmark not yet applied calibrates nothing");
+    s.efficiency.kernel_scale = 0.8;
+    assert_eq!(tier::of(&s, g("h100-sxm"), catalog), Tier::Calibrated { on: "a100-80gb-sxm4".into() });
+    s.efficiency.mfu = Some(0.4);
+    assert_eq!(tier::of(&s, g("h100-sxm"), catalog), Tier::YourMfu);
+}
+
+/// Each tier takes its band: a benchmark's own card the measured one, every other card the
+/// borrowed one; the band is published = figure / (1 ± p90), the lower side capped at 90%.
+#[test]
+fn each_tier_takes_its_band() {
+    use gpu_planner::domain::tier::{band, p90, Tier, BAND_P90};
+    let of = |k: &str| BAND_P90.iter().find(|(n, _)| *n == k).map(|(_, v)| *v).expect("band");
+    let on = Tier::Calibrated { on: "a100-80gb-sxm4".into() };
+    assert_eq!(p90(&Tier::Measured, "h100-sxm"), of("measured"));
+    assert_eq!(p90(&Tier::YourMfu, "h100-sxm"), of("measured"));
+    assert_eq!(p90(&on, "a100-80gb-sxm4"), of("measured"));
+    assert_eq!(p90(&on, "h100-sxm"), of("borrowed"));
+    assert_eq!(p90(&Tier::Borrowed { from: "l40s".into() }, "l20"), of("borrowed"));
+    assert_eq!(p90(&Tier::Roofline, "mi300x"), of("roofline"));
+    let (lo, hi) = band(10.0, 0.25);
+    assert!((lo - 8.0).abs() < 1e-12 && (hi - 10.0 / 0.75).abs() < 1e-12);
+    let (_, hi) = band(10.0, 1.13);
+    assert!((hi - 100.0).abs() < 1e-9, "a p90 above 90% is capped on the slow side");
+}
