@@ -123,6 +123,11 @@ fn saving_never_overwrites_another_scenario_with_the_same_name() {
     saved::replace(&mut list, 50, 999);
     saved::replace(&mut list, 50, 50);
     assert_eq!(list.len(), 1);
+    // A name over the limit is clipped on save: saving the same scenario again changes nothing.
+    let long = Scenario { name: "x".repeat(NAME_MAX_CHARS + 20), ..Scenario::default() };
+    let first = saved::save(&mut list, &long, 45);
+    assert_eq!(saved::save(&mut list, &long, 46), SaveOutcome::Unchanged(first.id()));
+    list.retain(|e| e.id != first.id());
     let id = saved::save(&mut list, &Scenario { name: "b".into(), ..Scenario::default() }, 40).id();
     assert_eq!(id, 51, "a clock behind the largest id still gives a new one");
     assert_eq!(saved::next_id(&list, 5_000), 5_000);
