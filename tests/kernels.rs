@@ -154,6 +154,11 @@ fn tiers_follow_the_measurements_and_the_benchmark() {
     assert_eq!(tier::of(&s, g("a100-80gb-sxm4"), catalog), Tier::Measured);
     assert_eq!(tier::of(&s, g("l20"), catalog), Tier::Borrowed { from: "l40s".into() });
     assert_eq!(tier::of(&s, g("v100-sxm2-32gb"), catalog), Tier::Borrowed { from: "rtx-4090".into() });
+    // A CUDA card of an unmeasured architecture, at three 16-bit peaks: nearest in log distance.
+    for (peak, from) in [(150.0, "rtx-4090"), (320.0, "a100-80gb-sxm4"), (900.0, "h100-sxm"), (5000.0, "h100-sxm")] {
+        let card = gpu_planner::domain::Gpu { fp16_tflops: Some(peak), ..g("v100-sxm2-32gb").clone() };
+        assert_eq!(tier::of(&s, &card, catalog), Tier::Borrowed { from: from.into() }, "{peak}");
+    }
     assert_eq!(tier::of(&s, g("mi300x"), catalog), Tier::Roofline);
     assert_eq!(tier::of(&s, g("huawei-ascend-910b4"), catalog), Tier::Borrowed { from: "huawei-ascend-910b3".into() });
     s.efficiency.benchmark = Some(Benchmark { gpu: "a100-80gb-sxm4".into(), tokens_per_s_gpu: 1000.0 });
