@@ -175,13 +175,14 @@ fn tiers_follow_the_measurements_and_the_benchmark() {
 fn each_tier_takes_its_band() {
     use gpu_planner::domain::tier::{band, p90, Tier, BAND_P90};
     let of = |k: &str| BAND_P90.iter().find(|(n, _)| *n == k).map(|(_, v)| *v).expect("band");
+    let same = |a: f64, b: f64| assert!((a - b).abs() < 1e-12, "{a} vs {b}");
     let on = Tier::Calibrated { on: "a100-80gb-sxm4".into() };
-    assert_eq!(p90(&Tier::Measured, "h100-sxm"), of("measured"));
-    assert_eq!(p90(&Tier::YourMfu, "h100-sxm"), of("measured"));
-    assert_eq!(p90(&on, "a100-80gb-sxm4"), of("measured"));
-    assert_eq!(p90(&on, "h100-sxm"), of("borrowed"));
-    assert_eq!(p90(&Tier::Borrowed { from: "l40s".into() }, "l20"), of("borrowed"));
-    assert_eq!(p90(&Tier::Roofline, "mi300x"), of("roofline"));
+    same(p90(&Tier::Measured, "h100-sxm"), of("measured"));
+    same(p90(&Tier::YourMfu, "h100-sxm"), of("measured"));
+    same(p90(&on, "a100-80gb-sxm4"), of("measured"));
+    same(p90(&on, "h100-sxm"), of("borrowed"));
+    same(p90(&Tier::Borrowed { from: "l40s".into() }, "l20"), of("borrowed"));
+    same(p90(&Tier::Roofline, "mi300x"), of("roofline"));
     let (lo, hi) = band(10.0, 0.25);
     assert!((lo - 8.0).abs() < 1e-12 && (hi - 10.0 / 0.75).abs() < 1e-12);
     let (_, hi) = band(10.0, 1.13);
