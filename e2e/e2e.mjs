@@ -212,7 +212,11 @@ try {
     const h = await open(`${base}/host-sandbox.html`, { width: 1280, height: 800 }, 'en-US');
     const frame = h.page.frameLocator('#planner');
     await frame.locator('[data-testid=ranking] tbody tr').first().waitFor({ timeout: 20000 });
-    check('storage disabled (sandboxed iframe): page works and says so', await frame.locator('[data-testid=storage-status]').count() === 1);
+    // The embedded view never touches storage, so it has nothing to report; the full page does.
+    check('storage disabled (sandboxed embed): page works and shows no storage message', await frame.locator('[data-testid=storage-status]').count() === 0);
+    const full = h.page.frameLocator('#planner-full');
+    await full.locator('[data-testid=ranking] tbody tr').first().waitFor({ timeout: 20000 });
+    check('storage disabled (sandboxed full page): page works and says so', await full.locator('[data-testid=storage-status]').count() === 1);
     await h.ctx.close();
   }
 
