@@ -71,21 +71,13 @@ pub fn peak_tflops(g: &Gpu, p: Precision) -> Option<f64> {
 /// measured card of its architecture, or the A100/H100 reference scaled by its software stack)
 /// × the share a training step keeps of isolated kernels (kernels::TRAINING_SHARE, set on the
 /// calibration rows). The memory-bound elementwise kernels are counted apart
-/// ([`elementwise_ratio`]), the attention kernels too ([`attention_efficiency`]).
+/// ([`elementwise_ratio`]). The attention scores run at this share too, counted in full
+/// (12·L·h·s per token): the measured flash-attention shares with the causal half skipped would
+/// make attention cheaper than that, and the held-out long-sequence runs (8K–32K) already run
+/// slower than predicted (docs/research/2026-12-01-operator-model.md: the trial and its effect).
 #[must_use]
 pub fn kernel_efficiency(g: &Gpu, p: Precision) -> f64 {
     (kernels::gemm_share(g, p) * kernels::training_share(g, p)).min(1.0)
-}
-
-/// Share of peak of a training step's matmul work: [`kernel_efficiency`] for the GEMMs and the
-/// attention scores alike, the scores counted in full (12·L·h·s per token). Why not the
-/// measured flash-attention shares with the causal half skipped: at the forward shares
-/// aiconfigurator measured (0.52–0.64 of peak on A100/H100) and any backward within Dao 2023's
-/// 50–73%, attention would cost less than this convention charges, and the held-out
-/// long-sequence runs (8K–32K) already run slower than it predicts
-/// (docs/research/2026-12-01-operator-model.md: the trial and its effect on every row).
-fn matmul_rate(g: &Gpu, p: Precision) -> f64 {
-    kernel_efficiency(g, p)
 }
 
 /// Time of the memory-bound elementwise kernels of a training step relative to its GEMM time
@@ -101,7 +93,7 @@ fn matmul_rate(g: &Gpu, p: Precision) -> f64 {
 /// (Narayanan et al. 2021 Table 1: 44% at 1.7B to 52% at 1T on the same cluster).
 #[must_use]
 pub fn elementwise_ratio(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout) -> Option<f64> {
-    elementwise_at(m, s, g, l, matmul_rate(g, s.precision))
+    elementwise_at(m, s, g, l, kernel_efficiency(g, s.precision))
 }
 
 /// [`elementwise_ratio`] with the matmul share of peak already known.
@@ -181,7 +173,7 @@ impl Mfu {
 /// Predicted MFU of `layout` on card `g` at `micro_batch` sequences per micro-batch.
 #[must_use]
 pub fn mfu_at(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u32) -> Option<Mfu> {
-    mfu_with(m, s, g, l, micro_batch, matmul_rate(g, s.precision))
+    mfu_with(m, s, g, l, micro_batch, kernel_efficiency(g, s.precision))
 }
 
 /// [`mfu_at`] with the card's matmul share of peak ([`kernel_efficiency`]) already known: the

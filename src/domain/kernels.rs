@@ -96,11 +96,21 @@ pub fn source(g: &Gpu) -> Source {
     if let Some(m) = MEASURED.iter().find(|m| m.gpu == g.id) {
         return Source::Own(m);
     }
-    let peak = g.bf16_tflops.or(g.fp16_tflops).unwrap_or(1.0).max(1e-3);
     let same = MEASURED.iter().filter(|m| g.software == "cuda" && g.architecture.as_deref() == Some(m.architecture));
-    // Nearest in log distance: the larger of the two ratios, which orders as |ln| does.
-    let far = |m: &Measured| (m.peak / peak).max(peak / m.peak);
-    same.min_by(|a, b| far(a).total_cmp(&far(b))).map_or(Source::Reference, Source::Borrowed)
+    nearest_in_peak(half_peak(g), same, |m| m.peak).map_or(Source::Reference, Source::Borrowed)
+}
+
+/// A card's 16-bit dense peak, TFLOPS (BF16, else FP16; 1 when unknown).
+#[must_use]
+pub fn half_peak(g: &Gpu) -> f64 {
+    g.bf16_tflops.or(g.fp16_tflops).unwrap_or(1.0).max(1e-3)
+}
+
+/// The item whose peak is nearest `peak` in log distance (the larger of the two ratios, which
+/// orders as |ln| does); the first of equals.
+pub fn nearest_in_peak<T>(peak: f64, items: impl Iterator<Item = T>, peak_of: impl Fn(&T) -> f64) -> Option<T> {
+    let far = |x: &T| (peak_of(x) / peak).max(peak / peak_of(x));
+    items.min_by(|a, b| far(a).total_cmp(&far(b)))
 }
 
 /// The A100/H100 mean of [`MEASURED`]'s BF16 and FP8 shares (the A100 has no FP8), written out

@@ -28,10 +28,6 @@ pub enum Tier {
     Roofline,
 }
 
-fn bf16(g: &Gpu) -> f64 {
-    g.bf16_tflops.or(g.fp16_tflops).unwrap_or(1.0).max(1e-3)
-}
-
 /// The tier of card `g`'s time in scenario `s`.
 #[must_use]
 pub fn of(s: &Scenario, g: &Gpu, catalog: &Catalog) -> Tier {
@@ -51,11 +47,8 @@ pub fn of(s: &Scenario, g: &Gpu, catalog: &Catalog) -> Tier {
         kernels::Source::Reference => {}
     }
     // Else the measured-run card of the same stack nearest in peak (log distance).
-    MEASURED_CARDS
-        .iter()
-        .filter_map(|id| catalog.gpu(id))
-        .filter(|m| m.software == g.software)
-        .min_by(|a, b| (bf16(a) / bf16(g)).ln().abs().total_cmp(&(bf16(b) / bf16(g)).ln().abs()))
+    let runs = MEASURED_CARDS.iter().filter_map(|id| catalog.gpu(id)).filter(|m| m.software == g.software);
+    kernels::nearest_in_peak(kernels::half_peak(g), runs, |m| kernels::half_peak(m))
         .map_or(Tier::Roofline, |m| Tier::Borrowed { from: m.id.clone() })
 }
 
