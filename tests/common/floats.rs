@@ -190,49 +190,27 @@ fn compound(c: &mut Collector) -> Compound<'_> {
     Compound { c, base, i: 0 }
 }
 
-impl ser::SerializeSeq for Compound<'_> {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), Never> {
-        self.element(v)
-    }
-    fn end(self) -> Result<(), Never> {
-        self.done()
-    }
+/// The four positional compounds (sequence, tuple, tuple struct, tuple variant) walk alike.
+macro_rules! positional {
+    ($($trait:ident :: $method:ident),*) => {$(
+        impl ser::$trait for Compound<'_> {
+            type Ok = ();
+            type Error = Never;
+            fn $method<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), Never> {
+                self.element(v)
+            }
+            fn end(self) -> Result<(), Never> {
+                self.done()
+            }
+        }
+    )*};
 }
-
-impl ser::SerializeTuple for Compound<'_> {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), Never> {
-        self.element(v)
-    }
-    fn end(self) -> Result<(), Never> {
-        self.done()
-    }
-}
-
-impl ser::SerializeTupleStruct for Compound<'_> {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), Never> {
-        self.element(v)
-    }
-    fn end(self) -> Result<(), Never> {
-        self.done()
-    }
-}
-
-impl ser::SerializeTupleVariant for Compound<'_> {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), Never> {
-        self.element(v)
-    }
-    fn end(self) -> Result<(), Never> {
-        self.done()
-    }
-}
+positional!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 impl ser::SerializeMap for Compound<'_> {
     type Ok = ();
@@ -249,24 +227,19 @@ impl ser::SerializeMap for Compound<'_> {
     }
 }
 
-impl ser::SerializeStruct for Compound<'_> {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, name: &'static str, v: &T) -> Result<(), Never> {
-        self.field(name, v)
-    }
-    fn end(self) -> Result<(), Never> {
-        self.done()
-    }
+/// Structs and struct variants: each field under its name.
+macro_rules! named {
+    ($($trait:ident),*) => {$(
+        impl ser::$trait for Compound<'_> {
+            type Ok = ();
+            type Error = Never;
+            fn serialize_field<T: ?Sized + Serialize>(&mut self, name: &'static str, v: &T) -> Result<(), Never> {
+                self.field(name, v)
+            }
+            fn end(self) -> Result<(), Never> {
+                self.done()
+            }
+        }
+    )*};
 }
-
-impl ser::SerializeStructVariant for Compound<'_> {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, name: &'static str, v: &T) -> Result<(), Never> {
-        self.field(name, v)
-    }
-    fn end(self) -> Result<(), Never> {
-        self.done()
-    }
-}
+named!(SerializeStruct, SerializeStructVariant);
