@@ -89,3 +89,112 @@ fn mfu_line_shows_factors_whose_product_is_the_mfu() {
     );
     assert_eq!(e.result, format!("{:.1}%", v.mfu * 100.0));
 }
+
+/// The number after `key` in `text` ("/ dp 4" → 4).
+fn after(text: &str, key: &str) -> Option<f64> {
+    let rest = &text[text.find(key)? + key.len()..];
+    let end = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
+    rest[..end].parse().ok()
+}
+
+/// A state line, "c B × Ψ/(tp·pp) [/ dp·cp N | / dp N] …", evaluated.
+fn evaluate_states(formula: &str, psi_gpu: f64) -> f64 {
+    let c: f64 = formula.split(" B").next().and_then(|x| x.parse().ok()).unwrap_or_else(|| panic!("{formula}"));
+    let ranks = after(formula, "/ dp·cp ").or_else(|| after(formula, "/ dp ")).unwrap_or(1.0);
+    c * psi_gpu / ranks
+}
+
+/// The activation line evaluated: per layer (or per layer input) × layers × in flight, plus the
+/// working set of one recomputed layer, / cp.
+fn evaluate_activations(formula: &str) -> f64 {
+    let mib = 1_048_576.0;
+    let per = after(formula, "= ").unwrap_or_else(|| panic!("{formula}")) * mib;
+    let layers = after(formula, "MiB × ").unwrap_or_else(|| panic!("{formula}"));
+    let in_flight = after(formula, "layers × ").unwrap_or_else(|| panic!("{formula}"));
+    let working = after(formula, "working set ").map_or(0.0, |w| w * mib);
+    let cp = after(formula, "/ cp ").unwrap_or(1.0);
+    (per * layers * in_flight + working) / cp
+}
+
+/// The printed formulas evaluate to the figures beside them under data parallelism with every
+/// ZeRO stage, context parallelism and each recompute setting: the coefficient of a sharded term
+/// is the unsharded one, divided once by the ranks (it was once divided twice: "3.000 B ×
+/// Ψ/(2·1) / dp 4" beside 45.4 GiB), and full recompute prints what it keeps.
+#[test]
+fn training_formulas_evaluate_to_their_figures() {
+    use gpu_planner::domain::framework::Framework;
+    use gpu_planner::domain::scenario::{Parallel, Recompute};
+    let gib = |x: f64| x / 1_073_741_824.0;
+    let mut checked = 0;
+    for framework in [Framework::DeepSpeed, Framework::Megatron, Framework::Fsdp] {
+        for zero in 0..=3u8 {
+            for (recompute, cp) in [(Recompute::None, 1), (Recompute::Selective, 2), (Recompute::Full, 1)] {
+                let mut s = Scenario { task: Task::FullFinetune, ..Scenario::default() };
+                s.training.set_framework(framework);
+                s.training.global_batch = 64;
+                s.parallel =
+                    Parallel { auto: false, gpus: 16, tp: 2, pp: 1, zero, recompute, cp, ..Parallel::default() };
+                let r = report(&s);
+                let v = &r.cards[0];
+                assert_eq!((v.layout.zero, v.layout.cp, v.layout.recompute), (zero, cp, recompute), "layout kept");
+                let psi_gpu = r.params / f64::from(v.layout.tp * v.layout.pp);
+                let lines = explain(&s, Catalog::embedded(), v, Lang::En);
+                let formula = |id: &str| {
+                    lines.iter().find(|e| e.id == id).unwrap_or_else(|| panic!("{id} line")).formula.clone()
+                };
+                let b = &v.memory;
+                for (id, value) in [
+                    ("weights", b.weights),
+                    ("gradients", b.gradients),
+                    ("optimizer", b.optimizer),
+                    ("master", b.master_weights),
+                ] {
+                    let got = evaluate_states(&formula(id), psi_gpu);
+                    assert!(
+                        (gib(got) - gib(value)).abs() <= 0.0005 * gib(psi_gpu) + 0.005,
+                        "{framework:?} ZeRO {zero} {id}: `{}` = {:.2} GiB beside {:.2} GiB",
+                        formula(id),
+                        gib(got),
+                        gib(value)
+                    );
+                }
+                let a = formula("activations");
+                let got = evaluate_activations(&a);
+                assert!(
+                    (got / b.activations - 1.0).abs() < 0.002,
+                    "{framework:?} {recompute:?}: `{a}` = {got} beside {}",
+                    b.activations
+                );
+                assert_eq!(a.contains("full recompute"), recompute == Recompute::Full, "{a}");
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 36);
+}
+
+/// The per-layer coefficients printed are the ones the figure uses: for Korthikanti's GPT-3
+/// layer (h = q = kv, ffn = 4h, plain MLP, no dropout) they are 8h + 4q + 4kv + 4·ffn = 32h,
+/// i.e. their 34·sbh less the two dropout masks (2·sbh).
+#[test]
+fn activation_coefficients_match_korthikanti() {
+    use gpu_planner::domain::memory::{ActivationShape, TokenCoefficients};
+    let x = ActivationShape {
+        seq: 2048.0,
+        batch: 1.0,
+        hidden: 12288.0,
+        heads: 96.0,
+        q_width: 12288.0,
+        kv_width: 12288.0,
+        ffn: 4.0 * 12288.0,
+        gated: false,
+        dropout: false,
+        sequence_parallel: true,
+        fused_swiglu: false,
+        fp8_gemm_inputs: false,
+        bytes: 2.0,
+    };
+    let k = TokenCoefficients::of(&x);
+    assert_eq!((k.hidden, k.q, k.kv, k.ffn), (8.0, 4.0, 4.0, 4.0));
+    assert!((k.per_token(&x) / (32.0 * x.hidden) - 1.0).abs() < 1e-12);
+}

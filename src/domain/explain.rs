@@ -5,7 +5,7 @@ use super::catalog::Catalog;
 use super::compute;
 use super::format::{self, Lang};
 use super::framework::{Framework, GradDtype};
-use super::memory::{self, ActivationShape};
+use super::memory::{self, Layout, TokenCoefficients};
 use super::scenario::{Optimizer, Recompute, Scenario, Task};
 use super::verdict::CardVerdict;
 use serde::Serialize;
@@ -99,7 +99,20 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
         let c = &s.training.conventions;
         let psi_gpu = p.total / (f64::from(l.tp.max(1)) * f64::from(l.pp.max(1)));
         let per = |x: f64| x / psi_gpu.max(1.0);
-        let z = |stage: u8| if l.zero >= stage && l.dp > 1 { format!(" / dp {}", l.dp) } else { String::new() };
+        // A ZeRO-sharded term prints its unsharded bytes per parameter and the division by the
+        // dp·cp ranks it is sharded over, so that the formula evaluates to the figure beside it.
+        let ranks = l.dp.max(1) * l.cp.max(1);
+        let ranks_name = if l.cp > 1 { format!("dp·cp {ranks}") } else { format!("dp {ranks}") };
+        let term = |bytes: f64, sharded: bool| -> String {
+            if sharded && ranks > 1 {
+                format!("{:.3} B × Ψ/({shards}) / {ranks_name}", per(bytes) * f64::from(ranks))
+            } else {
+                format!("{:.3} B × Ψ/({shards})", per(bytes))
+            }
+        };
+        let grads_sharded = l.zero >= 2
+            && !(l.zero == 2 && c.zero2_full_grads)
+            && !(c.optimizer_in_backward || (l.zero >= 3 && c.fp32_grad_partition));
         out.push(line(
             "framework",
             "framework accounting",
@@ -123,10 +136,9 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
             "weights",
             "权重",
             format!(
-                "{:.3} B × Ψ/({shards}){}{}",
-                per(b.weights),
-                z(3),
-                if l.zero >= 3 { " + the gathered layer(s) in 16-bit" } else { "" }
+                "{}{}",
+                term(b.weights, l.zero >= 3),
+                if l.zero >= 3 { ", the gathered 16-bit layer(s) included" } else { "" }
             ),
             format::gib(b.weights),
             ZERO,
@@ -137,9 +149,8 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
                 "gradients",
                 "梯度",
                 format!(
-                    "{:.3} B × Ψ/({shards}){} ({})",
-                    per(b.gradients),
-                    z(2),
+                    "{} ({})",
+                    term(b.gradients, grads_sharded),
                     if c.grad == GradDtype::Fp32 { "fp32 accumulation" } else { "16-bit" }
                 ),
                 format::gib(b.gradients),
@@ -150,9 +161,8 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
                 "optimizer states",
                 "优化器状态",
                 format!(
-                    "{:.3} B × Ψ/({shards}){} ({} at {} B per moment{}{})",
-                    per(b.optimizer),
-                    z(1),
+                    "{} ({} at {} B per moment{}{})",
+                    term(b.optimizer, l.zero >= 1),
                     optimizer_name(s.training.optimizer),
                     c.optimizer_state.bytes(),
                     if c.fp32_grad_partition { " + fp32 gradient partition" } else { "" },
@@ -165,7 +175,7 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
                 "master",
                 "fp32 master weights",
                 "fp32 主权重",
-                format!("{:.3} B × Ψ/({shards}){}", per(b.master_weights), z(1)),
+                term(b.master_weights, l.zero >= 1),
                 format::gib(b.master_weights),
                 ZERO,
             ));
@@ -204,32 +214,11 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
                 "DeepSpeed reduce_bucket_size, stage3_prefetch_bucket_size",
             ));
         }
-        let x = ActivationShape::of(m, s.training.seq_len, s.training.micro_batch, 2.0);
-        let scores = !s.training.flash_attention && l.recompute == Recompute::None;
         out.push(line(
             "activations",
             "activations",
             "激活",
-            format!(
-                "per layer s·b·(4h + 2h + 4·q + 4·kv + {}·ffn{}) / tp, s={} b={} h={} ffn={:.0}; × {} layers / pp {} × in-flight; recompute {}{}",
-                if x.gated { 8 } else { 4 },
-                if scores { " + a·s²·2" } else { "" },
-                s.training.seq_len,
-                s.training.micro_batch,
-                m.hidden,
-                x.ffn,
-                m.layers,
-                l.pp,
-                match l.recompute {
-                    Recompute::None => "none",
-                    Recompute::Selective => "selective",
-                    Recompute::Full => "full",
-                },
-                m.encoder.as_ref().map_or(String::new(), |e| format!(
-                    "; + the encoder's {} layers at s={} and each decoder layer's cross-attention over them",
-                    e.layers, e.seq
-                ))
-            ),
+            activation_formula(m, s, l),
             format::gib(b.activations),
             KORTHIKANTI,
         ));
@@ -383,6 +372,64 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
         }
     }
     out
+}
+
+/// The activation figure as the terms it is computed from (memory/activations.rs): the per-layer
+/// bytes with the coefficients of each width, the layers and micro-batches the worst stage
+/// holds, the context-parallel split, and the encoder's share; evaluated, it gives the figure.
+fn activation_formula(m: &super::model::ModelSpec, s: &Scenario, l: &Layout) -> String {
+    let w = memory::worst_stage(m, s, l);
+    let x = &w.shape;
+    let flash = s.training.flash_attention;
+    let mib = |v: f64| format!("{:.2} MiB", v / 1_048_576.0);
+    let layers = (f64::from(m.layers) / f64::from(l.pp.max(1))).ceil();
+    let k = TokenCoefficients::of(x);
+    let coeff = |c: f64, name: &str| format!("{c}{name}");
+    let bytes = if (x.bytes - 2.0).abs() > f64::EPSILON { format!(" × {}", x.bytes / 2.0) } else { String::new() };
+    let split = if x.sequence_parallel || l.tp <= 1 { format!("/ tp {}", l.tp) } else { format!("(norms and GEMM inputs whole, the rest / tp {})", l.tp) };
+    let scores = !flash && l.recompute == Recompute::None;
+    let per_layer = memory::layer_activation_bytes(x, l.tp, scores);
+    let cp = if l.cp > 1 { format!(" / cp {}", l.cp) } else { String::new() };
+    let in_flight = (w.in_flight * 100.0).round() / 100.0;
+    let body = match l.recompute {
+        Recompute::Full => {
+            let input = 2.0 * x.seq * x.batch * x.hidden * x.bytes / 2.0 / f64::from(l.tp.max(1));
+            let working = memory::layer_activation_bytes(x, l.tp, !flash);
+            format!(
+                "full recompute keeps each layer's input s·b·2h B{bytes} / tp {} = {} × {} layers × {in_flight} in flight + one layer's working set {}{cp}, s={} b={} h={}",
+                l.tp,
+                mib(input),
+                layers,
+                mib(working),
+                x.seq,
+                x.batch,
+                x.hidden
+            )
+        }
+        _ => format!(
+            "per layer s·b·({} + {} + {} + {}){}{bytes} B {split} = {} × {} layers × {in_flight} in flight{cp}, s={} b={} h={} q={} kv={} ffn={}; recompute {}",
+            coeff(k.hidden, "h"),
+            coeff(k.q, "q"),
+            coeff(k.kv, "kv"),
+            coeff(k.ffn, "·ffn"),
+            if scores { " + a·s²·b·2" } else { "" },
+            mib(per_layer),
+            layers,
+            x.seq,
+            x.batch,
+            x.hidden,
+            x.q_width,
+            x.kv_width,
+            x.ffn,
+            if l.recompute == Recompute::Selective { "selective" } else { "none" }
+        ),
+    };
+    let encoder = memory::encoder_activation_bytes(m, x, l, flash, w.in_flight);
+    if m.encoder.is_some() {
+        format!("{body}; + the encoder stack and cross-attention {}", mib(encoder))
+    } else {
+        body
+    }
 }
 
 /// The link the data-parallel traffic crosses, as its vendor names it.

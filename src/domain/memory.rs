@@ -186,12 +186,30 @@ impl Stage {
 /// Per-GPU memory of a training task under `layout`: the most loaded pipeline stage.
 #[must_use]
 pub fn training(m: &ModelSpec, s: &Scenario, layout: &Layout) -> MemoryBreakdown {
+    worst_stage(m, s, layout).breakdown
+}
+
+/// The pipeline stage that needs the most memory.
+#[derive(Debug, Clone)]
+pub struct WorstStage {
+    pub stage: Stage,
+    /// Micro-batches whose activations it holds.
+    pub in_flight: f64,
+    /// The activation shape its figure was computed with.
+    pub shape: ActivationShape,
+    pub breakdown: MemoryBreakdown,
+}
+
+/// [`training`] with the stage, in-flight micro-batches and activation shape behind the figure,
+/// so that an explanation prints the same terms.
+#[must_use]
+pub fn worst_stage(m: &ModelSpec, s: &Scenario, layout: &Layout) -> WorstStage {
     let t = &s.training;
     let shape = ActivationShape::of(m, t.seq_len, t.micro_batch, activation_value_bytes(s))
         .with(&t.conventions)
         .with_precision(s.precision);
     let microbatches = f64::from(t.global_batch) / (f64::from(layout.dp.max(1)) * f64::from(t.micro_batch.max(1)));
-    let mut worst = MemoryBreakdown::default();
+    let mut worst = WorstStage { stage: Stage::Only, in_flight: 1.0, shape, breakdown: MemoryBreakdown::default() };
     for &stage in Stage::of(layout) {
         let mut b = training_states(m, s, layout, stage);
         let in_flight = stage.in_flight_interleaved(layout.pp, microbatches, s.parallel.virtual_stages);
@@ -199,8 +217,8 @@ pub fn training(m: &ModelSpec, s: &Scenario, layout: &Layout) -> MemoryBreakdown
         b.logits =
             if stage == Stage::First { 0.0 } else { loss_bytes(m, s, t.micro_batch, layout.tp * layout.cp.max(1)) };
         let b = finish(b, s);
-        if b.total > worst.total {
-            worst = b;
+        if b.total > worst.breakdown.total {
+            worst = WorstStage { stage, in_flight, shape, breakdown: b };
         }
     }
     worst

@@ -88,32 +88,59 @@ pub fn layer_activation_bytes(x: &ActivationShape, tp: u32, store_scores: bool) 
     let sb = x.seq * x.batch;
     let w = x.bytes / 2.0; // formula is written for 2-byte values; masks stay 1 byte
     let mask = if x.dropout { 1.0 } else { 0.0 };
-    let norms = 4.0 * sb * x.hidden * w;
-    // A GEMM input kept in FP8 takes half the bytes of a 16-bit one.
-    let gemm_in = if x.fp8_gemm_inputs { 0.5 } else { 1.0 };
-    // QKV input, Q, K, V, output-projection input (+ output dropout mask).
-    let attn = sb * (2.0 * x.hidden * gemm_in + 2.0 * x.q_width + 4.0 * x.kv_width + 2.0 * x.q_width * gemm_in) * w
-        + mask * sb * x.hidden;
+    let k = TokenCoefficients::of(x);
     // Softmax output (+ dropout mask and dropout output): 5·a·s²·b with dropout, 2·a·s²·b without.
     let scores =
         if store_scores { x.heads * x.seq * x.seq * x.batch * (2.0 * w + mask * (1.0 + 2.0 * w)) } else { 0.0 };
-    // Plain: input 2sbh + act in/out 4sbf (+ mask). Gated: input 2sbh + gate, up, act, product 8sbf;
-    // fused SwiGLU: [gate, up] and the product 6sbf.
-    let mlp_f = match (x.gated, x.fused_swiglu) {
-        (true, false) => 8.0,
-        (true, true) => 6.0,
-        _ => 4.0,
-    };
-    // The second GEMM's input (the activation's output, or the gated product) is 2sbf of it.
-    let mlp_f = mlp_f - 2.0 * (1.0 - gemm_in);
-    let mlp = sb * (2.0 * x.hidden * gemm_in + mlp_f * x.ffn) * w + mask * sb * x.hidden;
-    let all = norms + attn + scores + mlp;
+    // Two dropout masks (after attention, after the MLP), one byte per value.
+    let all = sb * k.per_token(x) * w + 2.0 * mask * sb * x.hidden + scores;
     let t = f64::from(tp.max(1));
     if x.sequence_parallel || tp <= 1 {
         return all / t;
     }
-    let whole = norms + sb * 4.0 * x.hidden * w + 2.0 * mask * sb * x.hidden;
+    let whole = 4.0 * sb * x.hidden * w + sb * 4.0 * x.hidden * w + 2.0 * mask * sb * x.hidden;
     whole + (all - whole) / t
+}
+
+/// Values one layer stores per token, in 2-byte units, as multiples of the widths: the
+/// explanation prints these same coefficients.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TokenCoefficients {
+    pub hidden: f64,
+    pub q: f64,
+    pub kv: f64,
+    pub ffn: f64,
+}
+
+impl TokenCoefficients {
+    #[must_use]
+    pub fn of(x: &ActivationShape) -> Self {
+        // A GEMM input kept in FP8 takes half the bytes of a 16-bit one.
+        let gemm_in = if x.fp8_gemm_inputs { 0.5 } else { 1.0 };
+        // Plain: act in/out 4sbf. Gated: gate, up, act, product 8sbf; fused SwiGLU: [gate, up] and
+        // the product 6sbf. The second GEMM's input (the activation's output, or the gated
+        // product) is 2sbf of it.
+        let mlp_f = match (x.gated, x.fused_swiglu) {
+            (true, false) => 8.0,
+            (true, true) => 6.0,
+            _ => 4.0,
+        } - 2.0 * (1.0 - gemm_in);
+        Self {
+            // Two layer-norm inputs (4h), the QKV input (2h) and the MLP input (2h).
+            hidden: 4.0 + 4.0 * gemm_in,
+            // Q and the output projection's input.
+            q: 2.0 + 2.0 * gemm_in,
+            // K and V.
+            kv: 4.0,
+            ffn: mlp_f,
+        }
+    }
+
+    /// Bytes-per-2 of one token: h·hidden + q·q_width + kv·kv_width + f·ffn.
+    #[must_use]
+    pub fn per_token(&self, x: &ActivationShape) -> f64 {
+        self.hidden * x.hidden + self.q * x.q_width + self.kv * x.kv_width + self.ffn * x.ffn
+    }
 }
 
 /// Activations of the first pipeline stage: L/p layers × in-flight micro-batches (1F1B keeps up
