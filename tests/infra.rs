@@ -117,3 +117,43 @@ fn checklist_is_bilingual_and_follows_the_card() {
         assert!(!i.en.is_empty() && !i.zh.is_empty());
     }
 }
+
+/// A card without a published power is not counted as 0 W in silence: the power row says the
+/// figure is unknown, the infrastructure warns that the sums count the hosts only, and the
+/// rent-vs-buy power formula says so too. A sourced estimate is counted and labelled as one.
+#[test]
+fn unknown_card_power_is_flagged_and_an_estimate_is_counted_as_one() {
+    use gpu_planner::domain::catalog::CardPower;
+    use gpu_planner::domain::cost::own_costs;
+    use gpu_planner::domain::format::{card_power, Lang};
+    let c = Catalog::embedded();
+    let ascend = c.gpu("huawei-ascend-910b3").unwrap_or_else(|| panic!("910B3"));
+    assert_eq!((ascend.tdp_w, ascend.power()), (None, CardPower::Unknown), "no published power");
+    let s = Scenario::default();
+    let p = power(&s, ascend, 8);
+    assert_eq!(p.card_power, CardPower::Unknown);
+    assert_close(p.server_w, s.ownership.host_watts, 1e-12);
+    assert!(card_power(p.card_power, Lang::En).contains("not published"));
+    assert!(card_power(p.card_power, Lang::Zh).contains("未公布"));
+    let mut on_ascend = Scenario { task: Task::Pretrain, ..Scenario::default() };
+    on_ascend.ownership.gpu = ascend.id.clone();
+    on_ascend.cards = CardFilter { only: vec![ascend.id.clone()], ..CardFilter::default() };
+    let r = report(&on_ascend);
+    let i = r.infra.unwrap_or_else(|| panic!("infra"));
+    assert!(i.warnings.contains(&Warning::CardPowerUnknown), "{:?}", i.warnings);
+
+    // The same card with an estimate of 400 W: counted in the server, flagged as an estimate.
+    let estimated = gpu_planner::domain::catalog::Gpu { power_estimate_w: Some(400.0), ..ascend.clone() };
+    let p = power(&s, &estimated, 8);
+    assert_eq!(p.card_power, CardPower::Estimated(400.0));
+    assert_close(p.server_w, 8.0 * 400.0 + s.ownership.host_watts, 1e-12);
+    assert!(card_power(p.card_power, Lang::En).starts_with("≈400 W (estimated"));
+    // Electricity per hour: (8 × 400 W + 1 host) × PUE × price, against hosts only when unknown.
+    let o = &s.ownership;
+    let with = own_costs(&s, &estimated, 8, 1.0).power_per_hour;
+    let without = own_costs(&s, ascend, 8, 1.0).power_per_hour;
+    assert_close(with - without, 3.2 * o.pue * o.electricity_per_kwh, 1e-9);
+    // A published TDP wins over an estimate.
+    let both = gpu_planner::domain::catalog::Gpu { tdp_w: Some(350.0), ..estimated };
+    assert_eq!(both.power(), CardPower::Published(350.0));
+}

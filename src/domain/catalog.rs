@@ -55,6 +55,9 @@ pub struct Gpu {
     pub fp32_tflops: Option<f64>,
     pub int8_tops: Option<f64>,
     pub tdp_w: Option<f64>,
+    /// Where no card power is published: a per-card figure derived from a published server or
+    /// system power (its basis in `notes`, its source in `sources`). Shown as an estimate.
+    pub power_estimate_w: Option<f64>,
     pub interconnect: Interconnect,
     pub pcie_gen: Option<u32>,
     pub ecc: Option<bool>,
@@ -64,7 +67,39 @@ pub struct Gpu {
     pub sources: Vec<Source>,
 }
 
+/// A card's power draw and how it is known.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub enum CardPower {
+    /// The vendor's TDP / board power.
+    Published(f64),
+    /// Derived from a published server or system power (`Gpu::power_estimate_w`).
+    Estimated(f64),
+    /// Neither: power sums count the hosts only and say so.
+    Unknown,
+}
+
+impl CardPower {
+    /// Watts to add up (0 when unknown; the page says the sum leaves the cards out).
+    #[must_use]
+    pub fn watts(self) -> f64 {
+        match self {
+            CardPower::Published(w) | CardPower::Estimated(w) => w,
+            CardPower::Unknown => 0.0,
+        }
+    }
+}
+
 impl Gpu {
+    /// The card's power: published TDP, else the sourced estimate, else unknown.
+    #[must_use]
+    pub fn power(&self) -> CardPower {
+        match (self.tdp_w, self.power_estimate_w) {
+            (Some(w), _) => CardPower::Published(w),
+            (None, Some(w)) => CardPower::Estimated(w),
+            (None, None) => CardPower::Unknown,
+        }
+    }
+
     /// Cards that share a fast link in one server (1 when PCIe only or unknown).
     #[must_use]
     pub fn nvlink_domain(&self) -> u32 {
@@ -141,6 +176,7 @@ crate::read_fields!(Gpu {
     fp32_tflops: opt_real,
     int8_tops: opt_real,
     tdp_w: opt_real,
+    power_estimate_w: opt_real,
     interconnect: any,
     pcie_gen: opt_whole,
     ecc: opt_flag,
@@ -275,6 +311,7 @@ fn validate_gpu(g: &Gpu) -> Vec<String> {
     in_range(&mut m, "fp32_tflops", g.fp32_tflops, 1.0, 500.0);
     in_range(&mut m, "int8_tops", g.int8_tops, 1.0, 10_000.0);
     in_range(&mut m, "tdp_w", g.tdp_w, 10.0, 2_000.0);
+    in_range(&mut m, "power_estimate_w", g.power_estimate_w, 10.0, 2_000.0);
     in_range(&mut m, "interconnect.gb_s", g.interconnect.gb_s, 1.0, 3_600.0);
     if let (Some(b), Some(f)) = (g.bf16_tflops, g.fp8_tflops) {
         if f > 2.05 * b {

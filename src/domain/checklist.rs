@@ -71,13 +71,13 @@ pub fn checklist(g: &Gpu) -> Vec<CheckItem> {
         }
     };
     out.push(item("Interconnect", "互联", link_en, link_zh));
-    let tdp = g.tdp_w.map_or("?".into(), |w| format!("{w:.0} W"));
+    let (tdp, tdp_zh) = (super::format::card_power(g.power(), Lang::En), super::format::card_power(g.power(), Lang::Zh));
     let consumer = g.segment == "consumer";
     out.push(item(
         "Power and cooling",
         "供电与散热",
         format!("{tdp} per card. {}", if consumer { "Consumer cards use 12V-2x6/12VHPWR or 8-pin plugs: check PSU connectors and cable seating; open-air coolers need front-to-back airflow." } else { "Check the server PSU rating (N+1), rack power per position and cooling; 700 W-class cards need datacenter airflow or liquid cooling." }),
-        format!("单卡 {tdp}。{}", if consumer { "消费级卡使用 12V-2x6/12VHPWR 或 8-pin 供电：检查电源接口与插紧；开放式散热需前后风道。" } else { "确认服务器电源额定（N+1）、机柜单位供电与散热；700 W 级显卡需要机房级风冷或液冷。" }),
+        format!("单卡 {tdp_zh}。{}", if consumer { "消费级卡使用 12V-2x6/12VHPWR 或 8-pin 供电：检查电源接口与插紧；开放式散热需前后风道。" } else { "确认服务器电源额定（N+1）、机柜单位供电与散热；700 W 级显卡需要机房级风冷或液冷。" }),
     ));
     let ecc = match g.ecc {
         Some(true) => {

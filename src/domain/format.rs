@@ -70,6 +70,20 @@ pub fn gib(bytes: f64) -> String {
     }
 }
 
+/// A card's power as the page shows it: published, an estimate from a published server or
+/// system power, or unknown (left out of the sums, which say so).
+#[must_use]
+pub fn card_power(p: super::catalog::CardPower, lang: Lang) -> String {
+    use super::catalog::CardPower;
+    match (p, lang) {
+        (CardPower::Published(w), _) => format!("{} W", grouped(w, 0)),
+        (CardPower::Estimated(w), Lang::En) => format!("≈{} W (estimated from the published server power)", grouped(w, 0)),
+        (CardPower::Estimated(w), Lang::Zh) => format!("约 {} W（按公开的整机功耗估算）", grouped(w, 0)),
+        (CardPower::Unknown, Lang::En) => "? W (not published: the sums leave the cards out)".into(),
+        (CardPower::Unknown, Lang::Zh) => "? W（未公布：合计未计入显卡）".into(),
+    }
+}
+
 /// Money with its symbol: "¥12,340", "$1,234".
 #[must_use]
 pub fn money(amount: f64, c: Currency) -> String {
@@ -186,6 +200,11 @@ pub fn warning(w: &Warning, lang: Lang) -> String {
                 format!("needs {servers} servers: plan InfiniBand/RoCE between them")
             }
         }
+        Warning::CardPowerUnknown => if zh {
+            "该卡未公布功耗：供电、UPS、散热与电费只计入主机，请向厂商索取整机功耗后再定机房".into()
+        } else {
+            "this card's power is not published: power, UPS, cooling and electricity count the hosts only; ask the vendor for the server's power before sizing the room".into()
+        },
         Warning::HighPower { card_w, server_w, cards } => {
             let (card_w, server_w) = (grouped(*card_w, 0), grouped(*server_w, 0));
             match (zh, *cards > 1) {

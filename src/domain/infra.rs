@@ -1,6 +1,6 @@
 //! Around the cards: checkpoint and dataset storage, inter-server network, power and cooling.
 
-use super::catalog::Gpu;
+use super::catalog::{CardPower, Gpu};
 use super::memory;
 use super::model::ModelSpec;
 use super::scenario::{Precision, Scenario, Task};
@@ -56,7 +56,10 @@ pub struct Network {
 /// Watts, PSU, UPS and heat for the plan's servers.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Power {
+    /// Watts per card counted below (0 when unknown).
     pub card_w: f64,
+    /// How the card's power is known: published, estimated from a server figure, or unknown.
+    pub card_power: CardPower,
     pub cards_per_server: u32,
     pub servers: u32,
     /// Cards × TDP + host, per server.
@@ -106,8 +109,11 @@ fn infra_warnings(s: &Scenario, net: &Option<Network>, p: &Power, g: &Gpu) -> Ve
     }
     // An office or workstation room: a 16 A / 220 V circuit is ~3.5 kW and comfort AC is not sized
     // for a constant kilowatt-scale heat load.
-    if s.infra.room == "office" && (p.server_w > 1_500.0 || g.tdp_w.unwrap_or(0.0) >= 450.0) {
+    if s.infra.room == "office" && (p.server_w > 1_500.0 || g.power().watts() >= 450.0) {
         w.push(Warning::OfficeRoom { server_w: p.server_w });
+    }
+    if p.card_power == CardPower::Unknown {
+        w.push(Warning::CardPowerUnknown);
     }
     w
 }
@@ -158,12 +164,14 @@ fn network(m: &ModelSpec, s: &Scenario, v: &CardVerdict) -> Option<Network> {
 pub fn power(s: &Scenario, g: &Gpu, cards: u32) -> Power {
     let per_server = s.parallel.gpus_per_server.max(1).min(cards.max(1));
     let servers = cards.div_ceil(s.parallel.gpus_per_server.max(1)).max(1);
-    let card_w = g.tdp_w.unwrap_or(0.0);
+    let card_power = g.power();
+    let card_w = card_power.watts();
     let server_w = f64::from(per_server) * card_w + s.ownership.host_watts;
     let it_w = f64::from(cards) * card_w + f64::from(servers) * s.ownership.host_watts;
     let per_rack = s.infra.servers_per_rack.max(1);
     Power {
         card_w,
+        card_power,
         cards_per_server: per_server,
         servers,
         server_w,

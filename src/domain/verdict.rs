@@ -130,6 +130,8 @@ pub enum Warning {
     RackPowerOverLimit { rack_kw: f64, limit_kw: f64 },
     /// High-power cards in an office or workstation room.
     OfficeRoom { server_w: f64 },
+    /// No published card power: power, UPS, cooling and electricity count the hosts only.
+    CardPowerUnknown,
     /// Does not fit even with the most memory-saving layout tried.
     DoesNotFit { needed_gib: f64, capacity_gib: f64 },
 }

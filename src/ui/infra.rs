@@ -81,10 +81,10 @@ pub fn InfraView(report: Signal<Option<Report>>) -> impl IntoView {
             (
                 Key::ServerPower,
                 format!(
-                    "{} W ({} × {:.0} W + {})",
+                    "{} W ({} × {} + {})",
                     format::grouped(p.server_w, 0),
                     p.cards_per_server,
-                    p.card_w,
+                    format::card_power(p.card_power, l),
                     Key::Host.text(l)
                 ),
             ),

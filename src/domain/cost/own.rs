@@ -90,7 +90,7 @@ pub fn own_costs(s: &Scenario, g: &Gpu, cards: u32, card_price: f64) -> OwnCosts
         + conv(o.ops_salary_per_year) * o.ops_share
         + hardware * o.maintenance_per_year
         + used * USED_FAILURE_PER_YEAR;
-    let kw = (n * g.tdp_w.unwrap_or(0.0) + sv * o.host_watts) / 1000.0;
+    let kw = (n * g.power().watts() + sv * o.host_watts) / 1000.0;
     OwnCosts {
         cards,
         servers,

@@ -29,7 +29,12 @@ pub fn rent_vs_buy_formulas(s: &Scenario, r: &RentVsBuy, lang: Lang) -> [String;
             o.maintenance_per_year * 100.0
         ),
         format!(
-            "({n} × TDP + {} × {} W) × PUE {} × {}/kWh",
+            "({n} × {} + {} × {} W) × PUE {} × {}/kWh",
+            format::card_power(
+                s.gpu(crate::domain::Catalog::embedded(), &r.gpu)
+                    .map_or(crate::domain::catalog::CardPower::Unknown, crate::domain::catalog::Gpu::power),
+                lang
+            ),
             r.own.servers,
             o.host_watts,
             o.pue,
