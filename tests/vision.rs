@@ -194,6 +194,30 @@ fn missing_measurements_and_qlora_are_plain_errors() {
     assert!(e.is_some_and(|e| e.to_string().contains("QLoRA")));
 }
 
+/// "No data" is its own error, not a "not one of the choices" (it once read "task (no published
+/// memory figure of this model for it) `inference` is not one of the choices"), named with the
+/// model and the job, in both languages.
+#[test]
+fn no_data_is_its_own_error_in_both_languages() {
+    use gpu_planner::domain::error::{Missing, PlanError};
+    use gpu_planner::domain::format::{plan_error, Lang};
+    let c = Catalog::embedded();
+    let e = gpu_planner::domain::plan(&scenario("whisper-large-v2", Task::FullFinetune), c)
+        .err()
+        .unwrap_or_else(|| panic!("refused"));
+    let PlanError::NoData { training: true, missing: Missing::Memory, speech: true, model } = &e else {
+        panic!("{e:?}")
+    };
+    let en = plan_error(&e, Lang::En);
+    assert!(en.starts_with(&format!("no published memory figure of {model} for training")), "{en}");
+    assert!(!en.contains("not one of the choices"), "{en}");
+    let zh = plan_error(&e, Lang::Zh);
+    assert!(zh.contains("没有公开的训练显存实测数据") && zh.contains("Whisper"), "{zh}");
+    let q = gpu_planner::domain::plan(&scenario("sdxl", Task::Qlora), c).err().unwrap_or_else(|| panic!("refused"));
+    assert!(matches!(q, PlanError::QloraNeedsLanguageModel(_)), "{q:?}");
+    assert!(plan_error(&q, Lang::Zh).starts_with("QLoRA 只适用于语言模型"));
+}
+
 /// Every model and measurement parses from the full file, names a model that exists, carries a
 /// source and, for a speed on a card outside the catalog, that card's specs.
 #[test]

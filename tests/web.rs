@@ -1024,3 +1024,50 @@ async fn saving_under_a_taken_name_keeps_both_and_replaces_only_on_request() {
     let name: web_sys::HtmlInputElement = by_testid("sc-name").unchecked_into();
     assert_eq!(name.value(), "my plan");
 }
+
+/// A model the page cannot plan for the task shows why and no figures: the previous model's
+/// table once stayed on screen under the new model's name. Picking a plannable model brings the
+/// answer back.
+#[wasm_bindgen_test]
+async fn a_refused_plan_leaves_no_stale_table() {
+    let _h = fresh().await;
+    frames().await;
+    assert!(find("ranking").is_some() && find("summary").is_some());
+    choose("task", "full_finetune");
+    choose("model", "whisper-large-v2");
+    frames().await;
+    let e = text("plan-error");
+    assert!(e.contains("no published") && e.contains("Whisper large-v2"), "{e}");
+    assert!(find("ranking").is_none(), "no table of the previous model");
+    assert!(find("summary").is_none(), "no summary of the previous model");
+    choose("model", "qwen2.5-7b");
+    frames().await;
+    assert!(find("plan-error").is_none());
+    assert!(find("ranking").is_some() && find("summary").is_some());
+}
+
+/// Opening a saved scenario after picking other values by hand shows the opened scenario's task
+/// and model in their selects (they once kept the hand-picked ones beside the opened results).
+#[wasm_bindgen_test]
+async fn opening_a_saved_scenario_updates_every_select() {
+    let _h = fresh().await;
+    choose("task", "pretrain");
+    choose("model", "qwen2.5-32b");
+    choose("precision", "fp8");
+    type_into("sc-name", "pretrain 32B");
+    settle().await;
+    click("sc-save");
+    settle().await;
+    choose("task", "lora");
+    choose("model", "llama-3.1-70b");
+    choose("precision", "bf16");
+    settle().await;
+    click("sc-open");
+    frames().await;
+    let value = |id: &str| by_testid(id).unchecked_ref::<web_sys::HtmlSelectElement>().value();
+    assert_eq!(value("task"), "pretrain");
+    assert_eq!(value("model"), "qwen2.5-32b");
+    assert_eq!(value("precision"), "fp8");
+    // Qwen2.5-32B has 32.5 B parameters (its model card), Llama 3.1 70B 70.6 B.
+    assert!(text("params").starts_with("32."), "{}", text("params"));
+}

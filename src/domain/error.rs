@@ -15,6 +15,28 @@ pub enum PlanError {
     NoCards,
     #[error("{field} `{value}` is not one of the choices")]
     UnknownChoice { field: &'static str, value: String },
+    /// A measured-speed model (vision, OCR, speech, diffusion) with no published measurement for
+    /// the job: the page plans these only from measurements.
+    #[error("{}", no_data_en(model, *training, *missing, *speech))]
+    NoData { model: String, training: bool, missing: Missing, speech: bool },
+    #[error("QLoRA is for language models: choose LoRA or full fine-tuning for {0}")]
+    QloraNeedsLanguageModel(String),
+}
+
+/// What a measured-speed model lacks for a job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Missing {
+    Speed,
+    Memory,
+}
+
+fn no_data_en(model: &str, training: bool, missing: Missing, speech: bool) -> String {
+    format!(
+        "no published {} of {model} for {}: this page plans such models from measurements only{}",
+        if missing == Missing::Speed { "speed" } else { "memory figure" },
+        if training { "training" } else { "inference" },
+        if speech { "; the Whisper presets among the language models estimate it from the architecture" } else { "" }
+    )
 }
 
 /// Why a share link or saved scenario could not be read.

@@ -320,6 +320,13 @@ pub fn plan_error(e: &PlanError, l: Lang) -> String {
         PlanError::InvalidModel(e) => format!("模型无效：{e}"),
         PlanError::NoCards => "目录中没有符合筛选条件的显卡".into(),
         PlanError::UnknownChoice { field, value } => format!("{field} `{value}` 不是可选项之一"),
+        PlanError::NoData { model, training, missing, speech } => format!(
+            "{model} 没有公开的{}{}实测数据：此类模型本页只按实测规划{}",
+            if *training { "训练" } else { "推理" },
+            if *missing == super::error::Missing::Speed { "速度" } else { "显存" },
+            if *speech { "；语言模型中的 Whisper 预设可按架构估算" } else { "" }
+        ),
+        PlanError::QloraNeedsLanguageModel(model) => format!("QLoRA 只适用于语言模型：请为 {model} 选择 LoRA 或全参微调"),
     }
 }
 

@@ -80,11 +80,13 @@ pub fn report(s: &Scenario, catalog: &Catalog) -> Result<Report, PlanError> {
 /// (domain/vision.rs); no infrastructure sizing (it follows LLM checkpoints and datasets).
 fn vision_report(s: &Scenario, catalog: &Catalog, m: &super::vision::VisionModel) -> Result<Report, PlanError> {
     if s.task == Task::Qlora {
-        return Err(PlanError::UnknownChoice { field: "task (QLoRA is for language models)", value: "qlora".into() });
+        return Err(PlanError::QloraNeedsLanguageModel(m.name.clone()));
     }
-    if let Some(field) = super::vision::missing_data(m, s) {
-        let task = if s.task == Task::Inference { "inference" } else { "training" };
-        return Err(PlanError::UnknownChoice { field, value: task.into() });
+    if let Some(missing) = super::vision::missing_data(m, s) {
+        // Whisper is also an encoder–decoder transformer preset: there a job the measurements
+        // cannot answer is estimated from the architecture.
+        let speech = m.family == "speech";
+        return Err(PlanError::NoData { model: m.name.clone(), training: s.task.is_training(), missing, speech });
     }
     let (cards, left_out) = cards_of(s, catalog)?;
     let mut verdicts = finish(s, catalog, &cards, |g| super::vision::verdict(m, s, g, catalog));

@@ -176,24 +176,14 @@ pub fn speed_without(m: &VisionModel, s: &Scenario, g: &Gpu, catalog: &Catalog, 
 /// Why a vision job cannot be planned: no published speed in any usable mode, or no memory
 /// figure of the model (nor of its family) for the task.
 #[must_use]
-pub fn missing_data(m: &VisionModel, s: &Scenario) -> Option<&'static str> {
+pub fn missing_data(m: &VisionModel, s: &Scenario) -> Option<super::error::Missing> {
+    use super::error::Missing;
     let measured =
         |mode: Mode| measurements().iter().any(|x| x.model == m.id && x.mode == mode && x.per_card().is_some());
-    // Whisper is also an encoder–decoder transformer preset: there a job the measurements cannot
-    // answer is estimated from the architecture.
-    let speech = m.family == "speech";
     if !modes(s.task).iter().any(|&(mode, _)| measured(mode)) {
-        return Some(if speech {
-            "task (no published speed of this model for it; the Whisper presets among the language models estimate it from the architecture)"
-        } else {
-            "task (no published speed of this model for it)"
-        });
+        return Some(Missing::Speed);
     }
-    activation_per_sample(m, s).is_none().then_some(if speech {
-        "task (no published memory figure of this model for it; the Whisper presets among the language models estimate it from the architecture)"
-    } else {
-        "task (no published memory figure of this model for it)"
-    })
+    activation_per_sample(m, s).is_none().then_some(Missing::Memory)
 }
 
 /// Time of one batch of `b` samples, s.

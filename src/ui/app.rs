@@ -82,12 +82,10 @@ pub fn App() -> impl IntoView {
     provide_context(scenario);
     provide_context(lang);
     let result = Memo::new(move |_| scenario.with(|s| plan(s, Catalog::embedded())));
-    // An invalid scenario never replaces the last good report on screen.
-    let last_good = Memo::new(move |prev: Option<&Option<Report>>| match result.get() {
-        Ok(r) => Some(r),
-        Err(_) => prev.cloned().flatten(),
-    });
-    let report: Signal<Option<Report>> = last_good.into();
+    // A scenario that cannot be planned shows its reason and no figures: the last plan's table
+    // under the new model's name would be another model's answer. (A field's invalid text is
+    // never written to the scenario, so typing keeps the last good result; ui/fields.rs.)
+    let report: Signal<Option<Report>> = Memo::new(move |_| result.get().ok()).into();
     // The card whose details are open; the share link carries it.
     let selected = RwSignal::new(web::url::load_card());
     Effect::new(move |_| {

@@ -152,7 +152,9 @@ pub fn SelectField(
     let label_for = id.clone();
     let option = move |(v, l): (String, String)| {
         let key = v.clone();
-        view! { <option value=v selected=move || value.with(|cur| *cur == key)>{l}</option> }
+        // The property, not the attribute: once a select has been changed by hand, browsers
+        // ignore later changes of `selected` attributes (an opened scenario kept the old task).
+        view! { <option value=v prop:selected=move || value.with(|cur| *cur == key)>{l}</option> }
     };
     view! {
         <label class="field" for=label_for>

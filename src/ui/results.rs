@@ -109,7 +109,9 @@ pub fn Ranking(report: Signal<Option<Report>>, selected: RwSignal<Option<String>
     let rows = move || {
         view! { <For each=order key=|id| id.clone() children=move |id| view! { <Row id report selected/> }/> }
     };
-    view! {
+    // No report (the scenario cannot be planned): no table at all, not an empty one.
+    let planned = Memo::new(move |_| report.with(Option::is_some));
+    move || planned.get().then(|| view! {
         <div class="table-wrap">
             <table class="ranking cards" data-testid="ranking">
                 <thead><tr>
@@ -123,7 +125,7 @@ pub fn Ranking(report: Signal<Option<Report>>, selected: RwSignal<Option<String>
         <button type="button" class="link more" data-testid="show-all" hidden=move || count() <= TOP on:click=move |_| all.update(|a| *a = !*a)>
             {move || if all.get() { Key::ShowTop.text(lang.get()).to_string() } else { Key::ShowAll.text(lang.get()).replace("{n}", &count().to_string()) }}
         </button>
-    }
+    })
 }
 
 /// A ranking row's texts, in the page language.

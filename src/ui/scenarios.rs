@@ -181,7 +181,7 @@ fn saved_row(
             <input type="checkbox" aria-label=move || t(Key::Compare) prop:checked=move || compare.with(|c| c.contains(&id))
                 on:change=move |ev| { let on = event_target_checked(&ev); compare.update(|c| { c.retain(|v| *v != id); if on { c.push(id); c.truncate(3); } }) }/>
             <span class="name">{x.name.clone()}</span>
-            <button type="button" on:click=move |_| sc.set(open.clone())>{tr(lang, Key::Load)}</button>
+            <button type="button" data-testid="sc-open" on:click=move |_| sc.set(open.clone())>{tr(lang, Key::Load)}</button>
             <button type="button" on:click=move |_| { let name = sc.with(|s| s.name.clone()); store.edit(|l| saved::rename(l, id, &name)) }>{tr(lang, Key::Rename)}</button>
             <button type="button" data-testid="sc-duplicate" on:click=move |_| store.edit(|l| { saved::duplicate(l, id, now_id()); })>{tr(lang, Key::Duplicate)}</button>
             <button type="button" data-testid="sc-delete" on:click=move |_| {
