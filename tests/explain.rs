@@ -113,7 +113,8 @@ fn evaluate_activations(formula: &str) -> f64 {
     let in_flight = after(formula, "layers × ").unwrap_or_else(|| panic!("{formula}"));
     let working = after(formula, "working set ").map_or(0.0, |w| w * mib);
     let cp = after(formula, "/ cp ").unwrap_or(1.0);
-    (per * layers * in_flight + working) / cp
+    let encoder = after(formula, "cross-attention over them ").map_or(0.0, |e| e * mib);
+    (per * layers * in_flight + working) / cp + encoder
 }
 
 /// The printed formulas evaluate to the figures beside them under data parallelism with every
@@ -171,6 +172,12 @@ fn training_formulas_evaluate_to_their_figures() {
         }
     }
     assert_eq!(checked, 36);
+    // An encoder–decoder model adds its encoder's term.
+    let s = Scenario { task: Task::FullFinetune, model: "flan-t5-large".into(), ..Scenario::default() };
+    let v = report(&s).cards[0].clone();
+    let lines = explain(&s, Catalog::embedded(), &v, Lang::En);
+    let a = lines.iter().find(|e| e.id == "activations").map(|e| e.formula.clone()).unwrap_or_default();
+    assert!((evaluate_activations(&a) / v.memory.activations - 1.0).abs() < 0.002, "{a}");
 }
 
 /// The per-layer coefficients printed are the ones the figure uses: for Korthikanti's GPT-3

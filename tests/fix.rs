@@ -109,3 +109,51 @@ fn serving_that_misses_its_targets_gets_serving_fixes() {
     s.parallel.gpus = 0;
     assert!(fixes(&s, Catalog::embedded()).is_empty());
 }
+
+/// A vision service that misses its latency target is not a working plan, and the fixes say why
+/// (`works` once ignored the vision target, so such a plan got no fixes). ResNet-50 at batch 1
+/// on a T4 runs ~1.8 ms (timm's benchmark tables): a 0.1 ms target cannot be met.
+#[test]
+fn a_vision_service_that_misses_its_latency_target_is_not_working() {
+    use gpu_planner::domain::fix::{shortfalls, Shortfall};
+    let mut s = Scenario { task: Task::Inference, model: "resnet50".into(), ..Scenario::default() };
+    s.vision.latency_ms = 0.1;
+    let r = report(&s);
+    let v = r.cards.iter().find(|c| c.vision.is_some() && c.fits).unwrap_or_else(|| panic!("a planned card"));
+    assert!(v.vision.as_ref().is_some_and(|f| !f.meets), "the target is missed");
+    assert!(!works(&s, v));
+    assert_eq!(shortfalls(&s, v), vec![Shortfall::MissesTargets]);
+    // With the default 200 ms target the same card works and has no shortfall.
+    let d = Scenario { task: Task::Inference, model: "resnet50".into(), ..Scenario::default() };
+    let r = report(&d);
+    let v = r.cards.iter().find(|c| c.gpu == v.gpu).unwrap_or_else(|| panic!("same card"));
+    assert!(works(&d, v) && shortfalls(&d, v).is_empty(), "{v:?}");
+}
+
+/// The shortfalls name the numbers the fixes heading prints: the memory needed against the
+/// card's, and the run's hours against the deadline's.
+#[test]
+fn shortfalls_carry_the_figures_of_the_failure() {
+    use gpu_planner::domain::fix::{shortfalls, Shortfall};
+    let s = Scenario {
+        task: Task::Pretrain,
+        model: "llama-3.1-8b".into(),
+        training: gpu_planner::domain::scenario::Training { tokens: 2e10, ..Default::default() },
+        parallel: Parallel { gpus: 8, ..Parallel::default() },
+        cards: CardFilter { only: vec!["a100-80gb-sxm4".into()], ..CardFilter::default() },
+        search: Search { deadline_days: Some(3.0), budget: None, max_gpus: 512 },
+        ..Scenario::default()
+    };
+    let v = &report(&s).cards[0];
+    assert_eq!(shortfalls(&s, v), vec![Shortfall::MissesDeadline { hours: v.hours, deadline_h: 72.0 }]);
+    let big = Scenario {
+        task: Task::FullFinetune,
+        model: "llama-3.1-70b".into(),
+        parallel: Parallel { gpus: 2, ..Parallel::default() },
+        cards: CardFilter { only: vec!["rtx-4090".into()], ..CardFilter::default() },
+        ..Scenario::default()
+    };
+    let v = &report(&big).cards[0];
+    assert_eq!(shortfalls(&big, v), vec![Shortfall::DoesNotFit { needed: v.memory.total, capacity: v.capacity }]);
+    assert!(v.memory.total > v.capacity);
+}

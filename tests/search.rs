@@ -135,3 +135,55 @@ fn the_whole_catalog_search_covers_over_100k_configurations() {
     assert!(r.searched >= 100_000, "{}", r.searched);
     assert!(r.per_card.len() > 10);
 }
+
+/// The automatic card limit follows the task and the model (a 7B LoRA was once offered ×64 to
+/// ×1,024 plans). Worked by hand:
+/// - Qwen2.5-7B LoRA on 10⁸ tokens: ~15 GB of bf16 weights plus activations on one card is well
+///   under one 80 GB card (× 8 → under 8), and 4·7.6e9·1e8 ≈ 3e18 FLOPs is far less than a day
+///   at 989.4 TFLOPS × 0.4 (3.42e19 FLOPs per card-day): the floor, 8.
+/// - Qwen2.5-7B full fine-tune on 10⁹ tokens: 16 B/param × 7.6e9 = 113 GiB of states plus
+///   activations at 4,096 tokens without recompute is the summary's 174 GiB on one card, 2.2
+///   cards of 80 GiB → × 8 ≈ 17 → the power of two 32 (more than 16: the states alone are 1.4
+///   cards, × 8 = 11.3); time 6·7.6e9·1e9 ≈ 4.6e19 → 2 × 1.3 card-days ≈ 3 cards, less.
+/// - Llama 3.1 70B pre-training on 15·10¹² tokens: 6·70.6e9·15e12 ≈ 6.4e24 FLOPs = 1.9e5
+///   card-days → the ceiling, 16,384 (Llama 3 405B's 16K H100s).
+/// A limit the user typed is kept as typed.
+#[test]
+fn the_card_limit_follows_the_task_and_the_model() {
+    use gpu_planner::domain::search::card_limit;
+    let at = |task: Task, model: &str, tokens: f64| {
+        let mut s = Scenario { task, model: model.into(), ..Scenario::default() };
+        s.training.tokens = tokens;
+        s
+    };
+    assert_eq!(card_limit(&at(Task::Lora, "qwen2.5-7b", 1e8)), 8);
+    assert_eq!(card_limit(&at(Task::FullFinetune, "qwen2.5-7b", 1e9)), 32);
+    assert_eq!(card_limit(&at(Task::Pretrain, "llama-3.1-70b", 15e12)), 16_384);
+    let mut typed = at(Task::Lora, "qwen2.5-7b", 1e8);
+    typed.search.max_gpus = 300;
+    assert_eq!(card_limit(&typed), 300);
+    // The search keeps to it: no LoRA plan of a 7B model on more than 8 cards.
+    let r = search(&at(Task::Lora, "qwen2.5-7b", 1e8), Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!r.by_cost.is_empty());
+    assert!(r.by_cost.iter().chain(&r.by_time).chain(&r.per_card).all(|c| c.layout.gpus() <= 8));
+}
+
+/// The cheapest and fastest lists hold no two plans that differ only in the ZeRO stage or the
+/// micro-batch (same card, count and split): they once repeated near-identical rows.
+#[test]
+fn the_lists_collapse_plans_that_differ_only_in_zero_or_micro_batch() {
+    let s = Scenario { task: Task::FullFinetune, model: "qwen2.5-7b".into(), ..Scenario::default() };
+    let r = search(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    for list in [&r.by_cost, &r.by_time] {
+        assert!(list.len() >= 5, "{}", list.len());
+        for (i, a) in list.iter().enumerate() {
+            for b in &list[i + 1..] {
+                let shape = |c: &gpu_planner::domain::search::Candidate| (c.gpu.clone(), Layout { zero: 0, ..c.layout });
+                assert_ne!(shape(a), shape(b), "{a:?}\n{b:?}");
+            }
+        }
+    }
+    // Still the cheapest: the first row is the cheapest plan of all the per-card ones.
+    let cheapest = r.per_card.iter().filter_map(gpu_planner::domain::search::Candidate::cost).fold(f64::INFINITY, f64::min);
+    assert_close(r.by_cost[0].cost().unwrap_or(f64::NAN), cheapest, 1e-12);
+}

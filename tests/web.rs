@@ -386,6 +386,18 @@ async fn auto_plan_searches_draws_the_front_and_applies_a_fix() {
     settle().await;
     assert!(text("search-summary").contains("configurations searched"), "{}", text("search-summary"));
     assert!(non_white_pixels("chart-pareto") > 1000);
+    // The fixes say what the current plan is and why it fails.
+    let current = text("current-plan");
+    assert!(current.starts_with("Your plan: 2 × NVIDIA GeForce RTX 4090") && current.contains("does not fit: needs"), "{current}");
+    // The three lists share one column layout: card, cards, layout, time, rent, own.
+    for id in ["per-card", "cheapest", "fastest"] {
+        let heads: Vec<String> = all(&format!("[data-testid='{id}'] thead th"))
+            .iter()
+            .map(|h| h.text_content().unwrap_or_default())
+            .collect();
+        assert_eq!(heads, ["Card", "Cards", "Layout", "Time", "Cost (rent)", "Cost (own)"], "{id}");
+    }
+    assert!(find("max-gpus-auto").is_none(), "a typed limit needs no explanation");
     let fix_button: web_sys::HtmlElement =
         by_testid("fixes").query_selector("button").ok().flatten().unwrap_or_else(|| panic!("a fix")).unchecked_into();
     fix_button.click();
@@ -393,6 +405,26 @@ async fn auto_plan_searches_draws_the_front_and_applies_a_fix() {
     sleep(400).await;
     settle().await;
     assert!(find("fixes").is_none(), "after applying the cheapest fix the plan works");
+    assert!(find("current-plan").is_none());
+}
+
+/// Without a typed limit the auto-plan says how many cards it tries and why; serving shows no
+/// empty Pareto chart.
+#[wasm_bindgen_test]
+async fn the_auto_plan_limit_is_explained_and_serving_draws_no_empty_chart() {
+    let _h = fresh().await;
+    sleep(400).await;
+    settle().await;
+    let s = Scenario::default();
+    let hint = text("max-gpus-auto");
+    let n = gpu_planner::domain::search::card_limit(&s);
+    assert!(hint.contains(&format!("up to {n} cards")), "{hint}");
+    assert!(n < 1024, "{n}");
+    choose("task", "inference");
+    settle().await;
+    assert!(find("max-gpus-auto").is_none());
+    let chart: web_sys::HtmlElement = by_testid("chart-pareto").unchecked_into();
+    assert!(chart.hidden(), "no Pareto chart for serving");
 }
 
 fn choose(id: &str, value: &str) {

@@ -424,11 +424,14 @@ fn activation_formula(m: &super::model::ModelSpec, s: &Scenario, l: &Layout) -> 
             if l.recompute == Recompute::Selective { "selective" } else { "none" }
         ),
     };
-    let encoder = memory::encoder_activation_bytes(m, x, l, flash, w.in_flight);
-    if m.encoder.is_some() {
-        format!("{body}; + the encoder stack and cross-attention {}", mib(encoder))
-    } else {
-        body
+    match &m.encoder {
+        Some(e) => format!(
+            "{body}; + the encoder's {} layers at s={} and each decoder layer's cross-attention over them {}",
+            e.layers,
+            e.seq,
+            mib(memory::encoder_activation_bytes(m, x, l, flash, w.in_flight))
+        ),
+        None => body,
     }
 }
 

@@ -23,11 +23,39 @@ pub struct Fix {
 }
 
 /// Whether a verdict is a working plan: fits, meets the deadline when there is one, and when
-/// serving meets the latency targets at the load.
+/// serving (language or vision models) meets the latency targets at the load.
 #[must_use]
 pub fn works(s: &Scenario, v: &CardVerdict) -> bool {
-    let deadline = s.search.deadline_days.map(|d| d * 24.0);
-    v.fits && deadline.is_none_or(|d| v.hours.is_some_and(|h| h <= d)) && v.serving.as_ref().is_none_or(|c| c.meets)
+    shortfalls(s, v).is_empty()
+}
+
+/// Why the focus card's plan does not work, as the fixes' heading says it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shortfall {
+    /// Bytes needed per card and the card's capacity.
+    DoesNotFit { needed: f64, capacity: f64 },
+    /// Hours the run takes (None: the card's speed is unknown) against the deadline's.
+    MissesDeadline { hours: Option<f64>, deadline_h: f64 },
+    /// Serving: the latency targets (a vision service's latency) are missed at the load.
+    MissesTargets,
+}
+
+/// The ways `v` fails [`works`] (empty when it works).
+#[must_use]
+pub fn shortfalls(s: &Scenario, v: &CardVerdict) -> Vec<Shortfall> {
+    let mut out = Vec::new();
+    if !v.fits {
+        out.push(Shortfall::DoesNotFit { needed: v.memory.total, capacity: v.capacity });
+    }
+    if let Some(d) = s.search.deadline_days.map(|d| d * 24.0) {
+        if !v.hours.is_some_and(|h| h <= d) {
+            out.push(Shortfall::MissesDeadline { hours: v.hours, deadline_h: d });
+        }
+    }
+    if v.serving.as_ref().is_some_and(|c| !c.meets) || v.vision.as_ref().is_some_and(|f| !f.meets) {
+        out.push(Shortfall::MissesTargets);
+    }
+    out
 }
 
 fn try_fix(
@@ -49,17 +77,38 @@ fn try_fix(
 /// The fixes for the scenario's focus card (empty when its plan already works).
 #[must_use]
 pub fn fixes(s: &Scenario, catalog: &Catalog) -> Vec<Fix> {
-    let Ok(r) = plan(s, catalog) else { return Vec::new() };
-    let Some(v) = focus(s, &r.cards) else { return Vec::new() };
-    if works(s, v) {
-        return Vec::new();
+    diagnose(s, catalog).map_or_else(Vec::new, |d| d.fixes)
+}
+
+/// The focus card's plan, why it fails and the fixes: what the auto-plan's fixes list says.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diagnosis {
+    pub current: CardVerdict,
+    pub shortfalls: Vec<Shortfall>,
+    pub fixes: Vec<Fix>,
+}
+
+/// [`Diagnosis`] of the scenario; `None` when it cannot be planned or its focus card's plan
+/// works.
+#[must_use]
+pub fn diagnose(s: &Scenario, catalog: &Catalog) -> Option<Diagnosis> {
+    let r = plan(s, catalog).ok()?;
+    let v = focus(s, &r.cards)?;
+    let short = shortfalls(s, v);
+    if short.is_empty() {
+        return None;
     }
+    Some(Diagnosis { current: v.clone(), shortfalls: short, fixes: fixes_for(s, catalog, v) })
+}
+
+fn fixes_for(s: &Scenario, catalog: &Catalog, v: &CardVerdict) -> Vec<Fix> {
     let g = v.gpu.clone();
     let mut out = Vec::new();
     // More of the same card.
     let mut n = v.gpus.max(1);
-    while n < s.search.max_gpus {
-        n = (n * 2).min(s.search.max_gpus);
+    let limit = search::card_limit(s);
+    while n < limit {
+        n = (n * 2).min(limit);
         let f = try_fix(s, catalog, &g, format!("use {n} cards"), format!("增加到 {n} 张卡"), |x| {
             x.parallel.gpus = n;
             x.parallel.auto = true;

@@ -57,7 +57,19 @@ pub struct SearchReport {
 
 const TOP: usize = 15;
 
+/// Plans a reader would call the same: one card, count and split, differing only in the ZeRO
+/// stage or the micro-batch. The lists keep the better of such a pair, not both.
+fn same_shape(a: &Candidate, b: &Candidate) -> bool {
+    a.gpu == b.gpu && Layout { zero: 0, ..a.layout } == Layout { zero: 0, ..b.layout }
+}
+
 fn keep_top(v: &mut Vec<Candidate>, c: &Candidate, key: impl Fn(&Candidate) -> f64) {
+    if let Some(i) = v.iter().position(|x| same_shape(x, c)) {
+        if key(c) >= key(&v[i]) {
+            return;
+        }
+        v.remove(i);
+    }
     if v.len() < TOP || key(c) < v.last().map_or(f64::INFINITY, &key) {
         let at = v.partition_point(|x| key(x) <= key(c));
         v.insert(at, c.clone());
@@ -153,6 +165,36 @@ pub fn fast_total(m: &ModelSpec, s: &Scenario, l: Layout, mb: u32) -> f64 {
     memory::total_with_overhead(worst_stage(st, l.dp, k, w, in_flight, logits, l.pp), s)
 }
 
+/// BF16 dense peak of the H100 SXM (NVIDIA datasheet, 1,979 TFLOPS with sparsity / 2) and a
+/// typical well-tuned MFU (Llama 3 405B: 38–43%, Dubey et al. 2024 Table 4): the reference rate
+/// the automatic card limit counts a run's size with.
+const LIMIT_TFLOPS: f64 = 989.4;
+const LIMIT_MFU: f64 = 0.4;
+
+/// The largest card count the auto-plan tries: the user's limit, else one from the task and
+/// model, so that a 7B LoRA is not offered ×1,024. Twice the cards that would finish the run's
+/// FLOPs within the deadline (a day when there is none) at [`LIMIT_TFLOPS`] × [`LIMIT_MFU`], or
+/// eight times the 80 GB cards the unsplit model needs, whichever is more; a power of two from 8
+/// to 16,384 (Llama 3 405B trained on 16,384 H100s).
+#[must_use]
+pub fn card_limit(s: &Scenario) -> u32 {
+    if s.search.max_gpus > 0 {
+        return s.search.max_gpus;
+    }
+    let Ok(m) = s.model_spec() else { return 1024 };
+    if super::vision::model(&s.model).is_some() || !s.task.is_training() {
+        return 1024;
+    }
+    let horizon_s = s.search.deadline_days.map_or(86_400.0, |d| (d * 86_400.0).min(86_400.0)).max(3_600.0);
+    let by_time = compute::model_flops(m, s) / (LIMIT_TFLOPS * 1e12 * LIMIT_MFU * horizon_s) * 2.0;
+    let by_memory = memory::training(m, s, &Layout::single()).total / (80.0 * GIB) * 8.0;
+    let want = by_time.max(by_memory).clamp(8.0, 16_384.0);
+    // `want` is in [8, 16384]: the cast cannot truncate.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let n = want.ceil() as u32;
+    n.next_power_of_two()
+}
+
 struct CardCtx<'a> {
     g: &'a Gpu,
     cap: f64,
@@ -217,6 +259,7 @@ fn search_card(
 ) {
     let t = &s.training;
     let gb = t.global_batch;
+    let limit = card_limit(s);
     let tps = super::plan::tensor_degrees(m, c.g, s.task);
     // Expert and context parallel degrees (1 and 1 for a dense model at a short sequence).
     let ep_cp: Vec<(u32, u32)> = super::plan::expert_degrees(m, s.task)
@@ -238,7 +281,7 @@ fn search_card(
                             let l = Layout { recompute, ..base };
                             let (k, w) = act_coeffs(m, s, l, mb);
                             let mut dp = ep;
-                            while tp * pp * dp * cp <= s.search.max_gpus && dp * mb <= gb {
+                            while tp * pp * dp * cp <= limit && dp * mb <= gb {
                                 rep.searched += 1;
                                 let micro = f64::from(gb) / (f64::from(dp) * f64::from(mb));
                                 let in_flight =
@@ -306,11 +349,12 @@ fn search_vision(v: &super::vision::VisionModel, s: &Scenario, catalog: &Catalog
     let (deadline_h, budget) = (s.search.deadline_days.map(|d| d * 24.0), s.search.budget);
     let mut rep = SearchReport::default();
     let mut per_card: Vec<Candidate> = Vec::new();
+    let limit = card_limit(s);
     for g in catalog.gpus.iter().chain(s.custom_gpus.iter()).filter(|g| super::plan::selected(s, g)) {
         let price = cost::card_price(s, catalog, &g.id, s.ownership.gpu == g.id);
         let mut best: Option<Candidate> = None;
         let mut n = 1;
-        while n <= s.search.max_gpus {
+        while n <= limit {
             rep.searched += 1;
             let mut at = s.clone();
             at.parallel.gpus = n;

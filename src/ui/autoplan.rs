@@ -5,8 +5,8 @@ use super::bind::{get, num, set};
 use super::fields::NumField;
 use super::i18n::{Key, Lang};
 use crate::chart::ParetoLabels;
-use crate::domain::fix::{fixes, Fix};
-use crate::domain::search::{search, Candidate, SearchReport};
+use crate::domain::fix::{diagnose, Diagnosis, Shortfall};
+use crate::domain::search::{self, search, Candidate, SearchReport};
 use crate::domain::{format, Catalog, Scenario};
 use leptos::{html::Canvas, prelude::*};
 use std::time::Duration;
@@ -23,8 +23,11 @@ pub fn AutoPlanForm() -> impl IntoView {
                 on_change=set(sc, |s, v| s.search.deadline_days = Some(v)) on_empty=Callback::new(move |()| sc.update(|s| s.search.deadline_days = None))/>
             <NumField label=Key::SearchBudget testid="search-budget" min=0.0 max=1e12 value=get(sc, |s| s.search.budget)
                 on_change=set(sc, |s, v| s.search.budget = Some(v)) on_empty=Callback::new(move |()| sc.update(|s| s.search.budget = None))/>
-            <NumField label=Key::MaxGpus testid="max-gpus" min=1.0 max=100_000.0 integer=true value=num(sc, |s| f64::from(s.search.max_gpus))
+            <NumField label=Key::MaxGpus testid="max-gpus" min=0.0 max=100_000.0 integer=true value=num(sc, |s| f64::from(s.search.max_gpus))
                 on_change=set(sc, |s, v: f64| s.search.max_gpus = v as u32)/>
+            {move || sc.with(|s| (s.search.max_gpus == 0 && s.task.is_training()).then(|| search::card_limit(s))).map(|n| view! {
+                <p class="muted" data-testid="max-gpus-auto">{Key::MaxGpusAuto.text(lang.get()).replace("{n}", &format::grouped(f64::from(n), 0))}</p>
+            })}
         </fieldset>
     }
 }
@@ -33,30 +36,68 @@ fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
-fn layout_text(c: &Candidate, lang: Lang) -> String {
+/// The split of a plan, without the card (the card has its own column).
+fn layout_text(l: &crate::domain::memory::Layout, micro_batch: u32, lang: Lang) -> String {
     use crate::domain::scenario::Offload;
-    let l = &c.layout;
     let t = |k: Key| k.text(lang);
     format!(
-        "{} × {} · TP{} PP{} DP{} ZeRO-{} · {} · {} {}{}",
-        c.name,
-        l.gpus(),
+        "TP{} PP{} DP{} ZeRO-{} · {} · {} {}{}",
         l.tp,
         l.pp,
         l.dp,
         l.zero,
         t(Key::from(l.recompute)),
         t(Key::MicroBatch),
-        c.micro_batch,
+        micro_batch,
         if l.offload == Offload::None { String::new() } else { format!(" · {}", t(Key::OffloadLabel)) }
     )
 }
 
-fn rows(list: &[Candidate], n: usize, l: Lang, cur: crate::domain::scenario::Currency) -> impl IntoView {
-    list.iter().take(n).map(|c| view! {
-        <tr><td>{layout_text(c, l)}</td><td>{format::hours(c.hours, l)}</td>
+/// One table of plans; the three lists share its columns.
+fn table(
+    caption: Key,
+    testid: &'static str,
+    list: &[Candidate],
+    n: usize,
+    l: Lang,
+    cur: crate::domain::scenario::Currency,
+) -> impl IntoView {
+    let rows = list.iter().take(n).map(|c| view! {
+        <tr><td>{c.name.clone()}</td><td>{c.layout.gpus()}</td><td>{layout_text(&c.layout, c.micro_batch, l)}</td><td>{format::hours(c.hours, l)}</td>
             <td>{c.rent_cost.map_or("—".into(), |v| format::money(v, cur))}</td><td>{c.own_cost.map_or("—".into(), |v| format::money(v, cur))}</td></tr>
-    }).collect_view()
+    }).collect_view();
+    view! {
+        <div class="table-wrap"><table class="ranking" data-testid=testid><caption>{caption.text(l)}</caption>
+            <thead><tr><th>{Key::Card.text(l)}</th><th>{Key::Cards.text(l)}</th><th>{Key::Layout.text(l)}</th><th>{Key::Time.text(l)}</th>
+                <th>{Key::Cost.text(l)}</th><th>{Key::OwnCostRun.text(l)}</th></tr></thead>
+            <tbody>{rows}</tbody></table></div>
+    }
+}
+
+/// "Your plan: 2 × RTX 4090, TP1 … — does not fit: needs 612 GiB per card, has 24 GiB".
+fn current_text(d: &Diagnosis, s: &Scenario, l: Lang) -> String {
+    let v = &d.current;
+    let name = s.gpu(Catalog::embedded(), &v.gpu).map_or_else(|| v.gpu.clone(), |g| g.name.clone());
+    let why: Vec<String> = d
+        .shortfalls
+        .iter()
+        .map(|x| match x {
+            Shortfall::DoesNotFit { needed, capacity } => {
+                Key::ShortNoFit.text(l).replace("{need}", &format::gib(*needed)).replace("{cap}", &format::gib(*capacity))
+            }
+            Shortfall::MissesDeadline { hours: Some(h), deadline_h } => {
+                Key::ShortDeadline.text(l).replace("{h}", &format::hours(*h, l)).replace("{d}", &format::hours(*deadline_h, l))
+            }
+            Shortfall::MissesDeadline { hours: None, .. } => Key::ShortNoSpeed.text(l).to_string(),
+            Shortfall::MissesTargets => Key::ShortTargets.text(l).to_string(),
+        })
+        .collect();
+    let split = if v.vision.is_some() || !s.task.is_training() {
+        String::new()
+    } else {
+        format!(", {}", layout_text(&v.layout, s.training.micro_batch, l))
+    };
+    format!("{}: {} × {name}{split} — {}", Key::YourPlan.text(l), v.gpus, why.join(if l == Lang::Zh { "；" } else { "; " }))
 }
 
 /// The search results and fixes, recomputed 200 ms after the last edit.
@@ -64,7 +105,7 @@ fn rows(list: &[Candidate], n: usize, l: Lang, cur: crate::domain::scenario::Cur
 pub fn AutoPlanView() -> impl IntoView {
     let sc = expect_context::<RwSignal<Scenario>>();
     let lang = expect_context::<RwSignal<Lang>>();
-    let result = RwSignal::new(None::<(SearchReport, Vec<Fix>, f64)>);
+    let result = RwSignal::new(None::<(SearchReport, Option<Diagnosis>, f64)>);
     let generation = StoredValue::new(0u64);
     Effect::new(move |_| {
         let s = sc.get();
@@ -81,7 +122,7 @@ pub fn AutoPlanView() -> impl IntoView {
                     return;
                 };
                 let ms = now_ms() - t;
-                result.set(Some((r, fixes(&s, Catalog::embedded()), ms)));
+                result.set(Some((r, diagnose(&s, Catalog::embedded()), ms)));
             },
             Duration::from_millis(200),
         );
@@ -121,19 +162,18 @@ pub fn AutoPlanView() -> impl IntoView {
                     {format::grouped(rep.fitting as f64, 0)} " " {Key::FitCount.text(l)} ", " {format::grouped(rep.feasible as f64, 0)} " "
                     {Key::Feasible.text(l)} " (" {format!("{ms:.1}")} " " {Key::SearchMs.text(l)} ")"</p>
                 {(rep.feasible == 0).then(|| view! { <p class="warn">{Key::NoFeasible.text(l)}</p> })}
-                {(!fx.is_empty()).then(|| view! {
+                {fx.as_ref().map(|d| view! {
                     <h3>{Key::Fixes.text(l)}</h3>
-                    <ul class="fixes" data-testid="fixes">{fx.iter().map(|f| { let next = f.scenario.clone(); view! {
+                    <p class="warn" data-testid="current-plan">{sc.with_untracked(|s| current_text(d, s, l))}</p>
+                    <ul class="fixes" data-testid="fixes">{d.fixes.iter().map(|f| { let next = f.scenario.clone(); view! {
                         <li>{if l == Lang::Zh { f.zh.clone() } else { f.en.clone() }} ": " {f.gpus} " × " {sc.with_untracked(|s| s.gpu(Catalog::embedded(), &f.gpu).map_or_else(|| f.gpu.clone(), |g| g.name.clone()))} ", "
                             {f.hours.map(|h| format::hours(h, l)).unwrap_or_default()} ", " {f.cost.map_or("—".into(), |c| format::money(c, cur))} " "
                             <button type="button" on:click=move |_| sc.set(next.clone())>{Key::Apply.text(l)}</button></li>
                     }}).collect_view()}</ul>
                 })}
-                <div class="table-wrap"><table class="ranking" data-testid="per-card"><caption>{Key::PerCardBest.text(l)}</caption>
-                    <thead><tr><th>{Key::Layout.text(l)}</th><th>{Key::Time.text(l)}</th><th>{Key::Cost.text(l)}</th><th>{Key::OwnCostRun.text(l)}</th></tr></thead>
-                    <tbody>{rows(&rep.per_card, 50, l, cur)}</tbody></table></div>
-                <div class="table-wrap"><table class="ranking"><caption>{Key::Cheapest.text(l)}</caption><tbody>{rows(&rep.by_cost, 5, l, cur)}</tbody></table></div>
-                <div class="table-wrap"><table class="ranking"><caption>{Key::Fastest.text(l)}</caption><tbody>{rows(&rep.by_time, 5, l, cur)}</tbody></table></div>
+                {table(Key::PerCardBest, "per-card", &rep.per_card, 50, l, cur)}
+                {table(Key::Cheapest, "cheapest", &rep.by_cost, 5, l, cur)}
+                {table(Key::Fastest, "fastest", &rep.by_time, 5, l, cur)}
             }.into_any(),
         })
     };
@@ -141,7 +181,10 @@ pub fn AutoPlanView() -> impl IntoView {
         <section class="autoplan" data-testid="autoplan">
             <h2>{move || Key::AutoPlan.text(lang.get())}</h2>
             {body}
-            <canvas node_ref=canvas data-testid="chart-pareto" width="900" height="360" role="img" aria-label=move || Key::ParetoTitle.text(lang.get())></canvas>
+            // Hidden, not removed, when there is nothing to schedule (serving): the chart's
+            // effect keeps its canvas.
+            <canvas node_ref=canvas data-testid="chart-pareto" width="900" height="360" role="img" hidden=move || !training.get()
+                aria-label=move || Key::ParetoTitle.text(lang.get())></canvas>
         </section>
     }
 }

@@ -388,7 +388,13 @@ strings! {
     AutoPlan => "Auto-plan: every card and layout", "自动规划：遍历所有显卡与并行方式";
     Deadline => "Deadline (days, empty = none)", "截止时间（天，留空 = 不限）";
     SearchBudget => "Budget for the run (empty = none)", "本次训练预算（留空 = 不限）";
-    MaxGpus => "Most cards to consider", "最多考虑卡数";
+    MaxGpus => "Most cards to consider (0 = from the task and model)", "最多考虑卡数（0 = 按任务与模型）";
+    MaxGpusAuto => "Trying up to {n} cards: twice the cards that finish the run in a day, or 8 × the 80 GB cards the model needs unsplit.", "最多尝试 {n} 张卡：一天内跑完所需卡数的两倍，或模型不切分时所需 80 GB 卡数的 8 倍，取较大者。";
+    YourPlan => "Your plan", "你的方案";
+    ShortNoFit => "does not fit: needs {need} per card, has {cap}", "放不下：每卡需 {need}，容量 {cap}";
+    ShortDeadline => "takes {h}, the deadline is {d}", "需要 {h}，截止时间为 {d}";
+    ShortNoSpeed => "its speed is unknown, so the deadline cannot be checked", "速度未知，无法检查截止时间";
+    ShortTargets => "misses the latency targets at this load", "在此负载下达不到延迟目标";
     Searched => "configurations searched", "种配置已搜索";
     FitCount => "fit", "放得下";
     Feasible => "meet deadline and budget", "满足截止时间与预算";

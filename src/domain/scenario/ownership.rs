@@ -163,13 +163,13 @@ pub struct Search {
     pub deadline_days: Option<f64>,
     /// Spend at most this much (scenario currency) renting; `None` = no limit.
     pub budget: Option<f64>,
-    /// Largest card count to consider.
+    /// Largest card count to consider; 0 = from the task and model (`search::card_limit`).
     pub max_gpus: u32,
 }
 
 impl Default for Search {
     fn default() -> Self {
-        Self { deadline_days: None, budget: None, max_gpus: 1024 }
+        Self { deadline_days: None, budget: None, max_gpus: 0 }
     }
 }
 

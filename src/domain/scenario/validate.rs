@@ -131,7 +131,7 @@ impl Scenario {
         ] {
             check(field, v, lo, hi)?;
         }
-        check("search.max_gpus", f64::from(self.search.max_gpus), 1.0, 100_000.0)?;
+        check("search.max_gpus", f64::from(self.search.max_gpus), 0.0, 100_000.0)?;
         if let Some(d) = self.search.deadline_days {
             check("search.deadline_days", d, 0.001, 100_000.0)?;
         }
