@@ -147,6 +147,7 @@ fn the_whole_catalog_search_covers_over_100k_configurations() {
 ///   cards, × 8 = 11.3); time 6·7.6e9·1e9 ≈ 4.6e19 → 2 × 1.3 card-days ≈ 3 cards, less.
 /// - Llama 3.1 70B pre-training on 15·10¹² tokens: 6·70.6e9·15e12 ≈ 6.4e24 FLOPs = 1.9e5
 ///   card-days → the ceiling, 16,384 (Llama 3 405B's 16K H100s).
+///
 /// A limit the user typed is kept as typed.
 #[test]
 fn the_card_limit_follows_the_task_and_the_model() {

@@ -157,7 +157,7 @@ impl Default for Infra {
 }
 
 /// Auto-plan: search every card and layout for the cheapest or fastest way to run the workload.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Search {
     /// Finish the training within this many days; `None` = no deadline.
     pub deadline_days: Option<f64>,
@@ -167,11 +167,6 @@ pub struct Search {
     pub max_gpus: u32,
 }
 
-impl Default for Search {
-    fn default() -> Self {
-        Self { deadline_days: None, budget: None, max_gpus: 0 }
-    }
-}
 
 crate::read_fields!(Ownership {
     gpu: text,
