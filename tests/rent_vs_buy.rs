@@ -251,3 +251,48 @@ fn the_buy_analysis_follows_the_best_evidenced_purchase_price() {
     assert_eq!(level(&top.gpu), Some(2), "{}", top.gpu);
     assert_ne!(rvb.gpu, top.gpu);
 }
+
+/// The hybrid plan owns no more cards than the purchase budget buys, and without the user's own
+/// demand profile there is none (a made-up profile was once shown as theirs). Seed hardware by
+/// hand: one card ¥85,000 + one server ¥70,000 = ¥155,000; each further card in the same 4-card
+/// server ¥85,000; 5 cards need a second server. A ¥350,000 budget buys 1–3 cards (3: ¥325,000),
+/// not 4 (¥410,000).
+#[test]
+fn the_hybrid_plan_needs_a_profile_and_keeps_to_the_budget() {
+    assert!(report(&seed()).rent_vs_buy.is_some_and(|r| r.hybrid.is_none()), "no profile, no hybrid");
+    let mut s = seed();
+    s.ownership.demand = vec![2_920.0; 12];
+    for m in [2, 3, 7] {
+        s.ownership.demand[m] = 14_600.0;
+    }
+    let free = report(&s).rent_vs_buy.and_then(|r| r.hybrid).unwrap_or_else(|| panic!("hybrid"));
+    assert!(free.best_cards >= 4, "{}", free.best_cards);
+    s.ownership.budget = Some(350_000.0);
+    let h = report(&s).rent_vs_buy.and_then(|r| r.hybrid).unwrap_or_else(|| panic!("hybrid"));
+    assert_eq!(h.by_cards.last().map(|x| x.0), Some(3), "3 cards are the most ¥350,000 buys");
+    assert_eq!(h.best_cards, 3);
+}
+
+/// "Suits buying" follows the breakeven the table shows. Seed: breakeven 3,967 h (worked above);
+/// at 60% use (5,256 h) buying suits, at 40% (3,504 h) it does not. At ¥1 per GPU-hour owning
+/// never beats renting (4 × ¥1 < ¥3.224 of power per hour alone), whatever the use: the line
+/// once said "your 5,256 h/yr ✓" beside "never". Without a rental price the rule of thumb speaks.
+#[test]
+fn the_buy_verdict_follows_the_breakeven() {
+    use gpu_planner::domain::cost::BuyVerdict;
+    let verdict = |s: &Scenario| BuyVerdict::of(&report(s).rent_vs_buy.unwrap_or_else(|| panic!("rvb")));
+    let mut s = seed();
+    s.ownership.utilisation = 0.6;
+    let v = verdict(&s);
+    let BuyVerdict::Breakeven { breakeven, busy } = v else { panic!("{v:?}") };
+    assert_close(busy, 0.6 * 8760.0, 1e-12);
+    assert_close(breakeven, 3_967.0, 5e-4);
+    assert!(v.buy());
+    s.ownership.utilisation = 0.4;
+    assert!(!verdict(&s).buy());
+    s.ownership.utilisation = 0.6;
+    s.ownership.rent_hourly = Some(1.0);
+    let v = verdict(&s);
+    assert_eq!(v, BuyVerdict::NeverCheaper { busy: 0.6 * 8760.0 });
+    assert!(!v.buy());
+}

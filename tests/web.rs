@@ -339,6 +339,15 @@ async fn rent_vs_buy_charts_draw_and_electricity_moves_the_breakeven() {
     .and_then(|r| r.breakeven_hours)
     .unwrap_or(f64::NAN);
     assert!(after.contains(&format::grouped(expected, 0)), "breakeven {expected} in {after}");
+    // The verdict line names the same breakeven, not a rule of thumb beside it.
+    let rule = text("rvb-rules");
+    assert!(rule.starts_with(&format!("Buying beats on-demand renting above {} h / year", format::grouped(expected, 0))), "{rule}");
+    // Rent at ¥1 per card-hour: renting is cheaper at any use, and the line says so with ✗.
+    type_into("own-rent-h", "1");
+    settle().await;
+    let rule = text("rvb-rules");
+    assert!(rule.starts_with("At these prices on-demand renting stays cheaper") && rule.contains('✗'), "{rule}");
+    assert!(text("rvb-figures").contains("Enter a monthly demand profile"), "no made-up hybrid");
 }
 
 #[wasm_bindgen_test]

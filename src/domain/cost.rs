@@ -21,6 +21,41 @@ pub const MONTH_H: f64 = 730.0;
 pub const SEED_BUY_HOURS: f64 = 4_000.0;
 pub const IDLE_UTILISATION: f64 = 0.3;
 
+/// Whether buying suits the planned use, from the same breakeven the table shows: the rule of
+/// thumb only when there is no rental price to compare with (it once said "✓" beside a
+/// breakeven of "never").
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum BuyVerdict {
+    /// Owning is cheaper above `breakeven` busy hours a year.
+    Breakeven { breakeven: f64, busy: f64 },
+    /// On-demand renting stays cheaper at any utilisation.
+    NeverCheaper { busy: f64 },
+    /// No rental price: the seeds' ~4,000 h rule.
+    RuleOfThumb { busy: f64 },
+}
+
+impl BuyVerdict {
+    #[must_use]
+    pub fn of(r: &RentVsBuy) -> Self {
+        let busy = r.utilisation * YEAR_H;
+        match (r.rent.hourly, r.breakeven_hours) {
+            (None, _) => BuyVerdict::RuleOfThumb { busy },
+            (Some(_), Some(h)) => BuyVerdict::Breakeven { breakeven: h, busy },
+            (Some(_), None) => BuyVerdict::NeverCheaper { busy },
+        }
+    }
+
+    /// Buying suits the planned use.
+    #[must_use]
+    pub fn buy(self) -> bool {
+        match self {
+            BuyVerdict::Breakeven { breakeven, busy } => busy > breakeven,
+            BuyVerdict::NeverCheaper { .. } => false,
+            BuyVerdict::RuleOfThumb { busy } => busy > SEED_BUY_HOURS,
+        }
+    }
+}
+
 /// Used (二手) cards, stated assumptions. No transferable vendor warranty, so failures are paid
 /// for: Meta saw 148 faulty-GPU and 72 HBM3 interruptions in 54 days on 16,384 H100 (Dubey et
 /// al. 2024, *The Llama 3 Herd of Models*, §3.3.4 Table 5), ≈ 9% of cards a year under full
@@ -189,7 +224,10 @@ fn hybrid(s: &Scenario, g: &Gpu, card_price: f64, hourly: Option<f64>) -> Option
     let peak = demand.iter().copied().fold(0.0, f64::max);
     let max_n = ((peak / MONTH_H).ceil() as u32).min(4096);
     let scale = 12.0 / demand.len() as f64; // a profile shorter than a year is repeated
+    // Owned cards the purchase budget allows (the hardware of n cards within it).
+    let affordable = |n: u32| n == 0 || s.ownership.budget.is_none_or(|b| own_costs(s, g, n, card_price).hardware <= b);
     let by_cards: Vec<(u32, f64)> = (0..=max_n)
+        .take_while(|&n| affordable(n))
         .map(|n| {
             let cap = f64::from(n) * MONTH_H;
             let (owned, rented) = demand.iter().fold((0.0, 0.0), |(o, r), d| (o + d.min(cap), r + (d - cap).max(0.0)));

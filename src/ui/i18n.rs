@@ -141,7 +141,7 @@ strings! {
     Currency => "Currency", "币种";
     CnyPerUsd => "CNY per USD", "美元兑人民币汇率";
     PriceOverride => "Your hourly price per card", "你的每卡每小时报价";
-    Efficiency => "Utilisation (MFU %, empty = default)", "算力利用率（MFU %，留空 = 默认）";
+    Efficiency => "Your measured MFU (%, empty = predicted)", "实测 MFU（%，留空 = 用预测值）";
     Params => "Parameters", "参数量";
     Active => "active", "激活";
     MemorySingle => "Memory on one card (no parallelism)", "单卡显存（不并行）";
@@ -432,8 +432,11 @@ strings! {
     RentFirst => "The deadline falls before delivery: rent first.", "截止时间早于到货：先租用。";
     NoRentPrice => "no rental price known", "无租用价格";
     BuyWhen => "Buy when:", "适合购买：";
-    RuleHours => "busy > ~4,000 h a year; yours:", "年忙碌 > 约 4,000 小时；你的：";
-    RuleRetrain => "a model is retrained ≥ 3 times a week", "同一模型每周重训 ≥ 3 次";
+    RuleHours => "busy > ~4,000 h a year (rule of thumb: no rental price to compare); yours:", "年忙碌 > 约 4,000 小时（经验法则：没有租用价格可比）；你的：";
+    RuleRetrain => "buying also suits a model retrained ≥ 3 times a week", "同一模型每周重训 ≥ 3 次时也适合购买";
+    BuyAbove => "Buying beats on-demand renting above {h}; yours: {yours}", "年忙碌超过 {h} 时购买比按需租用便宜；你的：{yours}";
+    BuyNever => "At these prices on-demand renting stays cheaper at any use; yours: {yours}", "按当前价格，无论用多少，按需租用都更便宜；你的：{yours}";
+    HybridNeedsDemand => "Enter a monthly demand profile to see how many cards to own and how many to rent at the peaks.", "填写每月需求，即可看到自有多少卡、高峰租用多少。";
     IdleWarning => "Below ~30% use: cards that sit idle.", "利用率低于约 30%：卡会闲置。";
     // Answer first (issue 13): the ranking's top ten, the wiki iframe's link to the full page.
     ShowAll => "Show all {n} cards", "显示全部 {n} 张卡";

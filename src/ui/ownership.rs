@@ -5,7 +5,7 @@ use super::bind::{enum_get, enum_set, get, num, set};
 use super::fields::{num_row, Num, NumField, NumFields, SelectField};
 use super::i18n::{Key, Lang};
 use crate::chart::RentLabels;
-use crate::domain::cost::{IDLE_UTILISATION, SEED_BUY_HOURS, YEAR_H};
+use crate::domain::cost::{BuyVerdict, IDLE_UTILISATION};
 use crate::domain::pricing::Quote;
 use crate::domain::sites::{site, SITES};
 use crate::domain::{format, Report, Scenario};
@@ -219,14 +219,16 @@ pub fn RentVsBuyView(report: Signal<Option<Report>>) -> impl IntoView {
                 crate::domain::explain::bridge_formula(l).to_string(),
             ),
         ];
-        let busy = r.utilisation * YEAR_H;
-        let hybrid = r.hybrid.as_ref().map(|h| {
-            (
+        let no_demand = sc.with(|s| s.ownership.demand.is_empty());
+        let hybrid = match r.hybrid.as_ref() {
+            Some(h) => Some((
                 Key::HybridBest,
                 format!("{} ({} {})", h.best_cards, m(h.best_annual), Key::PerYear.text(l)),
                 crate::domain::explain::hybrid_formula(l).to_string(),
-            )
-        });
+            )),
+            None if no_demand => Some((Key::HybridBest, Key::HybridNeedsDemand.text(l).to_string(), String::new())),
+            None => None,
+        };
         let how = sc.with(|s| crate::domain::explain::rent_vs_buy_formulas(s, &r, l));
         view! {
             <table class="figures" data-testid="rvb-figures"><tbody>
@@ -234,7 +236,7 @@ pub fn RentVsBuyView(report: Signal<Option<Report>>) -> impl IntoView {
                     <tr><th>{k.text(l)}</th><td>{v}</td><td class="muted mono how">{f}</td></tr>
                 }).collect_view()}
             </tbody></table>
-            <p data-testid="rvb-rules">{format!("{} {} {} {} {} · {}", Key::BuyWhen.text(l), Key::RuleHours.text(l), format::grouped(busy, 0), Key::HoursPerYear.text(l), if busy > SEED_BUY_HOURS { "✓" } else { "✗" }, Key::RuleRetrain.text(l))}</p>
+            <p data-testid="rvb-rules">{buy_text(BuyVerdict::of(&r), l)}</p>
             {[(r.rent_first, Key::RentFirst), (r.utilisation < IDLE_UTILISATION, Key::IdleWarning)].into_iter().filter(|w| w.0).map(|w| view! { <p class="warn">{w.1.text(l)}</p> }).collect_view()}
         }
         .into_any()
@@ -262,6 +264,20 @@ pub fn RentVsBuyView(report: Signal<Option<Report>>) -> impl IntoView {
             {budget}
         </section>
     }
+}
+
+/// "Buying beats on-demand renting above 3,100 h a year; yours: 5,256 h ✓ · or when …".
+fn buy_text(v: BuyVerdict, l: Lang) -> String {
+    let h = |x: f64| format!("{} {}", format::grouped(x, 0), Key::HoursPerYear.text(l));
+    let mark = if v.buy() { "✓" } else { "✗" };
+    let head = match v {
+        BuyVerdict::Breakeven { breakeven, busy } => {
+            Key::BuyAbove.text(l).replace("{h}", &h(breakeven)).replace("{yours}", &h(busy))
+        }
+        BuyVerdict::NeverCheaper { busy } => Key::BuyNever.text(l).replace("{yours}", &h(busy)),
+        BuyVerdict::RuleOfThumb { busy } => format!("{} {} {}", Key::BuyWhen.text(l), Key::RuleHours.text(l), h(busy)),
+    };
+    format!("{head} {mark} · {}", Key::RuleRetrain.text(l))
 }
 
 /// Plain numeric inputs of this form, rendered by one loop (fields.rs `NumFields`).

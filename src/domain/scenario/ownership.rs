@@ -82,10 +82,9 @@ impl Default for Ownership {
             rent_monthly: None,
             rent_yearly: None,
             months: 48,
-            demand: vec![
-                2_000.0, 2_000.0, 8_000.0, 8_000.0, 2_000.0, 2_000.0, 2_000.0, 8_000.0, 2_000.0, 2_000.0, 2_000.0,
-                2_000.0,
-            ],
+            // Empty: the hybrid plan needs the user's own profile (a made-up one was once shown
+            // as if it were theirs).
+            demand: Vec::new(),
             budget: None,
             lead_weeks: None,
         }
