@@ -140,9 +140,8 @@ fn training_formulas_evaluate_to_their_figures() {
                 assert_eq!((v.layout.zero, v.layout.cp, v.layout.recompute), (zero, cp, recompute), "layout kept");
                 let psi_gpu = r.params / f64::from(v.layout.tp * v.layout.pp);
                 let lines = explain(&s, Catalog::embedded(), v, Lang::En);
-                let formula = |id: &str| {
-                    lines.iter().find(|e| e.id == id).unwrap_or_else(|| panic!("{id} line")).formula.clone()
-                };
+                let formula =
+                    |id: &str| lines.iter().find(|e| e.id == id).unwrap_or_else(|| panic!("{id} line")).formula.clone();
                 let b = &v.memory;
                 for (id, value) in [
                     ("weights", b.weights),

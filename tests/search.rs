@@ -179,12 +179,14 @@ fn the_lists_collapse_plans_that_differ_only_in_zero_or_micro_batch() {
         assert!(list.len() >= 5, "{}", list.len());
         for (i, a) in list.iter().enumerate() {
             for b in &list[i + 1..] {
-                let shape = |c: &gpu_planner::domain::search::Candidate| (c.gpu.clone(), Layout { zero: 0, ..c.layout });
+                let shape =
+                    |c: &gpu_planner::domain::search::Candidate| (c.gpu.clone(), Layout { zero: 0, ..c.layout });
                 assert_ne!(shape(a), shape(b), "{a:?}\n{b:?}");
             }
         }
     }
     // Still the cheapest: the first row is the cheapest plan of all the per-card ones.
-    let cheapest = r.per_card.iter().filter_map(gpu_planner::domain::search::Candidate::cost).fold(f64::INFINITY, f64::min);
+    let cheapest =
+        r.per_card.iter().filter_map(gpu_planner::domain::search::Candidate::cost).fold(f64::INFINITY, f64::min);
     assert_close(r.by_cost[0].cost().unwrap_or(f64::NAN), cheapest, 1e-12);
 }

@@ -341,7 +341,10 @@ async fn rent_vs_buy_charts_draw_and_electricity_moves_the_breakeven() {
     assert!(after.contains(&format::grouped(expected, 0)), "breakeven {expected} in {after}");
     // The verdict line names the same breakeven, not a rule of thumb beside it.
     let rule = text("rvb-rules");
-    assert!(rule.starts_with(&format!("Buying beats on-demand renting above {} h / year", format::grouped(expected, 0))), "{rule}");
+    assert!(
+        rule.starts_with(&format!("Buying beats on-demand renting above {} h / year", format::grouped(expected, 0))),
+        "{rule}"
+    );
     // Rent at ¥1 per card-hour: renting is cheaper at any use, and the line says so with ✗.
     type_into("own-rent-h", "1");
     settle().await;
@@ -397,7 +400,10 @@ async fn auto_plan_searches_draws_the_front_and_applies_a_fix() {
     assert!(non_white_pixels("chart-pareto") > 1000);
     // The fixes say what the current plan is and why it fails.
     let current = text("current-plan");
-    assert!(current.starts_with("Your plan: 2 × NVIDIA GeForce RTX 4090") && current.contains("does not fit: needs"), "{current}");
+    assert!(
+        current.starts_with("Your plan: 2 × NVIDIA GeForce RTX 4090") && current.contains("does not fit: needs"),
+        "{current}"
+    );
     // The three lists share one column layout: card, cards, layout, time, rent, own.
     for id in ["per-card", "cheapest", "fastest"] {
         let heads: Vec<String> = all(&format!("[data-testid='{id}'] thead th"))
@@ -446,6 +452,11 @@ fn tick(el: &web_sys::Element, on: bool) {
     let input: &web_sys::HtmlInputElement = el.unchecked_ref();
     input.set_checked(on);
     fire(input, "change");
+}
+
+fn all_in(el: &web_sys::Element, selector: &str) -> Vec<String> {
+    let list = el.query_selector_all(selector).unwrap_or_else(|_| panic!("selector {selector}"));
+    (0..list.length()).filter_map(|i| list.item(i)).map(|n| n.text_content().unwrap_or_default()).collect()
 }
 
 fn all(selector: &str) -> Vec<web_sys::Element> {
@@ -1111,4 +1122,48 @@ async fn opening_a_saved_scenario_updates_every_select() {
     assert_eq!(value("precision"), "fp8");
     // Qwen2.5-32B has 32.5 B parameters (its model card), Llama 3.1 70B 70.6 B.
     assert!(text("params").starts_with("32."), "{}", text("params"));
+}
+
+/// The comparison shows each scenario's own chosen card (its purchase card, not the cost-first
+/// one), its task and what buying it costs; an import says how many scenarios it added.
+#[wasm_bindgen_test]
+async fn compare_shows_the_chosen_card_task_and_purchase_and_import_confirms() {
+    let _h = fresh().await;
+    let mut chosen = Scenario { name: "on A100".into(), ..Scenario::default() };
+    chosen.ownership.gpu = "a100-80gb-sxm4".into();
+    let serve = Scenario {
+        name: "serve 72B".into(),
+        task: Task::Inference,
+        model: "qwen2.5-72b".into(),
+        ..Scenario::default()
+    };
+    let export = serde_json::json!([
+        { "id": 1, "name": "on A100", "scenario": chosen },
+        { "id": 2, "name": "serve 72B", "scenario": serve },
+    ])
+    .to_string();
+    import_file(&export).await;
+    assert!(text("sc-imported").contains("Imported 2 scenario"), "{}", text("sc-imported"));
+    for b in all("[data-testid='saved-list'] li input[type='checkbox']") {
+        tick(&b, true);
+    }
+    settle().await;
+    let table = text("compare");
+    let r = plan(&chosen, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    let h100 = r.cards.iter().find(|c| c.gpu == "a100-80gb-sxm4").unwrap_or_else(|| panic!("a100"));
+    let row = |head: &str| -> Vec<String> {
+        all("[data-testid='compare'] tbody tr")
+            .into_iter()
+            .find(|r| r.query_selector("th").ok().flatten().and_then(|h| h.text_content()).as_deref() == Some(head))
+            .map(|r| all_in(&r, "td"))
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        row("Card").first().cloned(),
+        Some(format!("{} × {}", h100.name, h100.gpus)),
+        "the chosen card: {table}"
+    );
+    assert!(table.contains("Full fine-tune"), "the task row: {table}");
+    assert!(table.contains("Inference") && table.contains("Output tokens/s"), "serving: {table}");
+    assert!(table.contains("Hardware up front"), "{table}");
 }

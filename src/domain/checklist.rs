@@ -71,7 +71,8 @@ pub fn checklist(g: &Gpu) -> Vec<CheckItem> {
         }
     };
     out.push(item("Interconnect", "互联", link_en, link_zh));
-    let (tdp, tdp_zh) = (super::format::card_power(g.power(), Lang::En), super::format::card_power(g.power(), Lang::Zh));
+    let (tdp, tdp_zh) =
+        (super::format::card_power(g.power(), Lang::En), super::format::card_power(g.power(), Lang::Zh));
     let consumer = g.segment == "consumer";
     out.push(item(
         "Power and cooling",

@@ -223,7 +223,8 @@ fn hybrid(s: &Scenario, g: &Gpu, card_price: f64, hourly: Option<f64>) -> Option
     }
     let peak = demand.iter().copied().fold(0.0, f64::max);
     let max_n = ((peak / MONTH_H).ceil() as u32).min(4096);
-    let scale = 12.0 / demand.len() as f64; // a profile shorter than a year is repeated
+    // A profile shorter than a year is repeated.
+    let scale = 12.0 / demand.len() as f64;
     // Owned cards the purchase budget allows (the hardware of n cards within it).
     let affordable = |n: u32| n == 0 || s.ownership.budget.is_none_or(|b| own_costs(s, g, n, card_price).hardware <= b);
     let by_cards: Vec<(u32, f64)> = (0..=max_n)

@@ -386,7 +386,11 @@ fn activation_formula(m: &super::model::ModelSpec, s: &Scenario, l: &Layout) -> 
     let k = TokenCoefficients::of(x);
     let coeff = |c: f64, name: &str| format!("{c}{name}");
     let bytes = if (x.bytes - 2.0).abs() > f64::EPSILON { format!(" × {}", x.bytes / 2.0) } else { String::new() };
-    let split = if x.sequence_parallel || l.tp <= 1 { format!("/ tp {}", l.tp) } else { format!("(norms and GEMM inputs whole, the rest / tp {})", l.tp) };
+    let split = if x.sequence_parallel || l.tp <= 1 {
+        format!("/ tp {}", l.tp)
+    } else {
+        format!("(norms and GEMM inputs whole, the rest / tp {})", l.tp)
+    };
     let scores = !flash && l.recompute == Recompute::None;
     let per_layer = memory::layer_activation_bytes(x, l.tp, scores);
     let cp = if l.cp > 1 { format!(" / cp {}", l.cp) } else { String::new() };

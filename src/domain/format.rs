@@ -77,7 +77,9 @@ pub fn card_power(p: super::catalog::CardPower, lang: Lang) -> String {
     use super::catalog::CardPower;
     match (p, lang) {
         (CardPower::Published(w), _) => format!("{} W", grouped(w, 0)),
-        (CardPower::Estimated(w), Lang::En) => format!("≈{} W (estimated from the published server power)", grouped(w, 0)),
+        (CardPower::Estimated(w), Lang::En) => {
+            format!("≈{} W (estimated from the published server power)", grouped(w, 0))
+        }
         (CardPower::Estimated(w), Lang::Zh) => format!("约 {} W（按公开的整机功耗估算）", grouped(w, 0)),
         (CardPower::Unknown, Lang::En) => "? W (not published: the sums leave the cards out)".into(),
         (CardPower::Unknown, Lang::Zh) => "? W（未公布：合计未计入显卡）".into(),
@@ -200,11 +202,13 @@ pub fn warning(w: &Warning, lang: Lang) -> String {
                 format!("needs {servers} servers: plan InfiniBand/RoCE between them")
             }
         }
-        Warning::CardPowerUnknown => if zh {
-            "该卡未公布功耗：供电、UPS、散热与电费只计入主机，请向厂商索取整机功耗后再定机房".into()
-        } else {
-            "this card's power is not published: power, UPS, cooling and electricity count the hosts only; ask the vendor for the server's power before sizing the room".into()
-        },
+        Warning::CardPowerUnknown => {
+            if zh {
+                "该卡未公布功耗：供电、UPS、散热与电费只计入主机，请向厂商索取整机功耗后再定机房".into()
+            } else {
+                "this card's power is not published: power, UPS, cooling and electricity count the hosts only; ask the vendor for the server's power before sizing the room".into()
+            }
+        }
         Warning::HighPower { card_w, server_w, cards } => {
             let (card_w, server_w) = (grouped(*card_w, 0), grouped(*server_w, 0));
             match (zh, *cards > 1) {
@@ -326,7 +330,9 @@ pub fn plan_error(e: &PlanError, l: Lang) -> String {
             if *missing == super::error::Missing::Speed { "速度" } else { "显存" },
             if *speech { "；语言模型中的 Whisper 预设可按架构估算" } else { "" }
         ),
-        PlanError::QloraNeedsLanguageModel(model) => format!("QLoRA 只适用于语言模型：请为 {model} 选择 LoRA 或全参微调"),
+        PlanError::QloraNeedsLanguageModel(model) => {
+            format!("QLoRA 只适用于语言模型：请为 {model} 选择 LoRA 或全参微调")
+        }
     }
 }
 

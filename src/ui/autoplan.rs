@@ -82,12 +82,14 @@ fn current_text(d: &Diagnosis, s: &Scenario, l: Lang) -> String {
         .shortfalls
         .iter()
         .map(|x| match x {
-            Shortfall::DoesNotFit { needed, capacity } => {
-                Key::ShortNoFit.text(l).replace("{need}", &format::gib(*needed)).replace("{cap}", &format::gib(*capacity))
-            }
-            Shortfall::MissesDeadline { hours: Some(h), deadline_h } => {
-                Key::ShortDeadline.text(l).replace("{h}", &format::hours(*h, l)).replace("{d}", &format::hours(*deadline_h, l))
-            }
+            Shortfall::DoesNotFit { needed, capacity } => Key::ShortNoFit
+                .text(l)
+                .replace("{need}", &format::gib(*needed))
+                .replace("{cap}", &format::gib(*capacity)),
+            Shortfall::MissesDeadline { hours: Some(h), deadline_h } => Key::ShortDeadline
+                .text(l)
+                .replace("{h}", &format::hours(*h, l))
+                .replace("{d}", &format::hours(*deadline_h, l)),
             Shortfall::MissesDeadline { hours: None, .. } => Key::ShortNoSpeed.text(l).to_string(),
             Shortfall::MissesTargets => Key::ShortTargets.text(l).to_string(),
         })
@@ -97,7 +99,12 @@ fn current_text(d: &Diagnosis, s: &Scenario, l: Lang) -> String {
     } else {
         format!(", {}", layout_text(&v.layout, s.training.micro_batch, l))
     };
-    format!("{}: {} × {name}{split} — {}", Key::YourPlan.text(l), v.gpus, why.join(if l == Lang::Zh { "；" } else { "; " }))
+    format!(
+        "{}: {} × {name}{split} — {}",
+        Key::YourPlan.text(l),
+        v.gpus,
+        why.join(if l == Lang::Zh { "；" } else { "; " })
+    )
 }
 
 /// The search results and fixes, recomputed 200 ms after the last edit.

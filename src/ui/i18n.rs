@@ -296,6 +296,7 @@ strings! {
     Copied => "Link copied", "链接已复制";
     CopyManually => "Copy this link:", "请手动复制此链接：";
     ImportFailed => "Import failed", "导入失败";
+    Imported => "Imported {n} scenario(s); they are listed below.", "已导入 {n} 个方案，见下方列表。";
     BestCard => "Best card", "首选显卡";
     RentVsBuy => "Rent or buy", "租用还是购买";
     SeedPreset => "Load the seed preset: 4-card A100 80G server, ¥275k", "载入示例：4 卡 A100 80G 整机 27.5 万元";

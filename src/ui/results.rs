@@ -111,7 +111,8 @@ pub fn Ranking(report: Signal<Option<Report>>, selected: RwSignal<Option<String>
     };
     // No report (the scenario cannot be planned): no table at all, not an empty one.
     let planned = Memo::new(move |_| report.with(Option::is_some));
-    move || planned.get().then(|| view! {
+    move || {
+        planned.get().then(|| view! {
         <div class="table-wrap">
             <table class="ranking cards" data-testid="ranking">
                 <thead><tr>
@@ -126,6 +127,7 @@ pub fn Ranking(report: Signal<Option<Report>>, selected: RwSignal<Option<String>
             {move || if all.get() { Key::ShowTop.text(lang.get()).to_string() } else { Key::ShowAll.text(lang.get()).replace("{n}", &count().to_string()) }}
         </button>
     })
+    }
 }
 
 /// A ranking row's texts, in the page language.

@@ -133,12 +133,18 @@ pub fn Scenarios() -> impl IntoView {
             store.say(Key::Export);
         }
     };
+    // How many scenarios the last import added (said beside the buttons).
+    let imported = RwSignal::new(None::<usize>);
     let import = move |ev: leptos::ev::Event| {
         let Some(file) = files::picked(&ev) else { return };
         wasm_bindgen_futures::spawn_local(async move {
             let text = files::read_text(file).await;
             match store.list.with_untracked(|l| saved::import(&text, l, now_id())) {
-                Ok(items) => store.edit(|l| l.extend(items)),
+                Ok(items) => {
+                    let n = items.len();
+                    store.edit(|l| l.extend(items));
+                    imported.set(Some(n));
+                }
                 Err(_) => store.say(Key::ImportFailed),
             }
         });
@@ -153,6 +159,7 @@ pub fn Scenarios() -> impl IntoView {
                 <button type="button" data-testid="sc-export" on:click=export>{tr(lang, Key::Export)}</button>
                 <label class="button">{tr(lang, Key::Import)}<input type="file" accept="application/json,.json" data-testid="sc-import" class="visually-hidden" on:change=import/></label>
             </div>
+            {move || imported.get().map(|n| view! { <p class="ok" role="status" data-testid="sc-imported">{t(Key::Imported).replace("{n}", &n.to_string())}</p> })}
             {move || store.problem.get().map(|p| view! { <p class="error" data-testid="storage-error">{t(Key::StorageProblem)} ": " {p}</p> })}
             <ul class="saved" data-testid="saved-list">{move || store.list.get().into_iter().map(|x| saved_row(x, store, compare, undo, sc, lang)).collect_view()}</ul>
             {move || undo.get().map(|r| view! {
@@ -194,29 +201,53 @@ fn saved_row(
     }
 }
 
-/// Two or three saved scenarios side by side: best card, count, time, cost, memory.
+/// Two or three saved scenarios side by side: task, model, memory, the card each scenario chose
+/// (its purchase card, else its best fitting one), its count, time or serving speed, cost, and
+/// what buying it costs.
 #[component]
 fn CompareTable(store: RwSignal<Vec<Saved>>, compare: RwSignal<Vec<u64>>) -> impl IntoView {
+    use crate::domain::verdict::{focus, CardVerdict};
+    use crate::domain::{Report, Scenario as S};
     let lang = expect_context::<RwSignal<Lang>>();
     move || {
         let l = lang.get();
         let picked: Vec<Saved> =
             store.with(|list| compare.with(|c| list.iter().filter(|s| c.contains(&s.id)).cloned().collect()));
         (picked.len() >= 2).then(|| {
-            let cols: Vec<_> = picked.iter().map(|s| (s.name.clone(), s.scenario.money.currency, plan(&s.scenario, Catalog::embedded()))).collect();
-            let cell = |f: &dyn Fn(&crate::domain::Report, crate::domain::scenario::Currency) -> String| {
-                cols.iter().map(|(_, cur, r)| view! { <td>{r.as_ref().map_or_else(|e| e.to_string(), |r| f(r, *cur))}</td> }).collect_view()
+            let cols: Vec<_> = picked.iter().map(|s| (s.name.clone(), s.scenario.clone(), plan(&s.scenario, Catalog::embedded()))).collect();
+            let cell = |f: &dyn Fn(&S, &Report, Option<&CardVerdict>) -> String| {
+                cols.iter().map(|(_, s, r)| {
+                    let text = match r {
+                        Ok(r) => f(s, r, focus(s, &r.cards)),
+                        Err(e) => format::plan_error(e, l),
+                    };
+                    view! { <td>{text}</td> }
+                }).collect_view()
             };
-            let best = |r: &crate::domain::Report| r.cards.iter().find(|c| c.fits).cloned();
+            let dash = || "—".to_string();
+            let task = |s: &S| match s.task {
+                crate::domain::scenario::Task::Pretrain => Key::Pretrain,
+                crate::domain::scenario::Task::FullFinetune => Key::FullFinetune,
+                crate::domain::scenario::Task::Lora => Key::Lora,
+                crate::domain::scenario::Task::Qlora => Key::Qlora,
+                crate::domain::scenario::Task::Inference => Key::Inference,
+            }.text(l).to_string();
             view! {
                 <table class="compare" data-testid="compare"><thead><tr><th></th>
                     {cols.iter().map(|(n, _, _)| view! { <th>{n.clone()}</th> }).collect_view()}</tr></thead>
                 <tbody>
-                    <tr><th>{Key::Model.text(l)}</th>{cell(&|r, _| r.model.clone())}</tr>
-                    <tr><th>{Key::MemorySingle.text(l)}</th>{cell(&|r, _| format::gib(r.memory_single.total))}</tr>
-                    <tr><th>{Key::BestCard.text(l)}</th>{cell(&|r, _| best(r).map_or("—".into(), |c| format!("{} × {}", c.name, c.gpus)))}</tr>
-                    <tr><th>{Key::Time.text(l)}</th>{cell(&|r, _| best(r).and_then(|c| c.hours).map_or("—".into(), |h| format::hours(h, l)))}</tr>
-                    <tr><th>{Key::Cost.text(l)}</th>{cell(&|r, cur| best(r).and_then(|c| c.cost).map_or("—".into(), |v| format::money(v, cur)))}</tr>
+                    <tr><th>{Key::Task.text(l)}</th>{cols.iter().map(|(_, s, _)| view! { <td>{task(s)}</td> }).collect_view()}</tr>
+                    <tr><th>{Key::Model.text(l)}</th>{cell(&|_, r, _| r.model.clone())}</tr>
+                    <tr><th>{Key::MemorySingle.text(l)}</th>{cell(&|_, r, _| format::gib(r.memory_single.total))}</tr>
+                    <tr><th>{Key::Card.text(l)}</th>{cell(&|_, _, c| c.map_or_else(dash, |c| format!("{} × {}", c.name, c.gpus)))}</tr>
+                    <tr><th>{Key::Fits.text(l)}</th>{cell(&|_, _, c| c.map_or_else(dash, |c| format!("{} ({})", if c.fits { "✓" } else { "✗" }, format::gib(c.memory.total))))}</tr>
+                    <tr><th>{Key::Time.text(l)}</th>{cell(&|_, _, c| c.map_or_else(dash, |c| match (&c.serving, c.hours) {
+                        (Some(x), _) => format!("{}: {}", Key::TokensS.text(l), format::grouped(x.tokens_s, 0)),
+                        (None, Some(h)) => format::hours(h, l),
+                        (None, None) => dash(),
+                    }))}</tr>
+                    <tr><th>{Key::Cost.text(l)}</th>{cell(&|s, _, c| c.and_then(|c| c.cost).map_or_else(dash, |v| format::money(v, s.money.currency)))}</tr>
+                    <tr><th>{Key::Hardware.text(l)}</th>{cell(&|s, r, _| r.rent_vs_buy.as_ref().map_or_else(dash, |b| format!("{} × {}: {}", b.name, b.own.cards, format::money(b.own.hardware, s.ownership.currency))))}</tr>
                 </tbody></table>
             }
         })

@@ -166,7 +166,6 @@ pub struct Search {
     pub max_gpus: u32,
 }
 
-
 crate::read_fields!(Ownership {
     gpu: text,
     cards: whole,
