@@ -204,3 +204,30 @@ fn activation_coefficients_match_korthikanti() {
     assert_eq!((k.hidden, k.q, k.kv, k.ffn), (8.0, 4.0, 4.0, 4.0));
     assert!((k.per_token(&x) / (32.0 * x.hidden) - 1.0).abs() < 1e-12);
 }
+
+/// A vision run's time line evaluates to the time: steps = samples × epochs / (cards × batch),
+/// each a batch time plus the exposed all-reduce, over the stated goodput (it once divided the
+/// samples by the batch time, which is not a time). With goodput stated at 100% nothing else
+/// enters.
+#[test]
+fn the_vision_time_formula_evaluates_to_the_time() {
+    let mut s = Scenario { task: Task::FullFinetune, model: "resnet50".into(), ..Scenario::default() };
+    s.cards.only = vec!["a100-80gb-sxm4".into()];
+    // Four 8-card servers on 10 Gb/s Ethernet: ResNet-50's 102 MB of fp32 gradients take
+    // ~0.16 s per step, far more than the backward pass hides.
+    s.parallel.gpus = 32;
+    s.infra.fabric_gbit_per_gpu = 10.0;
+    s.efficiency.goodput = Some(1.0);
+    let r = report(&s);
+    let v = &r.cards[0];
+    let hours = v.hours.unwrap_or_else(|| panic!("timed"));
+    let lines = explain(&s, Catalog::embedded(), v, Lang::En);
+    let f = lines.iter().find(|e| e.id == "vision_time").map(|e| e.formula.clone()).unwrap_or_default();
+    let num = |key: &str| after(&f.replace(',', ""), key).unwrap_or_else(|| panic!("{key} in {f}"));
+    let (samples, epochs, cards, batch) = (num(""), num("samples × "), num("÷ ("), num("× batch "));
+    let steps = num(") = ");
+    assert!((steps - samples * epochs / (cards * batch)).abs() <= 1.0, "{f}");
+    let step_s = num("batch time ") + num("exposed all-reduce ");
+    assert!((steps * step_s / 3600.0 / hours - 1.0).abs() < 0.01, "{f} against {hours} h");
+    assert!(num("exposed all-reduce ") > 0.0, "the network's share shows: {f}");
+}

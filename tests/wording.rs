@@ -21,6 +21,8 @@ const ALLOWED_IN_ZH: &[&str] = &["token", "tokens", "logits", "torchtune", "ffn"
 /// text. File names, identifiers, tools and formats (config.json, kv_heads, gpu-burn, fp32) are
 /// not words.
 fn english_words(s: &str) -> Vec<String> {
+    // A link (a measurement's source) is an address, not words.
+    let s: String = s.split_whitespace().filter(|w| !w.starts_with("http")).collect::<Vec<_>>().join(" ");
     s.split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')))
         .map(|w| w.trim_end_matches('.'))
         .filter(|w| w.len() >= 3 && w.chars().all(|c| c.is_ascii_lowercase()) && !ALLOWED_IN_ZH.contains(w))
@@ -244,6 +246,16 @@ fn zh_scenarios() -> Vec<Scenario> {
             s.ownership.gpu = cards[0].to_string();
             out.push(s);
         }
+    }
+    // Vision, OCR and speech jobs: training on several cards (the all-reduce term) and serving.
+    for (model, task) in
+        [("resnet50", Task::FullFinetune), ("resnet50", Task::Inference), ("vit-b16", Task::FullFinetune)]
+    {
+        let mut s = only(&["a100-80gb-sxm4", "rtx-4090", "huawei-ascend-910b3"]);
+        s.model = model.into();
+        s.task = task;
+        s.parallel.gpus = 4;
+        out.push(s);
     }
     out
 }

@@ -58,7 +58,8 @@ fn line(
 #[must_use]
 pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> Vec<Explanation> {
     if let Some(m) = super::vision::model(&s.model) {
-        return vision::vision(s, m, v);
+        let gpu = catalog.gpu(&v.gpu).or_else(|| s.custom_gpus.iter().find(|g| g.id == v.gpu));
+        return translated(vision::vision(s, m, v, gpu, lang), lang);
     }
     let Ok(m) = s.model_spec() else { return Vec::new() };
     let gpu = catalog.gpu(&v.gpu).or_else(|| s.custom_gpus.iter().find(|g| g.id == v.gpu));
@@ -366,6 +367,11 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
             t("catalog.json dated price or your quote", "catalog.json 注明日期的价格或你的报价"),
         ));
     }
+    translated(out, lang)
+}
+
+/// The formulas' words in the page language (the English is written once, zh.rs translates).
+fn translated(mut out: Vec<Explanation>, lang: Lang) -> Vec<Explanation> {
     if lang == Lang::Zh {
         for e in &mut out {
             e.formula = zh::zh_words(&e.formula);

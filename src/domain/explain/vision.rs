@@ -1,14 +1,16 @@
 //! How a vision job's figures are computed.
 
 use super::{line, Explanation};
-use crate::domain::format;
+use crate::domain::catalog::Gpu;
+use crate::domain::format::{self, Lang};
 use crate::domain::scenario::Scenario;
 use crate::domain::verdict::CardVerdict;
 use crate::domain::vision::VisionModel;
 
 /// A vision job's figures: model states, activations from measured memory, the measured speed
 /// and how it was carried to this card, and the time or the serving latency.
-pub(super) fn vision(s: &Scenario, m: &VisionModel, v: &CardVerdict) -> Vec<Explanation> {
+pub(super) fn vision(s: &Scenario, m: &VisionModel, v: &CardVerdict, g: Option<&Gpu>, lang: Lang) -> Vec<Explanation> {
+    let t = |en: &'static str, zh: &'static str| if lang == Lang::Zh { zh } else { en };
     let b = &v.memory;
     let gib = |x: f64| format::gib(x);
     let batch = v.vision.as_ref().map_or(s.vision.batch, |x| x.batch);
@@ -27,7 +29,7 @@ pub(super) fn vision(s: &Scenario, m: &VisionModel, v: &CardVerdict) -> Vec<Expl
             "激活值",
             format!("{} per sample × batch {batch} (from measured memory: slope between batch sizes, or one figure less the model states; × (size ratio)²)", gib(b.activations / f64::from(batch.max(1)))),
             gib(b.activations),
-            "published peak-memory measurements of the model (each with its source)",
+            t("published peak-memory measurements of the model (each with its source)", "该模型公开的峰值显存实测（各附来源）"),
         ),
     ];
     if let Some(x) = &v.vision {
@@ -35,7 +37,10 @@ pub(super) fn vision(s: &Scenario, m: &VisionModel, v: &CardVerdict) -> Vec<Expl
         let carried = if k.card == v.gpu {
             String::new()
         } else {
-            format!(" × {:.2} (min of peak and bandwidth ratios, × software stack)", k.ratio)
+            format!(
+                " × {:.2} (roofline 1 / (u / peak ratio + (1 − u) / bandwidth ratio), u the measured time's share at peak; the smaller ratio when the model's FLOPs are unknown; × software stack)",
+                k.ratio
+            )
         };
         let from = if k.from_inference { " × 1/3 (training from an inference figure)" } else { "" };
         out.push(line(
@@ -44,10 +49,11 @@ pub(super) fn vision(s: &Scenario, m: &VisionModel, v: &CardVerdict) -> Vec<Expl
             "每卡速度",
             format!(
                 "measured on {} ({}){carried}{from}, scaled to this size and steps",
-                k.card,
-                if k.date.is_empty() { "undated" } else { &k.date }
+                // A catalog card by its name; a card outside the catalog is stored by name.
+                crate::domain::Catalog::embedded().gpu(&k.card).map_or(k.card.as_str(), |c| c.name.as_str()),
+                if k.date.is_empty() { t("undated", "未注明日期") } else { &k.date }
             ),
-            format!("{:.3} samples/s", x.samples_s),
+            format!("{:.3} {}", x.samples_s, t("samples/s", "样本/秒")),
             "",
         ));
         if let Some(e) = out.last_mut() {
@@ -60,24 +66,37 @@ pub(super) fn vision(s: &Scenario, m: &VisionModel, v: &CardVerdict) -> Vec<Expl
                 "延迟",
                 format!("2 × batch time at batch {} (waiting for the batch before + its own)", x.batch),
                 format!("{ms:.0} ms"),
-                "M/D/1-style batching at full load (stated assumption)",
+                t("M/D/1-style batching at full load (stated assumption)", "满载下的 M/D/1 式批处理（明示假设）"),
             ));
         }
     }
-    if let Some(h) = v.hours {
+    if let (Some(h), Some(x)) = (v.hours, &v.vision) {
+        // The same terms as vision::verdict: steps = samples × epochs / (cards × batch), each a
+        // batch time plus the all-reduce the backward pass cannot hide.
+        let batch = f64::from(x.batch.max(1));
+        let step = batch / x.samples_s.max(f64::MIN_POSITIVE);
+        let exposed = g.map_or(0.0, |g| crate::domain::vision::exposed_allreduce(m, s, g, v.gpus, step));
+        let steps = m.samples(s.vision.dataset) * s.vision.epochs / (batch * f64::from(v.gpus.max(1)));
         out.push(line(
             "vision_time",
             "Training time",
             "训练时间",
             format!(
-                "({} samples × {} epochs ÷ ({} cards × batch time) + exposed gradient all-reduce) / {}",
-                m.samples(s.vision.dataset),
+                "{} samples × {} epochs ÷ ({} cards × batch {}) = {} steps × (batch time {:.4} s + exposed all-reduce {:.4} s) / {}",
+                format::grouped(m.samples(s.vision.dataset), 0),
                 s.vision.epochs,
                 v.gpus,
+                x.batch,
+                format::grouped(steps, 0),
+                step,
+                exposed,
                 crate::domain::goodput::describe(&crate::domain::goodput::from_wall(s.efficiency.goodput, v.gpus, h))
             ),
-            format!("{h:.1} h"),
-            "Li et al., PyTorch Distributed (VLDB 2020): all-reduce overlapped with backward",
+            format::hours(h, lang),
+            t(
+                "Li et al., PyTorch Distributed (VLDB 2020): all-reduce overlapped with backward",
+                "Li 等，PyTorch Distributed（VLDB 2020）：all-reduce 与反向传播重叠",
+            ),
         ));
     }
     out

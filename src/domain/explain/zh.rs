@@ -4,6 +4,20 @@
 /// English formulas are written once above and translated here, so the two never drift apart
 /// (tests/wording.rs checks that no English word is left).
 const ZH_WORDS: &str = concat!(
+    " (roofline 1 / (u / peak ratio + (1 − u) / bandwidth ratio), u the measured time's share at peak; the smaller ratio when the model's FLOPs are unknown; × software stack)|（屋顶线模型 1 / (u / 峰值比 + (1 − u) / 带宽比)，u 为实测时间中按峰值算力计的占比；模型 FLOPs 未知时取较小的比值；× 软件栈系数）|",
+    " (from measured memory: slope between batch sizes, or one figure less the model states; × (size ratio)²)|（取自实测显存：不同批大小间的斜率，或单个实测值减去模型状态；× (尺寸比)²）|",
+    " (AMP: fp32 weights and gradients)|（AMP：fp32 权重与梯度）|",
+    " × 1/3 (training from an inference figure)| × 1/3（由推理实测推算训练）|",
+    " (waiting for the batch before + its own)|（等待前一批 + 本批）|",
+    ", scaled to this size and steps|，按本任务的尺寸与步数换算|",
+    " s + exposed all-reduce | s + 未掩盖的 all-reduce |",
+    " steps × (batch time | 步 × (批处理时间 |",
+    "2 × batch time at batch |2 × 批处理时间，批大小 |",
+    " per sample × batch | /样本 × 批大小 |",
+    " cards × batch | 张卡 × 批大小 |",
+    " samples × | 样本 × |",
+    " epochs ÷ (| 轮 ÷ (|",
+    "measured on |实测于 |",
     " cards in | 张卡，|",
     " B per parameter of this GPU's | B / 每参数，本卡 |",
     " (weights + gradients + optimizer + master + buffers)|（权重 + 梯度 + 优化器 + 主权重 + 缓冲区）|",
@@ -73,6 +87,10 @@ const ZH_WORDS: &str = concat!(
     "% engineer + |% 运维工程师 + |",
     "% maintenance|% 维护|",
     "(fixed + power × |(固定成本 + 电费 × |",
+    // Short words last: the longer phrases above that contain them go first.
+    "; weights |；权重 |",
+    " + gradients | + 梯度 |",
+    " + optimizer | + 优化器 |",
 );
 
 pub(super) fn zh_words(s: &str) -> String {
