@@ -57,8 +57,9 @@ fn strip(v: &mut Value) {
     }
     for g in v.get_mut("gpus").and_then(Value::as_array_mut).into_iter().flatten() {
         if let Some(o) = g.as_object_mut() {
-            // Fields no page code reads (form factor and INT8 rate are for catalog readers).
-            for k in ["notes", "sources", "form_factor", "int8_tops"] {
+            // Fields no page code reads (the INT8 rate is for catalog readers; the form factor
+            // stays: it sets the machine a purchase is priced in, domain/host.rs).
+            for k in ["notes", "sources", "int8_tops"] {
                 o.remove(k);
             }
         }

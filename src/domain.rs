@@ -15,6 +15,7 @@ pub mod fix;
 pub mod format;
 pub mod framework;
 pub mod goodput;
+pub mod host;
 pub mod infra;
 pub mod json;
 pub mod kernels;

@@ -16,7 +16,7 @@ fn catalog_parses_and_validates_clean() {
 }
 
 /// The page's copy differs from the file only in what no page code reads (notes, spec sources,
-/// form factor, INT8 rate, price region).
+/// INT8 rate, price region).
 #[test]
 fn embedded_catalog_is_the_parsed_file_without_what_the_page_never_reads() {
     let mut c = catalog();
@@ -24,7 +24,6 @@ fn embedded_catalog_is_the_parsed_file_without_what_the_page_never_reads() {
     for g in &mut c.gpus {
         g.notes.clear();
         g.sources.clear();
-        g.form_factor = None;
         g.int8_tops = None;
     }
     c.prices.iter_mut().for_each(|p| {

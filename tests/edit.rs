@@ -217,18 +217,29 @@ fn each_field_is_checked_against_its_own_limits() {
     }
 }
 
+/// The seeds' A100 server preset sets its card, count, price and 4-card host and nothing else:
+/// it once reset the utilisation and the engineer share and changed the plan's cards per server.
 #[test]
-fn the_seed_preset_keeps_the_site_and_sets_four_cards_per_server() {
+fn the_seed_preset_sets_its_purchase_and_leaves_the_rest() {
     let mut s = Scenario::default();
     let chengdu = gpu_planner::domain::sites::site("chengdu").unwrap_or_else(|| panic!("site"));
     s.ownership.apply_site(chengdu, s.money.cny_per_usd);
     let (kwh, pue) = (s.ownership.electricity_per_kwh, s.ownership.pue);
     s.ownership.ops_share = 0.5;
+    s.ownership.utilisation = 0.8;
+    let per_server = s.parallel.gpus_per_server;
     s.apply_seed_a100_server();
     assert_eq!((s.ownership.site.as_str(), s.ownership.electricity_per_kwh, s.ownership.pue), ("chengdu", kwh, pue));
     assert_eq!(s.ownership.card_price, Some(68_750.0));
     assert_eq!((s.ownership.gpu.as_str(), s.ownership.cards), ("a100-80gb-sxm4", 4));
-    assert!((s.ownership.ops_share - 0.1).abs() < 1e-12, "everything else is the preset's");
-    assert_eq!(s.parallel.gpus_per_server, 4);
-    assert!(plan(&s, Catalog::embedded()).is_ok_and(|r| r.rent_vs_buy.is_some()));
+    assert_eq!((s.ownership.profile.as_str(), s.ownership.cards_per_host), ("custom", 4));
+    assert_eq!((s.ownership.ops_share, s.ownership.utilisation), (0.5, 0.8), "the user's figures stay");
+    assert_eq!(s.parallel.gpus_per_server, per_server, "the plan's layout stays");
+    let r = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    let rvb = r.rent_vs_buy.unwrap_or_else(|| panic!("rvb"));
+    // ¥275,000 for the 4-card server: 4 × ¥68,750, host included, + ¥10,000 network.
+    assert_eq!(rvb.own.servers, 1);
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}"));
+    let storage = gpu_planner::domain::infra::storage_costs(m, &s).0;
+    assert!((rvb.own.hardware - storage - 285_000.0).abs() < 1e-6, "{} − {storage}", rvb.own.hardware);
 }

@@ -23,6 +23,9 @@ fn seed() -> Scenario {
         ownership: Ownership {
             gpu: "a100-80gb-sxm4".into(),
             cards: 4,
+            // The seeds' own host figures, not a preset class (domain/host.rs).
+            profile: "custom".into(),
+            cards_per_host: 4,
             currency: Currency::CNY,
             card_price: Some(85_000.0),
             server_price: 60_000.0,

@@ -1167,3 +1167,31 @@ async fn compare_shows_the_chosen_card_task_and_purchase_and_import_confirms() {
     assert!(table.contains("Inference") && table.contains("Output tokens/s"), "serving: {table}");
     assert!(table.contains("Hardware up front"), "{table}");
 }
+
+/// "预算只有5万内，但想跑7B模型微调": on a fresh page a 7B LoRA with a ¥50,000 budget lists a
+/// one-card RTX 4090 workstation to buy; the purchase is priced as a workstation and says so;
+/// "my own figures" opens the host fields at the figures used.
+#[wasm_bindgen_test]
+async fn fifty_thousand_yuan_buys_a_workstation_on_the_page() {
+    let _h = fresh().await;
+    choose("task", "lora");
+    choose("model", "qwen2.5-7b");
+    type_into("own-budget", "50000");
+    frames().await;
+    let budget = text("budget");
+    assert!(budget.contains("GeForce RTX 4090 24GB × 1: buy ¥"), "{budget}");
+    choose("own-gpu", "rtx-4090");
+    frames().await;
+    let line = text("own-host");
+    assert!(
+        line.starts_with("workstation for NVIDIA GeForce RTX 4090 24GB: host ¥18,000, network none, rack none"),
+        "{line}"
+    );
+    let server: web_sys::HtmlElement = by_testid("own-server").unchecked_into();
+    assert!(server.closest("div").ok().flatten().is_some_and(|d| d.has_attribute("hidden")), "host fields hidden");
+    choose("own-profile", "custom");
+    frames().await;
+    let field: web_sys::HtmlInputElement = by_testid("own-server").unchecked_into();
+    assert_eq!(field.value().replace(',', ""), "18000");
+    assert!(!field.closest("div[hidden]").ok().flatten().is_some(), "host fields shown");
+}

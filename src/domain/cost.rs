@@ -335,16 +335,20 @@ pub fn budget_options(s: &Scenario, catalog: &Catalog, cards: &[CardVerdict]) ->
         .filter(|v| v.fits)
         .filter_map(|v| {
             let g = s.gpu(catalog, &v.gpu)?;
-            let buy_cost = card_price(s, catalog, &g.id, false).map(|p| own_costs(s, g, v.gpus, p).hardware);
+            // The price the user typed for the card to buy counts here too.
+            let buy_cost =
+                card_price(s, catalog, &g.id, s.ownership.gpu == g.id).map(|p| own_costs(s, g, v.gpus, p).hardware);
             let rent_hours = v.rent_hourly.filter(|r| *r > 0.0).map(|r| budget / (r * f64::from(v.gpus)));
-            let run_hours = v.hours.or(Some(0.0)).filter(|_| s.task.is_training());
+            // Training must fit the run into the rented hours; a run of unknown length cannot be
+            // said to fit (it was once counted as 0 h, so ¥1 "rented" it).
+            let run_hours = v.hours.filter(|_| s.task.is_training());
             Some(BudgetOption {
                 gpu: v.gpu.clone(),
                 cards: v.gpus,
                 buy_ok: buy_cost.is_some_and(|c| c <= budget),
                 rent_ok: match (rent_hours, run_hours) {
                     (Some(r), Some(h)) => r >= h,
-                    (Some(_), None) => true,
+                    (Some(_), None) => !s.task.is_training(),
                     _ => false,
                 },
                 buy_cost,

@@ -201,17 +201,21 @@ impl Scenario {
         renamed
     }
 
-    /// The seeds' A100 server figures ([`Ownership::seed_a100_server`]) as the ownership
-    /// assumptions, keeping the site (electricity price and PUE) the user chose; the preset's
-    /// 4-card servers also become the plan's cards per server.
+    /// The seeds' A100 server figures ([`Ownership::seed_a100_server`]) as the purchase: its card,
+    /// count, price and 4-card host as a custom profile; the site, utilisation and the plan's
+    /// layout stay as the user set them.
     pub fn apply_seed_a100_server(&mut self) {
-        let o = &self.ownership;
-        self.ownership = Ownership {
-            site: o.site.clone(),
-            electricity_per_kwh: o.electricity_per_kwh,
-            pue: o.pue,
-            ..Ownership::seed_a100_server()
-        };
-        self.parallel.gpus_per_server = 4;
+        // The seed's card, count, price and host; everything else the user set stays (it once
+        // reset utilisation and changed the plan's cards per server).
+        let seed = Ownership::seed_a100_server();
+        let o = &mut self.ownership;
+        o.gpu = seed.gpu;
+        o.cards = seed.cards;
+        o.currency = seed.currency;
+        o.card_price = seed.card_price;
+        o.profile = seed.profile;
+        o.cards_per_host = seed.cards_per_host;
+        o.server_price = seed.server_price;
+        o.network_per_server = seed.network_per_server;
     }
 }

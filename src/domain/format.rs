@@ -86,6 +86,22 @@ pub fn card_power(p: super::catalog::CardPower, lang: Lang) -> String {
     }
 }
 
+/// The machine a purchase is priced in, as a buyer names it.
+#[must_use]
+pub fn host_class(c: super::host::HostClass, lang: Lang) -> &'static str {
+    use super::host::HostClass;
+    match (c, lang) {
+        (HostClass::Workstation, Lang::En) => "workstation",
+        (HostClass::Workstation, Lang::Zh) => "工作站",
+        (HostClass::PcieServer, Lang::En) => "PCIe GPU server",
+        (HostClass::PcieServer, Lang::Zh) => "PCIe GPU 服务器",
+        (HostClass::BoardServer, Lang::En) => "board server (HGX, OAM or module)",
+        (HostClass::BoardServer, Lang::Zh) => "基板整机服务器（HGX、OAM 或模组）",
+        (HostClass::Custom, Lang::En) => "server (your figures)",
+        (HostClass::Custom, Lang::Zh) => "服务器（你的数字）",
+    }
+}
+
 /// Money with its symbol: "¥12,340", "$1,234".
 #[must_use]
 pub fn money(amount: f64, c: Currency) -> String {

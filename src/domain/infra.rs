@@ -162,12 +162,14 @@ fn network(m: &ModelSpec, s: &Scenario, v: &CardVerdict) -> Option<Network> {
 /// Power and cooling sums for `cards` of `g`.
 #[must_use]
 pub fn power(s: &Scenario, g: &Gpu, cards: u32) -> Power {
-    let per_server = s.parallel.gpus_per_server.max(1).min(cards.max(1));
-    let servers = cards.div_ceil(s.parallel.gpus_per_server.max(1)).max(1);
+    // The machine the cards go in: the purchase profile's (host.rs), as the costs count it.
+    let h = super::host::host(s, g, cards);
+    let per_server = h.cards_per_host.max(1).min(cards.max(1));
+    let servers = cards.div_ceil(h.cards_per_host.max(1)).max(1);
     let card_power = g.power();
     let card_w = card_power.watts();
-    let server_w = f64::from(per_server) * card_w + s.ownership.host_watts;
-    let it_w = f64::from(cards) * card_w + f64::from(servers) * s.ownership.host_watts;
+    let server_w = f64::from(per_server) * card_w + h.watts;
+    let it_w = f64::from(cards) * card_w + f64::from(servers) * h.watts;
     let per_rack = s.infra.servers_per_rack.max(1);
     Power {
         card_w,

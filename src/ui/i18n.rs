@@ -301,6 +301,12 @@ strings! {
     RentVsBuy => "Rent or buy", "租用还是购买";
     SeedPreset => "Load the seed preset: 4-card A100 80G server, ¥275k", "载入示例：4 卡 A100 80G 整机 27.5 万元";
     CardToBuy => "Card to buy", "购买的显卡";
+    Profile => "Machine the cards go in", "显卡所装的机器";
+    ProfileAuto => "by the card and count", "按显卡与数量自动选择";
+    ProfileCustom => "my own figures", "我自己的数字";
+    ProfileLine => "{class} for {card}: host {host}, network {net}, rack {rack} a month, engineer {ops}, {w} W, up to {per} cards each (stated assumptions; choose “my own figures” to change them).", "{card} 按{class}计：主机 {host}，网络 {net}，机柜每月 {rack}，运维 {ops}，{w} W，每台最多 {per} 张卡（明示假设；选“我自己的数字”可修改）。";
+    Nothing => "none", "无";
+    CardsPerHost => "Cards per machine", "每台机器的卡数";
     BestFitting => "best fitting card with a price", "有报价的最佳可用卡";
     CardsToBuy => "Cards to buy (0 = plan's count)", "购买卡数（0 = 方案卡数）";
     OwnCurrency => "Currency of the amounts below", "以下金额的币种";

@@ -6,9 +6,11 @@ use super::fields::{num_row, Num, NumField, NumFields, SelectField};
 use super::i18n::{Key, Lang};
 use crate::chart::RentLabels;
 use crate::domain::cost::{BuyVerdict, IDLE_UTILISATION};
+use crate::domain::host::{host, HostClass};
 use crate::domain::pricing::Quote;
+use crate::domain::scenario::Currency;
 use crate::domain::sites::{site, SITES};
-use crate::domain::{format, Report, Scenario};
+use crate::domain::{format, Catalog, Report, Scenario};
 use leptos::{html::Canvas, prelude::*};
 
 /// A percent field over a 0–1 share.
@@ -99,6 +101,65 @@ pub fn OwnershipForm(report: Signal<Option<Report>>) -> impl IntoView {
     let (res, set_res) = pct(sc, |s| s.ownership.residual, |s, v| s.ownership.residual = v);
     let (disc, set_disc) = pct(sc, |s| s.ownership.discount_rate, |s, v| s.ownership.discount_rate = v);
     let demand_err = RwSignal::new(false);
+    let profiles = Signal::derive(move || {
+        let l = lang.get();
+        let mut v = vec![(String::new(), Key::ProfileAuto.text(l).to_string())];
+        v.extend(
+            [HostClass::Workstation, HostClass::PcieServer, HostClass::BoardServer]
+                .map(|c| (c.code().to_string(), format::host_class(c, l).to_string())),
+        );
+        v.push(("custom".into(), Key::ProfileCustom.text(l).into()));
+        v
+    });
+    // The purchase's card and count as rent-vs-buy prices them.
+    let bought =
+        move || report.with(|r| r.as_ref().and_then(|r| r.rent_vs_buy.as_ref().map(|b| (b.gpu.clone(), b.own.cards))));
+    let custom = Memo::new(move |_| sc.with(|s| s.ownership.profile == "custom"));
+    // "My figures" starts from the figures the purchase was priced with.
+    let on_profile = Callback::new(move |code: String| {
+        let from = bought();
+        sc.update(|s| {
+            if code == "custom" {
+                if let Some(g) = from.as_ref().and_then(|(id, _)| s.gpu(Catalog::embedded(), id).cloned()) {
+                    let h = host(s, &g, from.as_ref().map_or(1, |x| x.1));
+                    // Host amounts are in the scenario currency; the form's in the ownership one.
+                    let rate = s.money.cny_per_usd;
+                    let back = match (s.money.currency, s.ownership.currency) {
+                        (Currency::CNY, Currency::USD) => 1.0 / rate,
+                        (Currency::USD, Currency::CNY) => rate,
+                        _ => 1.0,
+                    };
+                    let o = &mut s.ownership;
+                    (o.server_price, o.network_per_server, o.rack_per_month) =
+                        (h.price * back, h.network * back, h.rack_per_month * back);
+                    (o.ops_share, o.host_watts, o.cards_per_host) = (h.ops_share, h.watts, h.cards_per_host);
+                }
+            }
+            s.ownership.profile = code;
+        });
+    });
+    let host_line = move || {
+        let l = lang.get();
+        let (id, n) = bought()?;
+        sc.with(|s| {
+            let g = s.gpu(Catalog::embedded(), &id)?;
+            let h = host(s, g, n);
+            let cur = s.money.currency;
+            let money = |v: f64| if v > 0.0 { format::money(v, cur) } else { Key::Nothing.text(l).to_string() };
+            Some(
+                Key::ProfileLine
+                    .text(l)
+                    .replace("{class}", format::host_class(h.class, l))
+                    .replace("{card}", &g.name)
+                    .replace("{host}", &money(h.price))
+                    .replace("{net}", &money(h.network))
+                    .replace("{rack}", &money(h.rack_per_month))
+                    .replace("{ops}", &format!("{:.0}%", h.ops_share * 100.0))
+                    .replace("{w}", &format::grouped(h.watts, 0))
+                    .replace("{per}", &h.cards_per_host.to_string()),
+            )
+        })
+    };
     view! {
         <fieldset class="group own-form">
             <legend>{move || Key::RentVsBuy.text(lang.get())}</legend>
@@ -107,10 +168,16 @@ pub fn OwnershipForm(report: Signal<Option<Report>>) -> impl IntoView {
             <NumField label=Key::CardsToBuy testid="own-cards" min=0.0 max=100_000.0 integer=true value=num(sc, |s| f64::from(s.ownership.cards)) on_change=set(sc, |s, v: f64| s.ownership.cards = v as u32)/>
             <SelectField label=Key::OwnCurrency testid="own-currency" options=currencies value=enum_get(sc, |s| s.ownership.currency) on_change=enum_set(sc, |s, v| s.ownership.currency = v)/>
             <NumField label=Key::CardPrice testid="own-price" min=0.0 max=1e12 value=price on_change=set_price on_empty=clear_price/>
-            <NumFields rows=OWNERSHIP_COSTS/>
+            <SelectField label=Key::Profile testid="own-profile" options=profiles value=get(sc, |s| s.ownership.profile.clone()) on_change=on_profile/>
+            <p class="muted" data-testid="own-host" hidden=move || custom.get()>{host_line}</p>
+            <div hidden=move || !custom.get()>
+                <NumFields rows=OWNERSHIP_COSTS/>
+                <NumField label=Key::OpsShare testid="own-ops" min=0.0 max=10_000.0 value=ops on_change=set_ops/>
+                <NumField label=Key::CardsPerHost testid="own-per-host" min=1.0 max=64.0 integer=true value=num(sc, |s| f64::from(s.ownership.cards_per_host.max(1)))
+                    on_change=set(sc, |s, v: f64| s.ownership.cards_per_host = v as u32)/>
+            </div>
             <SelectField label=Key::Site testid="own-site" options=sites value=get(sc, |s| s.ownership.site.clone()) on_change=on_site/>
             <NumFields rows=OWNERSHIP_SITE/>
-            <NumField label=Key::OpsShare testid="own-ops" min=0.0 max=10_000.0 value=ops on_change=set_ops/>
             <NumField label=Key::Maintenance testid="own-maint" min=0.0 max=100.0 value=mnt on_change=set_mnt/>
             <NumField label=Key::Depreciation testid="own-years" min=0.5 max=20.0 value=num(sc, |s| s.ownership.depreciation_years) on_change=set(sc, |s, v| s.ownership.depreciation_years = v)/>
             <NumField label=Key::Residual testid="own-residual" min=0.0 max=100.0 value=res on_change=set_res/>
@@ -297,6 +364,13 @@ const OWNERSHIP_COSTS: &[Num] = &[
         |s, v| s.ownership.network_per_server = v,
     ),
     num_row(
+        Key::RackPerMonth,
+        "own-rack",
+        (0.0, 1e8, false),
+        |s| s.ownership.rack_per_month,
+        |s, v| s.ownership.rack_per_month = v,
+    ),
+    num_row(
         Key::HostWatts,
         "own-host-w",
         (0.0, 100_000.0, false),
@@ -326,13 +400,6 @@ const OWNERSHIP_SITE: &[Num] = &[
             s.ownership.pue = v;
             s.ownership.site = "custom".into()
         },
-    ),
-    num_row(
-        Key::RackPerMonth,
-        "own-rack",
-        (0.0, 1e8, false),
-        |s| s.ownership.rack_per_month,
-        |s, v| s.ownership.rack_per_month = v,
     ),
     num_row(
         Key::OpsSalary,

@@ -74,23 +74,25 @@ pub fn own_costs(s: &Scenario, g: &Gpu, cards: u32, card_price: f64) -> OwnCosts
     let o = &s.ownership;
     let cur = o.currency.code();
     let conv = |v: f64| pricing::convert(s, v, cur);
-    let servers = cards.div_ceil(s.parallel.gpus_per_server.max(1)).max(1);
+    // The machine the cards go in, by the purchase profile (domain/host.rs).
+    let h = crate::domain::host::host(s, g, cards);
+    let servers = cards.div_ceil(h.cards_per_host.max(1)).max(1);
     let n = f64::from(cards);
     let sv = f64::from(servers);
     // Checkpoint and dataset storage is bought with the servers (infra.rs).
     let storage = s.model_spec().map_or(0.0, |m| crate::domain::infra::storage_costs(m, s).0);
-    let hardware = n * card_price + sv * conv(o.server_price + o.network_per_server) + storage;
+    let hardware = n * card_price + sv * (h.price + h.network) + storage;
     // Used cards: a lower resale share on the cards and a failure allowance (constants above).
     let used = if s.money.used { n * card_price } else { 0.0 };
     let residual =
         if hardware > 0.0 { o.residual * (1.0 - (1.0 - USED_RESIDUAL_FACTOR) * used / hardware) } else { o.residual };
     let capital = annualised_capital(hardware, residual, o.depreciation_years, o.discount_rate);
     let annual_fixed = capital
-        + sv * conv(o.rack_per_month) * 12.0
-        + conv(o.ops_salary_per_year) * o.ops_share
+        + sv * h.rack_per_month * 12.0
+        + conv(o.ops_salary_per_year) * h.ops_share
         + hardware * o.maintenance_per_year
         + used * USED_FAILURE_PER_YEAR;
-    let kw = (n * g.power().watts() + sv * o.host_watts) / 1000.0;
+    let kw = (n * g.power().watts() + sv * h.watts) / 1000.0;
     OwnCosts {
         cards,
         servers,

@@ -1,6 +1,7 @@
 //! How the rent-vs-buy figures are computed, with the inputs filled in.
 
 use super::zh::zh_words;
+use crate::domain::catalog::CardPower;
 use crate::domain::cost::{self, RentVsBuy};
 use crate::domain::format::{self, Lang};
 use crate::domain::scenario::Scenario;
@@ -16,27 +17,42 @@ pub fn rent_vs_buy_formulas(s: &Scenario, r: &RentVsBuy, lang: Lang) -> [String;
     let m = |v: f64| format::money(v, cur);
     let capital = cost::annualised_capital(r.own.hardware, r.own.residual, o.depreciation_years, o.discount_rate);
     let t = |en: &'static str, zh: &'static str| if lang == Lang::Zh { zh } else { en };
+    let g = s.gpu(crate::domain::Catalog::embedded(), &r.gpu);
+    // The machine the costs were computed with (domain/host.rs).
+    let h = g.map_or_else(
+        || crate::domain::host::host(s, &crate::domain::catalog::Gpu::default(), n),
+        |g| crate::domain::host::host(s, g, n),
+    );
     [
-        format!("{n} cards in {} server(s) of {} cards", r.own.servers, s.parallel.gpus_per_server),
-        format!("{n} × {} + {} × (server + network) + storage", m(r.own.card_price), r.own.servers),
         format!(
-            "capital {} ({} y, resale {:.0}%, r {:.0}%) + rack + {:.0}% engineer + {:.0}% maintenance",
+            "{n} cards in {} × {} of up to {} cards",
+            r.own.servers,
+            format::host_class(h.class, lang),
+            h.cards_per_host
+        ),
+        format!(
+            "{n} × {} + {} × ({} host + {} network) + storage",
+            m(r.own.card_price),
+            r.own.servers,
+            m(h.price),
+            m(h.network)
+        ),
+        format!(
+            "capital {} ({} y, resale {:.0}%, r {:.0}%) + {} × {}/month rack + {:.0}% engineer + {:.0}% maintenance",
             m(capital),
             o.depreciation_years,
             r.own.residual * 100.0,
             o.discount_rate * 100.0,
-            o.ops_share * 100.0,
+            r.own.servers,
+            m(h.rack_per_month),
+            h.ops_share * 100.0,
             o.maintenance_per_year * 100.0
         ),
         format!(
             "({n} × {} + {} × {} W) × PUE {} × {}/kWh",
-            format::card_power(
-                s.gpu(crate::domain::Catalog::embedded(), &r.gpu)
-                    .map_or(crate::domain::catalog::CardPower::Unknown, crate::domain::catalog::Gpu::power),
-                lang
-            ),
+            g.map_or_else(|| format::card_power(CardPower::Unknown, lang), |g| format::card_power(g.power(), lang)),
             r.own.servers,
-            o.host_watts,
+            h.watts,
             o.pue,
             format::money(o.electricity_per_kwh, o.currency)
         ),

@@ -13,7 +13,13 @@ pub struct Ownership {
     pub currency: Currency,
     /// Price per card; `None` = newest catalog purchase price.
     pub card_price: Option<f64>,
-    /// Host per server without GPUs: chassis, CPUs, RAM, storage, NICs, PSU.
+    /// The machine the cards are priced in: "" = by the card and count (a workstation for 1–4
+    /// PCIe cards, a PCIe server, the card's board server), `workstation`, `pcie_server`,
+    /// `board_server`, or `custom` (the host figures below). domain/host.rs.
+    pub profile: String,
+    /// Custom profile: cards per host; 0 = `parallel.gpus_per_server`.
+    pub cards_per_host: u32,
+    /// Host per server without GPUs: chassis, CPUs, RAM, storage, NICs, PSU (custom profile).
     pub server_price: f64,
     /// Share of switches and cabling per server.
     pub network_per_server: f64,
@@ -64,6 +70,8 @@ impl Default for Ownership {
             cards: 0,
             currency: Currency::CNY,
             card_price: None,
+            profile: String::new(),
+            cards_per_host: 0,
             server_price: 150_000.0,
             network_per_server: 30_000.0,
             host_watts: 1_500.0,
@@ -103,6 +111,8 @@ impl Ownership {
             cards: 4,
             currency: Currency::CNY,
             card_price: Some(68_750.0),
+            profile: "custom".into(),
+            cards_per_host: 4,
             server_price: 0.0,
             network_per_server: 10_000.0,
             ..Self::default()
@@ -171,6 +181,8 @@ crate::read_fields!(Ownership {
     cards: whole,
     currency: any,
     card_price: opt_real,
+    profile: text,
+    cards_per_host: whole,
     server_price: real,
     network_per_server: real,
     host_watts: real,
