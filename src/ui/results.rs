@@ -109,11 +109,12 @@ pub fn Ranking(report: Signal<Option<Report>>, selected: RwSignal<Option<String>
     let rows = move || {
         view! { <For each=order key=|id| id.clone() children=move |id| view! { <Row id report selected/> }/> }
     };
-    // No report (the scenario cannot be planned): no table at all, not an empty one.
+    // No report (the scenario cannot be planned): the table is hidden, not left empty under
+    // the new model's name (hidden rather than unmounted: a conditional view of the whole table
+    // costs kilobytes of wasm).
     let planned = Memo::new(move |_| report.with(Option::is_some));
-    move || {
-        planned.get().then(|| view! {
-        <div class="table-wrap">
+    view! {
+        <div class="table-wrap" hidden=move || !planned.get()>
             <table class="ranking cards" data-testid="ranking">
                 <thead><tr>
                     {header(Col::Card, Key::Card)}<th>{tr(lang, Key::Fits)}</th>{header(Col::Cards, Key::Cards)}
@@ -126,7 +127,6 @@ pub fn Ranking(report: Signal<Option<Report>>, selected: RwSignal<Option<String>
         <button type="button" class="link more" data-testid="show-all" hidden=move || count() <= TOP on:click=move |_| all.update(|a| *a = !*a)>
             {move || if all.get() { Key::ShowTop.text(lang.get()).to_string() } else { Key::ShowAll.text(lang.get()).replace("{n}", &count().to_string()) }}
         </button>
-    })
     }
 }
 
