@@ -67,6 +67,10 @@ fn a_chosen_profile_overrides_the_automatic_class() {
     assert_eq!((h.class, h.cards_per_host), (HostClass::Custom, 2));
     assert_close(h.price, 25_000.0, 1e-12);
     assert_eq!(own_costs(&s, g, 3, 1.0).servers, 2);
+    // Custom figures without a count per host take the plan's cards per server.
+    s.ownership.cards_per_host = 0;
+    s.parallel.gpus_per_server = 8;
+    assert_eq!(host(&s, g, 3).cards_per_host, 8);
     // In dollars the preset's yuan are converted at the scenario's rate.
     let mut usd = Scenario::default();
     usd.money.currency = gpu_planner::domain::scenario::Currency::USD;
