@@ -179,32 +179,6 @@ fn training_formulas_evaluate_to_their_figures() {
     assert!((evaluate_activations(&a) / v.memory.activations - 1.0).abs() < 0.002, "{a}");
 }
 
-/// The per-layer coefficients printed are the ones the figure uses: for Korthikanti's GPT-3
-/// layer (h = q = kv, ffn = 4h, plain MLP, no dropout) they are 8h + 4q + 4kv + 4·ffn = 32h,
-/// i.e. their 34·sbh less the two dropout masks (2·sbh).
-#[test]
-fn activation_coefficients_match_korthikanti() {
-    use gpu_planner::domain::memory::{ActivationShape, TokenCoefficients};
-    let x = ActivationShape {
-        seq: 2048.0,
-        batch: 1.0,
-        hidden: 12288.0,
-        heads: 96.0,
-        q_width: 12288.0,
-        kv_width: 12288.0,
-        ffn: 4.0 * 12288.0,
-        gated: false,
-        dropout: false,
-        sequence_parallel: true,
-        fused_swiglu: false,
-        fp8_gemm_inputs: false,
-        bytes: 2.0,
-    };
-    let k = TokenCoefficients::of(&x);
-    assert_eq!((k.hidden, k.q, k.kv, k.ffn), (8.0, 4.0, 4.0, 4.0));
-    assert!((k.per_token(&x) / (32.0 * x.hidden) - 1.0).abs() < 1e-12);
-}
-
 /// A vision run's time line evaluates to the time: steps = samples × epochs / (cards × batch),
 /// each a batch time plus the exposed all-reduce, over the stated goodput (it once divided the
 /// samples by the batch time, which is not a time). With goodput stated at 100% nothing else

@@ -22,16 +22,33 @@ fn check_all(s: &Scenario) -> usize {
     fs.len()
 }
 
-#[test]
-fn a_70b_full_fine_tune_on_two_4090s_gets_working_fixes() {
-    let s = Scenario {
+/// A 70B full fine-tune forced onto `gpus` RTX 4090s: it does not fit on two.
+fn seventy_b_on_4090s(gpus: u32) -> Scenario {
+    Scenario {
         task: Task::FullFinetune,
         model: "llama-3.1-70b".into(),
-        parallel: Parallel { gpus: 2, ..Parallel::default() },
+        parallel: Parallel { gpus, ..Parallel::default() },
         cards: CardFilter { only: vec!["rtx-4090".into()], ..CardFilter::default() },
-        search: Search { max_gpus: 256, ..Search::default() },
         ..Scenario::default()
-    };
+    }
+}
+
+/// Llama 3.1 8B pre-trained on 20B tokens on 8 A100s, with a 3-day deadline it misses.
+fn missed_deadline() -> Scenario {
+    Scenario {
+        task: Task::Pretrain,
+        model: "llama-3.1-8b".into(),
+        training: gpu_planner::domain::scenario::Training { tokens: 2e10, ..Default::default() },
+        parallel: Parallel { gpus: 8, ..Parallel::default() },
+        cards: CardFilter { only: vec!["a100-80gb-sxm4".into()], ..CardFilter::default() },
+        search: Search { deadline_days: Some(3.0), budget: None, max_gpus: 512 },
+        ..Scenario::default()
+    }
+}
+
+#[test]
+fn a_70b_full_fine_tune_on_two_4090s_gets_working_fixes() {
+    let s = Scenario { search: Search { max_gpus: 256, ..Search::default() }, ..seventy_b_on_4090s(2) };
     assert!(!report(&s).cards[0].fits);
     let fs = fixes(&s, Catalog::embedded());
     let names: Vec<&str> = fs.iter().map(|f| f.en.as_str()).collect();
@@ -42,15 +59,7 @@ fn a_70b_full_fine_tune_on_two_4090s_gets_working_fixes() {
 
 #[test]
 fn a_missed_deadline_gets_more_cards_or_a_faster_card() {
-    let s = Scenario {
-        task: Task::Pretrain,
-        model: "llama-3.1-8b".into(),
-        training: gpu_planner::domain::scenario::Training { tokens: 2e10, ..Default::default() },
-        parallel: Parallel { gpus: 8, ..Parallel::default() },
-        cards: CardFilter { only: vec!["a100-80gb-sxm4".into()], ..CardFilter::default() },
-        search: Search { deadline_days: Some(3.0), budget: None, max_gpus: 512 },
-        ..Scenario::default()
-    };
+    let s = missed_deadline();
     let v = &report(&s).cards[0];
     assert!(v.fits && v.hours.unwrap_or(0.0) > 72.0, "the plan misses the deadline: {:?}", v.hours);
     let fs = fixes(&s, Catalog::embedded());
@@ -135,24 +144,10 @@ fn a_vision_service_that_misses_its_latency_target_is_not_working() {
 #[test]
 fn shortfalls_carry_the_figures_of_the_failure() {
     use gpu_planner::domain::fix::{shortfalls, Shortfall};
-    let s = Scenario {
-        task: Task::Pretrain,
-        model: "llama-3.1-8b".into(),
-        training: gpu_planner::domain::scenario::Training { tokens: 2e10, ..Default::default() },
-        parallel: Parallel { gpus: 8, ..Parallel::default() },
-        cards: CardFilter { only: vec!["a100-80gb-sxm4".into()], ..CardFilter::default() },
-        search: Search { deadline_days: Some(3.0), budget: None, max_gpus: 512 },
-        ..Scenario::default()
-    };
+    let s = missed_deadline();
     let v = &report(&s).cards[0];
     assert_eq!(shortfalls(&s, v), vec![Shortfall::MissesDeadline { hours: v.hours, deadline_h: 72.0 }]);
-    let big = Scenario {
-        task: Task::FullFinetune,
-        model: "llama-3.1-70b".into(),
-        parallel: Parallel { gpus: 2, ..Parallel::default() },
-        cards: CardFilter { only: vec!["rtx-4090".into()], ..CardFilter::default() },
-        ..Scenario::default()
-    };
+    let big = seventy_b_on_4090s(2);
     let v = &report(&big).cards[0];
     assert_eq!(shortfalls(&big, v), vec![Shortfall::DoesNotFit { needed: v.memory.total, capacity: v.capacity }]);
     assert!(v.memory.total > v.capacity);

@@ -211,3 +211,15 @@ fn preset_dimensions_reproduce_published_active_counts() {
         assert_close(c.active, a * 1e9, 0.03);
     }
 }
+
+/// The per-layer coefficients "how this was computed" prints are the ones the figure uses: for
+/// Korthikanti's GPT-3 layer without dropout (h = q = kv, ffn = 4h, plain MLP) they are
+/// 8h + 4q + 4kv + 4·ffn = 32h, i.e. their 34·sbh less the two dropout masks (2·sbh).
+#[test]
+fn activation_coefficients_match_korthikanti() {
+    use gpu_planner::domain::memory::TokenCoefficients;
+    let x = ActivationShape { dropout: false, ..gpt3_175b_shape() };
+    let k = TokenCoefficients::of(&x);
+    assert_eq!((k.hidden, k.q, k.kv, k.ffn), (8.0, 4.0, 4.0, 4.0));
+    assert!((k.per_token(&x) / (32.0 * x.hidden) - 1.0).abs() < 1e-12);
+}

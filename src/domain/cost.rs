@@ -226,15 +226,14 @@ fn hybrid(s: &Scenario, g: &Gpu, card_price: f64, hourly: Option<f64>) -> Option
     // A profile shorter than a year is repeated.
     let scale = 12.0 / demand.len() as f64;
     // Owned cards the purchase budget allows (the hardware of n cards within it).
-    let affordable = |n: u32| n == 0 || s.ownership.budget.is_none_or(|b| own_costs(s, g, n, card_price).hardware <= b);
     let by_cards: Vec<(u32, f64)> = (0..=max_n)
-        .take_while(|&n| affordable(n))
-        .map(|n| {
+        .map(|n| (n, (n > 0).then(|| own_costs(s, g, n, card_price))))
+        .take_while(|(_, c)| c.is_none_or(|c| s.ownership.budget.is_none_or(|b| c.hardware <= b)))
+        .map(|(n, c)| {
             let cap = f64::from(n) * MONTH_H;
             let (owned, rented) = demand.iter().fold((0.0, 0.0), |(o, r), d| (o + d.min(cap), r + (d - cap).max(0.0)));
-            let fixed = if n == 0 { 0.0 } else { own_costs(s, g, n, card_price).annual_fixed };
-            let power_per_card_hour =
-                if n == 0 { 0.0 } else { own_costs(s, g, n, card_price).power_per_hour / f64::from(n) };
+            let (fixed, power_per_card_hour) =
+                c.map_or((0.0, 0.0), |c| (c.annual_fixed, c.power_per_hour / f64::from(n)));
             (n, fixed + (power_per_card_hour * owned + hourly * rented) * scale)
         })
         .collect();

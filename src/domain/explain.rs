@@ -403,7 +403,7 @@ fn activation_formula(m: &super::model::ModelSpec, s: &Scenario, l: &Layout) -> 
     let in_flight = (w.in_flight * 100.0).round() / 100.0;
     let body = match l.recompute {
         Recompute::Full => {
-            let input = 2.0 * x.seq * x.batch * x.hidden * x.bytes / 2.0 / f64::from(l.tp.max(1));
+            let input = memory::layer_input_bytes(x, l.tp);
             let working = memory::layer_activation_bytes(x, l.tp, !flash);
             format!(
                 "full recompute keeps each layer's input s·b·2h B{bytes} / tp {} = {} × {} layers × {in_flight} in flight + one layer's working set {}{cp}, s={} b={} h={}",

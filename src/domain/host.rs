@@ -91,6 +91,17 @@ pub fn auto_class(g: &Gpu, cards: u32) -> HostClass {
     }
 }
 
+/// Switches the purchase to "my own figures", starting from `h` (in the scenario currency; the
+/// form's figures are in the ownership currency).
+pub fn use_as_custom(s: &mut Scenario, h: &Host) {
+    let back = 1.0 / crate::domain::pricing::convert(s, 1.0, s.ownership.currency.code());
+    let o = &mut s.ownership;
+    (o.server_price, o.network_per_server, o.rack_per_month) =
+        (h.price * back, h.network * back, h.rack_per_month * back);
+    (o.ops_share, o.host_watts, o.cards_per_host) = (h.ops_share, h.watts, h.cards_per_host);
+    o.profile = HostClass::Custom.code().into();
+}
+
 /// The host a purchase of `cards` of `g` is priced with under the scenario's profile.
 #[must_use]
 pub fn host(s: &Scenario, g: &Gpu, cards: u32) -> Host {

@@ -50,16 +50,7 @@ pub fn WorkloadForm() -> impl IntoView {
     let llm_task = move |f: fn(Task) -> bool| move || !cv.get() && f(task.get());
     // A custom model starts as a full copy of the preset shown before (domain/edit.rs).
     let on_model = Callback::new(move |id: String| sc.update(|s| s.select_model(&id)));
-    let tasks = opts(
-        lang,
-        vec![
-            (Task::Pretrain, Key::Pretrain),
-            (Task::FullFinetune, Key::FullFinetune),
-            (Task::Lora, Key::Lora),
-            (Task::Qlora, Key::Qlora),
-            (Task::Inference, Key::Inference),
-        ],
-    );
+    let tasks = opts(lang, Task::ALL.into_iter().map(|t| (t, Key::from(t))).collect());
     let precisions = Signal::derive(|| {
         [("fp32", "FP32"), ("tf32", "TF32"), ("bf16", "BF16"), ("fp16", "FP16"), ("fp8", "FP8")]
             .map(|(v, l)| (v.to_string(), l.to_string()))

@@ -472,6 +472,20 @@ impl From<crate::web::storage::StoreError> for Key {
     }
 }
 
+/// The task's words (the task picker, the comparison).
+impl From<crate::domain::scenario::Task> for Key {
+    fn from(t: crate::domain::scenario::Task) -> Self {
+        use crate::domain::scenario::Task;
+        match t {
+            Task::Pretrain => Key::Pretrain,
+            Task::FullFinetune => Key::FullFinetune,
+            Task::Lora => Key::Lora,
+            Task::Qlora => Key::Qlora,
+            Task::Inference => Key::Inference,
+        }
+    }
+}
+
 /// The recompute mode's words (the ranking, the auto-plan rows).
 impl From<crate::domain::scenario::Recompute> for Key {
     fn from(r: crate::domain::scenario::Recompute) -> Self {

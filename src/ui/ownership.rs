@@ -6,9 +6,8 @@ use super::fields::{num_row, Num, NumField, NumFields, SelectField};
 use super::i18n::{Key, Lang};
 use crate::chart::RentLabels;
 use crate::domain::cost::{BuyVerdict, IDLE_UTILISATION};
-use crate::domain::host::{host, HostClass};
+use crate::domain::host::{host, use_as_custom, HostClass};
 use crate::domain::pricing::Quote;
-use crate::domain::scenario::Currency;
 use crate::domain::sites::{site, SITES};
 use crate::domain::{format, Catalog, Report, Scenario};
 use leptos::{html::Canvas, prelude::*};
@@ -119,23 +118,14 @@ pub fn OwnershipForm(report: Signal<Option<Report>>) -> impl IntoView {
     let on_profile = Callback::new(move |code: String| {
         let from = bought();
         sc.update(|s| {
-            if code == "custom" {
-                if let Some(g) = from.as_ref().and_then(|(id, _)| s.gpu(Catalog::embedded(), id).cloned()) {
+            let g = from.as_ref().and_then(|(id, _)| s.gpu(Catalog::embedded(), id).cloned());
+            match g.filter(|_| code == "custom") {
+                Some(g) => {
                     let h = host(s, &g, from.as_ref().map_or(1, |x| x.1));
-                    // Host amounts are in the scenario currency; the form's in the ownership one.
-                    let rate = s.money.cny_per_usd;
-                    let back = match (s.money.currency, s.ownership.currency) {
-                        (Currency::CNY, Currency::USD) => 1.0 / rate,
-                        (Currency::USD, Currency::CNY) => rate,
-                        _ => 1.0,
-                    };
-                    let o = &mut s.ownership;
-                    (o.server_price, o.network_per_server, o.rack_per_month) =
-                        (h.price * back, h.network * back, h.rack_per_month * back);
-                    (o.ops_share, o.host_watts, o.cards_per_host) = (h.ops_share, h.watts, h.cards_per_host);
+                    use_as_custom(s, &h);
                 }
+                None => s.ownership.profile = code,
             }
-            s.ownership.profile = code;
         });
     });
     let host_line = move || {

@@ -225,13 +225,7 @@ fn CompareTable(store: RwSignal<Vec<Saved>>, compare: RwSignal<Vec<u64>>) -> imp
                 }).collect_view()
             };
             let dash = || "—".to_string();
-            let task = |s: &S| match s.task {
-                crate::domain::scenario::Task::Pretrain => Key::Pretrain,
-                crate::domain::scenario::Task::FullFinetune => Key::FullFinetune,
-                crate::domain::scenario::Task::Lora => Key::Lora,
-                crate::domain::scenario::Task::Qlora => Key::Qlora,
-                crate::domain::scenario::Task::Inference => Key::Inference,
-            }.text(l).to_string();
+            let task = |s: &S| Key::from(s.task).text(l).to_string();
             view! {
                 <table class="compare" data-testid="compare"><thead><tr><th></th>
                     {cols.iter().map(|(n, _, _)| view! { <th>{n.clone()}</th> }).collect_view()}</tr></thead>

@@ -151,6 +151,12 @@ pub fn activation_bytes(x: &ActivationShape, layers: u32, layout: &Layout, flash
     stage_activation_bytes(x, layers, layout, flash, Stage::First.in_flight(layout.pp, microbatches))
 }
 
+/// What full recompute keeps of a layer: its input, s·b·h values, split over `tp`.
+#[must_use]
+pub fn layer_input_bytes(x: &ActivationShape, tp: u32) -> f64 {
+    2.0 * x.seq * x.batch * x.hidden * x.bytes / 2.0 / f64::from(tp.max(1))
+}
+
 /// Activations of one stage holding `in_flight` micro-batches. Context parallelism splits every
 /// sequence, and with it every activation, over `cp` cards (Megatron-Core context parallelism).
 #[must_use]
@@ -161,8 +167,8 @@ pub fn stage_activation_bytes(x: &ActivationShape, layers: u32, layout: &Layout,
     let cp = f64::from(layout.cp.max(1));
     let all = match layout.recompute {
         Recompute::Full => {
-            let input = 2.0 * x.seq * x.batch * x.hidden * x.bytes / 2.0 / f64::from(layout.tp.max(1));
-            input * layers_per_stage * in_flight + layer_activation_bytes(x, layout.tp, !flash)
+            layer_input_bytes(x, layout.tp) * layers_per_stage * in_flight
+                + layer_activation_bytes(x, layout.tp, !flash)
         }
         _ => per_layer * layers_per_stage * in_flight,
     };
