@@ -85,7 +85,13 @@ fn batch_follows_littles_law_and_the_cache_bounds_concurrency() {
     let l = e.at(2.0).unwrap_or_else(|| panic!("2 req/s on 8 H100s"));
     assert_close(l.batch, 2.0 * 512.0 * l.tpot_mean_s, 0.02);
     let c = capacity(&m, &s, &card("h100-sxm")).unwrap_or_else(|| panic!("plan"));
-    assert_close(c.max_concurrency, c.kv_tokens / (4096.0 + 512.0), 1e-12);
+    // What the simulated engine keeps running, at most what the cache holds at the mean occupancy
+    // (prompt + half the answer), at least at the full one.
+    assert!(
+        c.max_concurrency <= c.kv_tokens / (4096.0 + 256.0)
+            && c.max_concurrency >= 0.9 * c.kv_tokens / (4096.0 + 512.0),
+        "{c:?}"
+    );
     // Past what one replica can prefill, it refuses the load rather than quoting a latency.
     assert!(e.at(50.0).is_none());
 }

@@ -27,6 +27,7 @@ use super::scenario::Scenario;
 use serde::{Deserialize, Serialize};
 
 mod capacity;
+pub mod simulate;
 pub use capacity::*;
 
 /// Tensor-parallel widths tried per replica.
@@ -67,8 +68,11 @@ pub struct Engine {
     mean_ctx: f64,
     /// Compute seconds the busiest card spends per request decoded in the replica (its group's
     /// share of the non-expert work, its share of the experts'), and per prompt token its group
-    /// prefills (all of the group's non-expert work).
+    /// prefills (all of the group's non-expert work). `decode_s` holds the attention at the mean
+    /// context; `attend_s` is the attention's share per token of context (what the simulation
+    /// charges for each request's own context, `decode_s − attend_s · mean_ctx` the rest).
     decode_s: f64,
+    attend_s: f64,
     prefill_s: f64,
     /// Communication seconds on that card per request decoded and per prompt token prefilled: a
     /// group's tensor-parallel all-reduces and the card's MoE all-to-all; per step, their latency.
@@ -83,8 +87,13 @@ pub struct Engine {
     prompt: f64,
     uncached: f64,
     output: f64,
-    /// σ of the log-normal prompt lengths (0: every prompt the mean length).
+    /// σ of the log-normal prompt lengths (0: every prompt the mean length), and of the answers.
     sigma: f64,
+    out_sigma: f64,
+    /// Encoder positions every request carries (encoder–decoder models; 0 otherwise).
+    enc_seq: f64,
+    /// Share of each prompt served from the prefix cache.
+    prefix_share: f64,
 }
 
 /// Seconds one card spends in the MoE all-to-all per token it owns and per MoE layer: the token's
@@ -204,6 +213,7 @@ impl Engine {
             kv_per_token: memory::kv_cache_bytes(m, 1.0, i.kv.bytes()),
             mean_ctx,
             decode_s: (dense_flops + attention(mean_ctx - enc_seq) + cross) / (groups * t * card_flops) + expert_s,
+            attend_s: 4.0 * f64::from(m.layers) * width / (groups * t * card_flops),
             prefill_s: prefill_flops / (t * card_flops) + expert_s,
             decode_comm_s: tp_per_token / groups + a2a_per_token / e,
             prefill_comm_s: tp_per_token + a2a_per_token / t,
@@ -215,6 +225,9 @@ impl Engine {
             uncached: own * (1.0 - i.prefix_share.clamp(0.0, 0.99)) + enc_seq,
             output,
             sigma: i.context_p90.map_or(0.0, |p90| lognormal_sigma(own, f64::from(p90))),
+            out_sigma,
+            enc_seq,
+            prefix_share: i.prefix_share.clamp(0.0, 0.99),
         })
     }
 
@@ -230,11 +243,18 @@ impl Engine {
     /// that carries the prompt.
     #[must_use]
     pub fn step(&self, batch: f64, prefill: f64) -> f64 {
+        self.step_at(batch, batch * self.mean_ctx, prefill)
+    }
+
+    /// [`Engine::step`] with the decoding requests' own contexts, `context` tokens in all, in
+    /// place of `batch` × the mean: what the step-level simulation charges.
+    #[must_use]
+    pub fn step_at(&self, batch: f64, context: f64, prefill: f64) -> f64 {
         let touched = if self.route_share > 0.0 { 1.0 - (1.0 - self.route_share).powf(batch + prefill) } else { 1.0 };
         let encoding = if prefill > 0.0 { self.encoder_bytes } else { 0.0 };
-        let bytes =
-            self.dense_bytes + encoding + self.routed_bytes * touched + batch * self.mean_ctx * self.kv_per_token;
-        let compute = batch * self.decode_s + prefill * self.prefill_s;
+        let bytes = self.dense_bytes + encoding + self.routed_bytes * touched + context * self.kv_per_token;
+        let compute =
+            batch * self.decode_s + (context - batch * self.mean_ctx) * self.attend_s + prefill * self.prefill_s;
         (bytes / self.bandwidth).max(compute)
             + batch * self.decode_comm_s
             + prefill * self.prefill_comm_s

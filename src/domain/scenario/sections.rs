@@ -100,6 +100,8 @@ pub struct Inference {
     pub max_batched_tokens: u32,
     /// Fixed time per engine step (scheduling, sampling, launches), ms.
     pub step_overhead_ms: f64,
+    /// Requests running at once (vLLM `max_num_seqs`); 0 = vLLM V1's default for the card.
+    pub max_seqs: u32,
 }
 
 impl Default for Inference {
@@ -123,6 +125,7 @@ impl Default for Inference {
             ep: 0,
             max_batched_tokens: 8192,
             step_overhead_ms: 2.0,
+            max_seqs: 0,
         }
     }
 }
@@ -339,7 +342,8 @@ crate::read_fields!(Inference {
     tp: whole,
     ep: whole,
     max_batched_tokens: whole,
-    step_overhead_ms: real
+    step_overhead_ms: real,
+    max_seqs: whole
 });
 crate::read_fields!(Parallel {
     auto: flag,

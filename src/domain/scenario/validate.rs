@@ -51,6 +51,7 @@ impl Scenario {
         check("inference.ep", f64::from(i.ep), 0.0, 1_024.0)?;
         check("inference.max_batched_tokens", f64::from(i.max_batched_tokens), 16.0, 1_048_576.0)?;
         check("inference.step_overhead_ms", i.step_overhead_ms, 0.0, 1_000.0)?;
+        check("inference.max_seqs", f64::from(i.max_seqs), 0.0, 1_048_576.0)?;
         let p = &self.parallel;
         check("parallel.gpus", f64::from(p.gpus), 0.0, 100_000.0)?;
         check("parallel.tp", f64::from(p.tp), 1.0, 64.0)?;

@@ -1,6 +1,7 @@
 //! Replicas and tensor-parallel width for the offered load: the rate one replica sustains within
 //! the latency targets, the fewest replicas, and the latency–throughput trade-off curve.
 
+use super::simulate::{simulate, Load, Outcome, Run};
 use super::{Engine, Latency, MAX_CARDS, TP_DEGREES};
 use crate::domain::catalog::Gpu;
 use crate::domain::model::ModelSpec;
@@ -15,9 +16,14 @@ pub struct Capacity {
     pub ep: u32,
     pub replicas: u32,
     pub cards: u32,
-    /// KV-cache tokens per replica, and the requests of prompt + output tokens that fit at once.
+    /// KV-cache tokens per replica, and the requests one replica keeps running when saturated
+    /// (simulated: the cache, the sequence cap and the token budget all bound it).
     pub kv_tokens: f64,
     pub max_concurrency: f64,
+    /// Requests per second one replica sustains (a simulated closed loop that keeps it full), and
+    /// whether the plan runs each replica above 80% of it, where latency climbs steeply.
+    pub sustained_rps: f64,
+    pub near_saturation: bool,
     /// Offered load, requests per second (all replicas).
     pub rate_rps: f64,
     pub latency: Latency,
@@ -97,7 +103,131 @@ fn replica_rate(e: &Engine, s: &Scenario, replicas: u32) -> Option<(f64, Latency
     })
 }
 
-fn plan_for(e: &Engine, s: &Scenario) -> Option<Capacity> {
+/// Requests measured per simulation while searching the replica count, and for the figures shown.
+pub const SEARCH: Run = Run { requests: 300, warmup: 100, max_seqs: 0, seed: 0x5eed_cafe };
+pub const SHOWN: Run = Run { requests: 1_000, warmup: 250, max_seqs: 0, seed: 0x5eed_cafe };
+
+/// vLLM V1's `max_num_seqs` when the user gives none: 1,024 on cards of 70 GiB or more other than
+/// the A100, 256 elsewhere (`vllm/engine/arg_utils.py`, `_set_default_args`).
+#[must_use]
+pub fn default_max_seqs(g: &Gpu) -> u32 {
+    let big = g.memory_gb.is_some_and(|gb| gb * 1e9 >= 70.0 * crate::domain::units::GIB);
+    if big && !g.name.contains("A100") {
+        1024
+    } else {
+        256
+    }
+}
+
+/// One replica of `n` under the scenario's load, simulated: the offered rate split evenly, or the
+/// users (the busiest replica takes the rounded-up share). `None` when it falls behind an offered
+/// rate (completes under 95% of it) or cannot hold a request.
+pub fn replica(e: &Engine, s: &Scenario, g: &Gpu, n: u32, run: Run) -> Option<(f64, Latency, Outcome)> {
+    let i = &s.inference;
+    let run = Run { max_seqs: if i.max_seqs > 0 { i.max_seqs } else { default_max_seqs(g) }, ..run };
+    let load = match i.rate_rps {
+        Some(r) => Load::Rate(r / f64::from(n.max(1))),
+        None => Load::Users { users: i.concurrent.max(1).div_ceil(n.max(1)), think_s: i.think_s },
+    };
+    let o = simulate(e, load, run).filter(|o| o.finished)?;
+    if let Load::Rate(r) = load {
+        if o.rate < 0.95 * r {
+            return None;
+        }
+    }
+    let latency = Latency {
+        ttft_p50_s: o.ttft.p50,
+        ttft_p99_s: o.ttft.p99,
+        tpot_p50_s: o.tpot.p50,
+        tpot_p99_s: o.tpot.p99,
+        tpot_mean_s: o.tpot.mean,
+        batch: o.batch,
+        prefill_load: o.prefill_busy,
+    };
+    Some((if let Load::Rate(r) = load { r } else { o.rate }, latency, o))
+}
+
+/// The plan of replica `e`: the replica count the closed-form queue suggests, then the fewest
+/// replicas whose simulation meets the targets, searched from there; the figures are those of a
+/// longer simulation of that count.
+fn plan_for(e: &Engine, s: &Scenario, g: &Gpu) -> Option<Capacity> {
+    let guess = closed_form_plan(e, s);
+    let users = if s.inference.rate_rps.is_some() { u32::MAX } else { s.inference.concurrent.max(1) };
+    let max_replicas = (MAX_CARDS / e.cards()).min(users).max(1);
+    let memo = std::cell::RefCell::new(Vec::<(u32, Option<(f64, Latency)>)>::new());
+    let sim = |n: u32| {
+        if let Some(&(_, r)) = memo.borrow().iter().find(|(k, _)| *k == n) {
+            return r;
+        }
+        let r = replica(e, s, g, n, SEARCH).map(|(r, l, _)| (r, l));
+        memo.borrow_mut().push((n, r));
+        r
+    };
+    let ok = |n: u32| sim(n).is_some_and(|(_, l)| l.meets(s));
+    let n = if s.parallel.gpus > 0 {
+        (s.parallel.gpus / e.cards()).max(1)
+    } else {
+        let start = guess.as_ref().map_or(1, |c| c.replicas).clamp(1, max_replicas);
+        found(start, max_replicas, &ok)
+            .or_else(|| found(start, max_replicas, &|n| sim(n).is_some()))
+            .unwrap_or(max_replicas)
+    };
+    let (rate, l, _) = replica(e, s, g, n, SHOWN)?;
+    // Saturation: as many users, never idle, as the cache holds whole requests (or the sequence
+    // cap allows); a closed loop of the scenario's own users may hold more.
+    let seqs = if s.inference.max_seqs > 0 { s.inference.max_seqs } else { default_max_seqs(g) };
+    let full = ((e.kv_tokens / (e.prompt + e.output).max(1.0)).floor() as u32).clamp(1, seqs);
+    let sat = simulate(e, Load::Users { users: full, think_s: 0.0 }, Run { max_seqs: seqs, ..SEARCH });
+    let (mut sustained, mut concurrency) = sat.filter(|o| o.finished).map_or((0.0, 0.0), |o| (o.rate, o.batch));
+    if s.inference.rate_rps.is_none() && rate > sustained {
+        (sustained, concurrency) = (rate, l.batch);
+    }
+    let cards = n * e.cards();
+    let tokens = rate * f64::from(n) * e.output;
+    Some(Capacity {
+        tp: e.tp,
+        ep: e.ep,
+        replicas: n,
+        cards,
+        kv_tokens: e.kv_tokens,
+        max_concurrency: concurrency,
+        sustained_rps: sustained,
+        near_saturation: s.inference.rate_rps.is_some() && rate > 0.8 * sustained,
+        rate_rps: rate * f64::from(n),
+        latency: l,
+        tokens_s: tokens,
+        tokens_s_gpu: tokens / f64::from(cards),
+        tokens_s_user: 1.0 / l.tpot_p50_s,
+        meets: l.meets(s),
+    })
+}
+
+/// The smallest n in 1..=max with `pred(n)` (a `pred` that stays true once true), searched from
+/// a guess: down from it when it holds, galloping up when it does not.
+fn found(guess: u32, max: u32, pred: &dyn Fn(u32) -> bool) -> Option<u32> {
+    if pred(guess) {
+        if guess == 1 || !pred(guess - 1) {
+            return Some(guess);
+        }
+        return smallest(guess - 1, pred);
+    }
+    let mut lo = guess;
+    let mut step = 1;
+    loop {
+        let hi = lo.saturating_add(step).min(max);
+        if hi <= lo {
+            return None;
+        }
+        if pred(hi) {
+            return Some(lo + smallest(hi - lo, &|k| pred(lo + k))?);
+        }
+        lo = hi;
+        step *= 2;
+    }
+}
+
+/// The closed-form plan (Engine::at): the starting guess of the simulated search.
+fn closed_form_plan(e: &Engine, s: &Scenario) -> Option<Capacity> {
     // A closed loop of users needs no more replicas than users.
     let users = if s.inference.rate_rps.is_some() { u32::MAX } else { s.inference.concurrent.max(1) };
     let max_replicas = (MAX_CARDS / e.cards()).min(users);
@@ -122,6 +252,8 @@ fn plan_for(e: &Engine, s: &Scenario) -> Option<Capacity> {
             cards,
             kv_tokens: e.kv_tokens,
             max_concurrency: e.kv_tokens / (e.prompt + e.output).max(1.0),
+            sustained_rps: 0.0,
+            near_saturation: false,
             rate_rps: rate * f64::from(n),
             latency: l,
             tokens_s: tokens,
@@ -135,16 +267,16 @@ fn plan_for(e: &Engine, s: &Scenario) -> Option<Capacity> {
         let n = (s.parallel.gpus / e.cards()).max(1);
         return replica_rate(e, s, n).map(|r| build(n, r, r.1.meets(s)));
     }
-    if let Some(n) = smallest(max_replicas, |n| ok(n).is_some()) {
+    if let Some(n) = smallest(max_replicas, &|n| ok(n).is_some()) {
         return ok(n).map(|r| build(n, r, true));
     }
     // Best effort: the fewest replicas that keep up at all.
-    let n = smallest(max_replicas, |n| rate_of(n).is_some())?;
+    let n = smallest(max_replicas, &|n| rate_of(n).is_some())?;
     rate_of(n).map(|r| build(n, r, false))
 }
 
 /// The smallest n in 1..=max with `pred(n)`, for a `pred` that stays true once true.
-fn smallest(max: u32, pred: impl Fn(u32) -> bool) -> Option<u32> {
+fn smallest(max: u32, pred: &dyn Fn(u32) -> bool) -> Option<u32> {
     if max == 0 || !pred(max) {
         return None;
     }
@@ -197,17 +329,31 @@ pub fn capacity(m: &ModelSpec, s: &Scenario, g: &Gpu) -> Option<Capacity> {
     // Narrow replicas first: once a plan meets the targets, a wider replica (at least as many
     // cards in one replica as the plan has in all) cannot need fewer cards, and is not tried.
     super::super::units::sort_stable_by(&mut shapes, |a, b| (a.1, a.0).cmp(&(b.1, b.0)));
-    let mut best: Option<Capacity> = None;
+    // The closed-form queue ranks the shapes cheaply; the simulation then sizes the two best
+    // (the first alone can be misranked near a target).
+    let better = |c: &Capacity, b: &Capacity| {
+        let (ka, kb) = (key(c), key(b));
+        ka.0.cmp(&kb.0).then(ka.1.cmp(&kb.1)).then(ka.2.total_cmp(&kb.2)).is_lt()
+    };
+    let mut ranked: Vec<(Capacity, Engine)> = Vec::new();
     for (t, e) in shapes {
-        if best.as_ref().is_some_and(|b| b.meets && e > b.cards) {
+        if ranked.iter().any(|(b, _)| b.meets && e > b.cards) {
             break;
         }
-        let Some(c) = Engine::new(m, s, g, t, e).and_then(|e| plan_for(&e, s)) else { continue };
-        let better = best.as_ref().is_none_or(|b| {
-            let (ka, kb) = (key(&c), key(b));
-            ka.0.cmp(&kb.0).then(ka.1.cmp(&kb.1)).then(ka.2.total_cmp(&kb.2)).is_lt()
+        let Some(engine) = Engine::new(m, s, g, t, e) else { continue };
+        let c = closed_form_plan(&engine, s).unwrap_or_else(|| Capacity {
+            tp: t,
+            ep: e,
+            cards: u32::MAX,
+            ..Capacity::default()
         });
-        if better {
+        let at = ranked.iter().position(|(b, _)| better(&c, b)).unwrap_or(ranked.len());
+        ranked.insert(at, (c, engine));
+    }
+    let mut best: Option<Capacity> = None;
+    for (_, engine) in ranked.iter().take(2) {
+        let Some(c) = plan_for(engine, s, g) else { continue };
+        if best.as_ref().is_none_or(|b| better(&c, b)) {
             best = Some(c);
         }
     }

@@ -1,0 +1,358 @@
+//! A step-level simulation of one replica's continuous-batching scheduler: what the closed-form
+//! queue ([`Engine::at`]) cannot see — the batch growing with the load, the KV cache filling,
+//! preemption, a sequence cap — feeds back into every step's time here.
+//!
+//! The scheduler follows vLLM V1's (`vllm/v1/core/sched/scheduler.py`): every step first gives
+//! each running request its tokens (one for a decoding request, a chunk for one still
+//! prefilling), in admission order, within `max_num_batched_tokens`; then admits waiting requests
+//! first come, first served while the token budget, the sequence cap (`max_num_seqs`) and the KV
+//! cache allow. A request's first token comes at the end of the step that prefills its last prompt
+//! token. When a decoding step finds no KV room, the most recently admitted request is preempted
+//! (its cache freed, re-queued at the head, recomputed: prompt and tokens so far); vLLM V1 and
+//! SGLang both preempt the newest. Each step lasts [`Engine::step_at`] with the decoding
+//! requests' own contexts. Between events (an arrival, a completion, a full cache) the batch is
+//! fixed, so those pure decode steps are taken in one stride, timed at their middle step (exact
+//! while the step time is linear in the context, which it is within a roofline branch).
+//!
+//! Loads: Poisson arrivals at a rate, or a closed loop of users who send their next request an
+//! exponential think time after the last answer (vLLM's `benchmark_serving.py --max-concurrency`
+//! with no think time). Prompt and answer lengths are log-normal from their mean and p90 (equal
+//! when no p90 is given). The first requests warm the replica up and are not measured; the
+//! percentiles come with the 95% confidence interval of their order statistic. Seeded (SplitMix64,
+//! Steele et al. 2014): a scenario gives the same figures every time.
+
+use super::Engine;
+
+/// How requests arrive at one replica.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Load {
+    /// Poisson arrivals at this many requests per second.
+    Rate(f64),
+    /// A closed loop: `users` each wait for their answer, think, and ask again.
+    Users { users: u32, think_s: f64 },
+}
+
+/// Knobs of one simulation run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Run {
+    /// Requests measured after the warm-up.
+    pub requests: u32,
+    /// Requests simulated first and not measured (the cache and the batch filling up).
+    pub warmup: u32,
+    /// The engine's cap on running requests (vLLM `max_num_seqs`; 0 = none).
+    pub max_seqs: u32,
+    pub seed: u64,
+}
+
+impl Default for Run {
+    fn default() -> Self {
+        Self { requests: 1_000, warmup: 250, max_seqs: 0, seed: 0x5eed_cafe }
+    }
+}
+
+/// Quantiles of one measured latency, seconds.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Spread {
+    pub mean: f64,
+    pub p50: f64,
+    pub p90: f64,
+    pub p99: f64,
+    /// 95% confidence interval of the p99 (order statistics: ranks n·q ∓ 1.96·√(n·q·(1 − q))).
+    pub p99_low: f64,
+    pub p99_high: f64,
+}
+
+impl Spread {
+    fn of(mut v: Vec<f64>) -> Spread {
+        if v.is_empty() {
+            return Spread::default();
+        }
+        v.sort_by(f64::total_cmp);
+        let n = v.len() as f64;
+        let at = |rank: f64| v[(rank.ceil().max(1.0) as usize).min(v.len()) - 1];
+        let q = |p: f64| at(n * p);
+        let half = 1.96 * (n * 0.99 * 0.01).sqrt();
+        Spread {
+            mean: v.iter().sum::<f64>() / n,
+            p50: q(0.5),
+            p90: q(0.9),
+            p99: q(0.99),
+            p99_low: at(n * 0.99 - half),
+            p99_high: at(n * 0.99 + half),
+        }
+    }
+}
+
+/// What one replica did under the load.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Outcome {
+    /// Time to first token, time per output token (per request: (end − first token) / (answer −
+    /// 1), as vLLM's benchmark defines it), and end-to-end latency of the measured requests.
+    pub ttft: Spread,
+    pub tpot: Spread,
+    pub e2e: Spread,
+    /// Measured requests completed per second, and requests decoding per step on average.
+    pub rate: f64,
+    pub batch: f64,
+    /// Share of the time spent in steps that prefill.
+    pub prefill_busy: f64,
+    pub preemptions: u32,
+    /// The measured requests all finished: false when the replica fell behind an open load
+    /// (its queue still growing when the step limit was reached).
+    pub finished: bool,
+}
+
+/// SplitMix64 (Steele, Lea & Flood 2014): small, fast and the same on every platform.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        // 53 random bits in (0, 1].
+        ((z >> 11) as f64 + 1.0) / 9_007_199_254_740_992.0
+    }
+    fn exp(&mut self, mean: f64) -> f64 {
+        -mean * self.next().ln()
+    }
+    /// A log-normal with this mean and σ: mean · e^(σZ − σ²/2), Z by Box–Muller.
+    fn lognormal(&mut self, mean: f64, sigma: f64) -> f64 {
+        if sigma <= 0.0 {
+            return mean;
+        }
+        let z = (-2.0 * self.next().ln()).sqrt() * (std::f64::consts::TAU * self.next()).cos();
+        mean * (sigma * z - sigma * sigma / 2.0).exp()
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Request {
+    arrival: f64,
+    /// Tokens the cache holds for the prompt (its own tokens + encoder positions).
+    prompt: f64,
+    /// Tokens to compute before it decodes (the prompt less its prefix-cache hit; after a
+    /// preemption, also the tokens it had made), and those computed so far.
+    prefill: f64,
+    done: f64,
+    base: f64,
+    /// Tokens to generate, and generated so far.
+    output: f64,
+    made: f64,
+    first: f64,
+    user: u32,
+    /// Whether it decoded in the current step (its prompt was in before the step began).
+    decoding: bool,
+}
+
+/// Steps a run may take before it counts as fallen behind.
+const STEP_LIMIT: u32 = 2_000_000;
+
+/// Simulates `e` under `load` and returns the measured requests' latencies, or `None` when the
+/// replica cannot hold a single mean request (its prompt and answer exceed the KV cache) or the
+/// load is empty.
+#[must_use]
+pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
+    let cap = e.kv_tokens.floor();
+    let mean_prompt = (e.prompt - e.enc_seq).max(1.0);
+    if e.enc_seq + mean_prompt + e.output.max(1.0) > cap {
+        return None;
+    }
+    // vLLM counts decode tokens against max_num_batched_tokens too, so no more requests run than
+    // the budget has tokens.
+    let budget = (e.chunk * e.groups).floor().max(1.0);
+    let seqs = if run.max_seqs == 0 { budget } else { f64::from(run.max_seqs).min(budget) };
+    // A closed loop starts with every user asking at once: the warm-up lets that burst clear
+    // (one round of every user) and the measured requests span another round at least.
+    let users = if let Load::Users { users, .. } = load { users.clamp(1, 1 << 20) } else { 0 };
+    let warmup = run.warmup.max(users) as usize;
+    let last = warmup + run.requests.max(users).max(1) as usize;
+    let mut rng = Rng(run.seed);
+    let draw = |rng: &mut Rng, arrival: f64, user: u32| {
+        // A request longer than the cache is cut to fit: engines refuse longer ones outright.
+        let own = rng.lognormal(mean_prompt, e.sigma).round().clamp(1.0, cap - e.enc_seq - 1.0);
+        let output = rng.lognormal(e.output, e.out_sigma).round().clamp(1.0, cap - e.enc_seq - own);
+        let prefill = (own * (1.0 - e.prefix_share)).ceil().max(1.0) + e.enc_seq;
+        Request {
+            arrival,
+            prompt: own + e.enc_seq,
+            prefill,
+            done: 0.0,
+            base: prefill,
+            output,
+            made: 0.0,
+            first: f64::NAN,
+            user,
+            decoding: false,
+        }
+    };
+
+    // Arrivals not yet queued: an open load keeps its next one here, a closed loop one per
+    // thinking user.
+    let mut pending: Vec<(f64, u32)> = Vec::new();
+    match load {
+        Load::Rate(r) if r > 0.0 && r.is_finite() => pending.push((rng.exp(1.0 / r), 0)),
+        Load::Rate(_) => return None,
+        Load::Users { think_s, .. } => {
+            // Users who never think are spread over one request's time at their load, as if
+            // they had been asking for a while: all asking at once would keep equal requests in
+            // lock step for the whole run.
+            let life = e.step(0.0, e.uncached) + e.output * e.step(f64::from(users), 0.0);
+            for u in 0..users {
+                pending.push((if think_s > 0.0 { rng.exp(think_s) } else { life * rng.next() }, u));
+            }
+        }
+    }
+    let mut reqs: Vec<Request> = Vec::with_capacity(last + 64);
+    let mut waiting = std::collections::VecDeque::<usize>::new();
+    // Running requests in admission order (the newest is preempted first).
+    let mut running: Vec<usize> = Vec::new();
+    let (mut now, mut kv) = (0.0_f64, 0.0_f64);
+    let (mut ttft, mut tpot, mut e2e) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut preemptions, mut prefill_time, mut batch_time) = (0, 0.0, 0.0);
+    let (mut start, mut end) = (f64::NAN, 0.0);
+    let mut left = last - warmup;
+
+    for _ in 0..STEP_LIMIT {
+        if running.is_empty() && waiting.is_empty() {
+            // Idle: wait for the next arrival.
+            now = now.max(pending.iter().map(|p| p.0).fold(f64::INFINITY, f64::min));
+        }
+        let mut k = 0;
+        while k < pending.len() {
+            let (t, user) = pending[k];
+            if t <= now {
+                pending.swap_remove(k);
+                reqs.push(draw(&mut rng, t, user));
+                waiting.push_back(reqs.len() - 1);
+                if reqs.len() == warmup + 1 {
+                    start = now;
+                }
+                if let Load::Rate(r) = load {
+                    pending.push((t + rng.exp(1.0 / r), 0));
+                }
+            } else {
+                k += 1;
+            }
+        }
+        for &i in &running {
+            let r = &mut reqs[i];
+            r.decoding = r.done >= r.prefill;
+        }
+        let mut decoding = running.iter().filter(|&&i| reqs[i].decoding).count() as f64;
+        let before = preemptions;
+        // No cache room for this step's tokens: preempt the newest until there is (recompute).
+        while kv + decoding > cap && running.len() > 1 {
+            let Some(i) = running.pop() else { break };
+            let r = &mut reqs[i];
+            kv -= r.prompt + r.made;
+            decoding -= if r.decoding { 1.0 } else { 0.0 };
+            r.prefill = r.base + r.made;
+            r.done = 0.0;
+            r.decoding = false;
+            waiting.push_front(i);
+            preemptions += 1;
+        }
+        // Decode tokens first, then prefill chunks in admission order, then admissions.
+        let mut room = (budget - decoding).max(0.0);
+        let mut chunk = 0.0;
+        for &i in &running {
+            let r = &mut reqs[i];
+            if !r.decoding && room >= 1.0 {
+                let take = (r.prefill - r.done).min(room);
+                r.done += take;
+                room -= take;
+                chunk += take;
+            }
+        }
+        // vLLM V1 admits nobody in a step that preempted.
+        while let Some(&i) = waiting.front().filter(|_| preemptions == before) {
+            let r = &mut reqs[i];
+            if room < 1.0 || running.len() as f64 >= seqs || kv + r.prompt + r.made + 1.0 > cap {
+                break;
+            }
+            waiting.pop_front();
+            let take = r.prefill.min(room);
+            r.done = take;
+            room -= take;
+            chunk += take;
+            kv += r.prompt + r.made;
+            running.push(i);
+        }
+        let context: f64 = running.iter().map(|&i| &reqs[i]).filter(|r| r.decoding).map(|r| r.prompt + r.made).sum();
+        // A pure decode stretch (nothing to prefill, nothing arriving, nobody finishing, the cache
+        // not filling) runs as one stride of `n` steps.
+        let mut n: f64 = 1.0;
+        if chunk == 0.0 && decoding > 0.0 {
+            let finish = running.iter().map(|&i| reqs[i].output - reqs[i].made).fold(f64::INFINITY, f64::min);
+            let fill = ((cap - kv) / decoding).floor();
+            let arrive = if waiting.is_empty() {
+                let next = pending.iter().map(|p| p.0).fold(f64::INFINITY, f64::min);
+                ((next - now) / e.step_at(decoding, context, 0.0)).ceil()
+            } else {
+                f64::INFINITY
+            };
+            n = finish.min(fill).min(arrive).max(1.0);
+        }
+        let dt = n * e.step_at(decoding, context + decoding * (n - 1.0) / 2.0, chunk / e.groups.max(1.0));
+        now += dt;
+        if chunk > 0.0 {
+            prefill_time += dt;
+        }
+        if !start.is_nan() {
+            batch_time += decoding * dt;
+        }
+        // Tokens out: n for each decoding request, the first for each prompt just completed.
+        let mut k = 0;
+        while k < running.len() {
+            let i = running[k];
+            let r = &mut reqs[i];
+            let made = if r.decoding {
+                n
+            } else if r.done >= r.prefill {
+                1.0
+            } else {
+                0.0
+            };
+            r.made += made;
+            kv += made;
+            if made > 0.0 && r.first.is_nan() {
+                r.first = now;
+            }
+            if r.made < r.output {
+                k += 1;
+                continue;
+            }
+            kv -= r.prompt + r.made;
+            running.remove(k);
+            if (warmup..last).contains(&i) {
+                ttft.push(r.first - r.arrival);
+                e2e.push(now - r.arrival);
+                if r.made > 1.0 {
+                    tpot.push((now - r.first) / (r.made - 1.0));
+                }
+                left -= 1;
+                end = now;
+            }
+            if let Load::Users { think_s, .. } = load {
+                pending.push((now + if think_s > 0.0 { rng.exp(think_s) } else { 0.0 }, r.user));
+            }
+        }
+        if left == 0 {
+            let span = (end - start).max(1e-12);
+            return Some(Outcome {
+                rate: ttft.len() as f64 / span,
+                batch: batch_time / span,
+                prefill_busy: prefill_time / now.max(1e-12),
+                preemptions,
+                finished: true,
+                ttft: Spread::of(ttft),
+                tpot: Spread::of(tpot),
+                e2e: Spread::of(e2e),
+            });
+        }
+    }
+    Some(Outcome { preemptions, ..Outcome::default() })
+}
