@@ -12,7 +12,7 @@ mod common;
 
 use common::assert_close;
 use gpu_planner::domain::scenario::{CardFilter, Task};
-use gpu_planner::domain::serving::{lognormal_sigma, poisson_quantile, replica, Engine, Latency, SEARCH, SHOWN};
+use gpu_planner::domain::serving::{lognormal_sigma, poisson_quantile, replica, Engine, Latency, SHOWN};
 use gpu_planner::domain::{Catalog, Scenario};
 
 const Z99: f64 = 2.326_347_874;
@@ -418,7 +418,7 @@ fn the_plan_uses_the_fewest_replicas_that_meet_the_targets() {
     assert!(c.meets && c.replicas >= 2, "{c:?}");
     let e = engine(&s, 4);
     let meets = |n: u32| {
-        replica(&e, &s, &card("h100-sxm"), n, SEARCH).is_some_and(|(_, l, _)| {
+        replica(&e, &s, &card("h100-sxm"), n, SHOWN).is_some_and(|(_, l, _)| {
             l.tpot_p50_s * 1e3 <= 40.0
                 && l.tpot_p99_s * 1e3 <= s.inference.tpot_p99_ms
                 && l.ttft_p50_s <= s.inference.ttft_p50_s

@@ -16,8 +16,8 @@ pub struct Capacity {
     pub ep: u32,
     pub replicas: u32,
     pub cards: u32,
-    /// KV-cache tokens per replica, and the requests one replica keeps running when saturated
-    /// (simulated: the cache, the sequence cap and the token budget all bound it).
+    /// KV-cache tokens per replica, and the requests one replica runs at once at most: whole
+    /// requests in the cache, the sequence cap and the token budget, whichever is least.
     pub kv_tokens: f64,
     pub max_concurrency: f64,
     /// Requests per second one replica sustains (a simulated closed loop that keeps it full), and
@@ -121,7 +121,7 @@ pub fn default_max_seqs(g: &Gpu) -> u32 {
 
 /// One replica of `n` under the scenario's load, simulated: the offered rate split evenly, or the
 /// users (the busiest replica takes the rounded-up share). `None` when it falls behind an offered
-/// rate (completes under 95% of it) or cannot hold a request.
+/// rate (completes under 80% of it) or cannot hold a request.
 pub fn replica(e: &Engine, s: &Scenario, g: &Gpu, n: u32, run: Run) -> Option<(f64, Latency, Outcome)> {
     let i = &s.inference;
     let run = Run { max_seqs: if i.max_seqs > 0 { i.max_seqs } else { default_max_seqs(g) }, ..run };
@@ -131,7 +131,8 @@ pub fn replica(e: &Engine, s: &Scenario, g: &Gpu, n: u32, run: Run) -> Option<(f
     };
     let o = simulate(e, load, run).filter(|o| o.finished)?;
     if let Load::Rate(r) = load {
-        if o.rate < 0.95 * r {
+        // 300 Poisson arrivals measure the rate within ±6% (one σ); well below it, the queue grew.
+        if o.rate < 0.8 * r {
             return None;
         }
     }
@@ -164,6 +165,7 @@ fn plan_for(e: &Engine, s: &Scenario, g: &Gpu) -> Option<Capacity> {
         r
     };
     let ok = |n: u32| sim(n).is_some_and(|(_, l)| l.meets(s));
+    let guess_n = guess.as_ref().map_or(1, |c| c.replicas);
     let n = if s.parallel.gpus > 0 {
         (s.parallel.gpus / e.cards()).max(1)
     } else {
@@ -172,16 +174,39 @@ fn plan_for(e: &Engine, s: &Scenario, g: &Gpu) -> Option<Capacity> {
             .or_else(|| found(start, max_replicas, &|n| sim(n).is_some()))
             .unwrap_or(max_replicas)
     };
-    let (rate, l, _) = replica(e, s, g, n, SHOWN)?;
+    // The longer run can land either side of a target the short one met: step up until it
+    // meets too (a few replicas at most).
+    let (mut n, mut shown) = (n, replica(e, s, g, n, SHOWN));
+    while s.parallel.gpus == 0
+        && n < max_replicas
+        && shown.as_ref().is_none_or(|(_, l, _)| !l.meets(s))
+        && n <= guess_n + 8
+    {
+        match replica(e, s, g, n + 1, SHOWN) {
+            Some(next) if next.1.meets(s) || shown.is_none() => (n, shown) = (n + 1, Some(next)),
+            _ => break,
+        }
+    }
+    let (rate, l, _) = shown?;
     // Saturation: as many users, never idle, as the cache holds whole requests (or the sequence
     // cap allows); a closed loop of the scenario's own users may hold more.
     let seqs = if s.inference.max_seqs > 0 { s.inference.max_seqs } else { default_max_seqs(g) };
     let full = ((e.kv_tokens / (e.prompt + e.output).max(1.0)).floor() as u32).clamp(1, seqs);
-    let sat = simulate(e, Load::Users { users: full, think_s: 0.0 }, Run { max_seqs: seqs, ..SEARCH });
-    let (mut sustained, mut concurrency) = sat.filter(|o| o.finished).map_or((0.0, 0.0), |o| (o.rate, o.batch));
-    if s.inference.rate_rps.is_none() && rate > sustained {
-        (sustained, concurrency) = (rate, l.batch);
+    // Past some concurrency, prompts prefilled beside a full batch stall it more than the batch
+    // gains (simulated: 207 users of Qwen2.5-72B on 4 H100s complete 2.8 requests/s, 103 users
+    // 3.3): the loop runs half the cache's requests, at most 256 to bound its cost, so the
+    // sustained rate is a lower bound of what the replica can carry.
+    let users = (full / 2).clamp(1, 256);
+    let mut sustained =
+        simulate(e, Load::Users { users, think_s: 0.0 }, Run { requests: 100, warmup: 0, max_seqs: seqs, ..SEARCH })
+            .filter(|o| o.finished)
+            .map_or(0.0, |o| o.rate);
+    if s.inference.rate_rps.is_none() {
+        sustained = sustained.max(rate);
     }
+    // What the engine admits at once: whole requests in the cache, the sequence cap and the token
+    // budget (vLLM caps max_num_seqs at max_num_batched_tokens), whichever is least.
+    let concurrency = f64::from(full).min(e.chunk * e.groups);
     let cards = n * e.cards();
     let tokens = rate * f64::from(n) * e.output;
     Some(Capacity {
@@ -329,8 +354,8 @@ pub fn capacity(m: &ModelSpec, s: &Scenario, g: &Gpu) -> Option<Capacity> {
     // Narrow replicas first: once a plan meets the targets, a wider replica (at least as many
     // cards in one replica as the plan has in all) cannot need fewer cards, and is not tried.
     super::super::units::sort_stable_by(&mut shapes, |a, b| (a.1, a.0).cmp(&(b.1, b.0)));
-    // The closed-form queue ranks the shapes cheaply; the simulation then sizes the two best
-    // (the first alone can be misranked near a target).
+    // The closed-form queue ranks the shapes cheaply; the simulation then sizes the best, and the
+    // second when the best misses the targets (the closed form can misrank near a target).
     let better = |c: &Capacity, b: &Capacity| {
         let (ka, kb) = (key(c), key(b));
         ka.0.cmp(&kb.0).then(ka.1.cmp(&kb.1)).then(ka.2.total_cmp(&kb.2)).is_lt()
@@ -352,6 +377,9 @@ pub fn capacity(m: &ModelSpec, s: &Scenario, g: &Gpu) -> Option<Capacity> {
     }
     let mut best: Option<Capacity> = None;
     for (_, engine) in ranked.iter().take(2) {
+        if best.as_ref().is_some_and(|b| b.meets) {
+            break;
+        }
         let Some(c) = plan_for(engine, s, g) else { continue };
         if best.as_ref().is_none_or(|b| better(&c, b)) {
             best = Some(c);

@@ -147,6 +147,23 @@ struct Request {
     decoding: bool,
 }
 
+/// Arrivals not yet queued, earliest first. Times are finite and ≥ 0, so their bit patterns order
+/// as the numbers do.
+#[derive(Default)]
+struct Pending(std::collections::BinaryHeap<std::cmp::Reverse<(u64, u32)>>);
+
+impl Pending {
+    fn push(&mut self, t: f64, user: u32) {
+        self.0.push(std::cmp::Reverse((t.max(0.0).to_bits(), user)));
+    }
+    fn next(&self) -> f64 {
+        self.0.peek().map_or(f64::INFINITY, |r| f64::from_bits(r.0 .0))
+    }
+    fn due(&mut self, now: f64) -> Option<(f64, u32)> {
+        (self.next() <= now).then(|| self.0.pop()).flatten().map(|r| (f64::from_bits(r.0 .0), r.0 .1))
+    }
+}
+
 /// Steps a run may take before it counts as fallen behind.
 const STEP_LIMIT: u32 = 2_000_000;
 
@@ -191,9 +208,9 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
 
     // Arrivals not yet queued: an open load keeps its next one here, a closed loop one per
     // thinking user.
-    let mut pending: Vec<(f64, u32)> = Vec::new();
+    let mut pending = Pending::default();
     match load {
-        Load::Rate(r) if r > 0.0 && r.is_finite() => pending.push((rng.exp(1.0 / r), 0)),
+        Load::Rate(r) if r > 0.0 && r.is_finite() => pending.push(rng.exp(1.0 / r), 0),
         Load::Rate(_) => return None,
         Load::Users { think_s, .. } => {
             // Users who never think are spread over one request's time at their load, as if
@@ -201,7 +218,7 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
             // lock step for the whole run.
             let life = e.step(0.0, e.uncached) + e.output * e.step(f64::from(users), 0.0);
             for u in 0..users {
-                pending.push((if think_s > 0.0 { rng.exp(think_s) } else { life * rng.next() }, u));
+                pending.push(if think_s > 0.0 { rng.exp(think_s) } else { life * rng.next() }, u);
             }
         }
     }
@@ -212,36 +229,42 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
     let (mut now, mut kv) = (0.0_f64, 0.0_f64);
     let (mut ttft, mut tpot, mut e2e) = (Vec::new(), Vec::new(), Vec::new());
     let (mut preemptions, mut prefill_time, mut batch_time) = (0, 0.0, 0.0);
-    let (mut start, mut end) = (f64::NAN, 0.0);
+    let (mut start, mut end, mut completed) = (f64::NAN, 0.0, 0.0);
     let mut left = last - warmup;
 
     for _ in 0..STEP_LIMIT {
         if running.is_empty() && waiting.is_empty() {
             // Idle: wait for the next arrival.
-            now = now.max(pending.iter().map(|p| p.0).fold(f64::INFINITY, f64::min));
+            now = now.max(pending.next());
         }
-        let mut k = 0;
-        while k < pending.len() {
-            let (t, user) = pending[k];
-            if t <= now {
-                pending.swap_remove(k);
-                reqs.push(draw(&mut rng, t, user));
-                waiting.push_back(reqs.len() - 1);
-                if reqs.len() == warmup + 1 {
-                    start = now;
-                }
-                if let Load::Rate(r) = load {
-                    pending.push((t + rng.exp(1.0 / r), 0));
-                }
-            } else {
-                k += 1;
+        while let Some((t, user)) = pending.due(now) {
+            reqs.push(draw(&mut rng, t, user));
+            waiting.push_back(reqs.len() - 1);
+            if reqs.len() == warmup + 1 {
+                start = now;
+            }
+            if let Load::Rate(r) = load {
+                pending.push(t + rng.exp(1.0 / r), 0);
             }
         }
-        for &i in &running {
-            let r = &mut reqs[i];
-            r.decoding = r.done >= r.prefill;
-        }
-        let mut decoding = running.iter().filter(|&&i| reqs[i].decoding).count() as f64;
+        // One pass over the running requests: who decodes this step, their context, the fewest
+        // tokens any of them has left, whether any is still prefilling.
+        let scan = |reqs: &mut [Request], running: &[usize]| {
+            let (mut decoding, mut context, mut finish, mut prefilling) = (0.0, 0.0, f64::INFINITY, false);
+            for &i in running {
+                let r = &mut reqs[i];
+                r.decoding = r.done >= r.prefill;
+                if r.decoding {
+                    decoding += 1.0;
+                    context += r.prompt + r.made;
+                } else {
+                    prefilling = true;
+                }
+                finish = finish.min(r.output - r.made);
+            }
+            (decoding, context, finish, prefilling)
+        };
+        let (mut decoding, mut context, mut finish, mut prefilling) = scan(&mut reqs, &running);
         let before = preemptions;
         // No cache room for this step's tokens: preempt the newest until there is (recompute).
         while kv + decoding > cap && running.len() > 1 {
@@ -255,10 +278,13 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
             waiting.push_front(i);
             preemptions += 1;
         }
+        if preemptions > before {
+            (decoding, context, finish, prefilling) = scan(&mut reqs, &running);
+        }
         // Decode tokens first, then prefill chunks in admission order, then admissions.
         let mut room = (budget - decoding).max(0.0);
         let mut chunk = 0.0;
-        for &i in &running {
+        for &i in running.iter().filter(|_| prefilling) {
             let r = &mut reqs[i];
             if !r.decoding && room >= 1.0 {
                 let take = (r.prefill - r.done).min(room);
@@ -281,15 +307,13 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
             kv += r.prompt + r.made;
             running.push(i);
         }
-        let context: f64 = running.iter().map(|&i| &reqs[i]).filter(|r| r.decoding).map(|r| r.prompt + r.made).sum();
         // A pure decode stretch (nothing to prefill, nothing arriving, nobody finishing, the cache
         // not filling) runs as one stride of `n` steps.
         let mut n: f64 = 1.0;
         if chunk == 0.0 && decoding > 0.0 {
-            let finish = running.iter().map(|&i| reqs[i].output - reqs[i].made).fold(f64::INFINITY, f64::min);
             let fill = ((cap - kv) / decoding).floor();
             let arrive = if waiting.is_empty() {
-                let next = pending.iter().map(|p| p.0).fold(f64::INFINITY, f64::min);
+                let next = pending.next();
                 ((next - now) / e.step_at(decoding, context, 0.0)).ceil()
             } else {
                 f64::INFINITY
@@ -305,8 +329,8 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
             batch_time += decoding * dt;
         }
         // Tokens out: n for each decoding request, the first for each prompt just completed.
-        let mut k = 0;
-        while k < running.len() {
+        let mut kept = 0;
+        for k in 0..running.len() {
             let i = running[k];
             let r = &mut reqs[i];
             let made = if r.decoding {
@@ -322,11 +346,13 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
                 r.first = now;
             }
             if r.made < r.output {
-                k += 1;
+                running[kept] = i;
+                kept += 1;
                 continue;
             }
             kv -= r.prompt + r.made;
-            running.remove(k);
+            // Every completion inside the measured window counts towards the rate, whoever's.
+            completed += if start.is_nan() { 0.0 } else { 1.0 };
             if (warmup..last).contains(&i) {
                 ttft.push(r.first - r.arrival);
                 e2e.push(now - r.arrival);
@@ -337,13 +363,14 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
                 end = now;
             }
             if let Load::Users { think_s, .. } = load {
-                pending.push((now + if think_s > 0.0 { rng.exp(think_s) } else { 0.0 }, r.user));
+                pending.push(now + if think_s > 0.0 { rng.exp(think_s) } else { 0.0 }, r.user);
             }
         }
+        running.truncate(kept);
         if left == 0 {
             let span = (end - start).max(1e-12);
             return Some(Outcome {
-                rate: ttft.len() as f64 / span,
+                rate: completed / span,
                 batch: batch_time / span,
                 prefill_busy: prefill_time / now.max(1e-12),
                 preemptions,
