@@ -170,16 +170,3 @@ fn a_plan_near_saturation_says_so() {
     assert!(!c.near_saturation, "{c:?}");
 }
 
-/// Native timing of a serving plan over the whole catalog (printed, asserts nothing about time).
-#[test]
-fn timing_of_the_catalog_serving_plan() {
-    let cat = Catalog::embedded();
-    for (model, users) in [("qwen2.5-72b", 100), ("qwen2.5-7b", 8), ("deepseek-v3", 100)] {
-        let s = Scenario { task: Task::Inference, model: model.into(), ..Scenario::default() };
-        let mut s = s;
-        s.inference.concurrent = users;
-        let t = std::time::Instant::now();
-        let r = gpu_planner::domain::plan(&s, cat);
-        println!("TIMING {model} {users} users: {:?} ({} cards)", t.elapsed(), r.map_or(0, |r| r.cards.len()));
-    }
-}
