@@ -169,4 +169,3 @@ fn a_plan_near_saturation_says_so() {
     let c = capacity(&m, &s, &g).unwrap_or_else(|| panic!("plan"));
     assert!(!c.near_saturation, "{c:?}");
 }
-
