@@ -11,7 +11,7 @@
 mod common;
 
 use common::assert_close;
-use gpu_planner::domain::scenario::{CardFilter, Task};
+use gpu_planner::domain::scenario::Task;
 use gpu_planner::domain::serving::{lognormal_sigma, poisson_quantile, replica, Engine, Latency, SHOWN};
 use gpu_planner::domain::{Catalog, Scenario};
 
@@ -24,16 +24,7 @@ fn scenario(p90: Option<u32>) -> Scenario {
 
 /// Long prompts and short answers load the prefill queue before the decode batch fills.
 fn rag(context: u32, output: u32, p90: Option<u32>) -> Scenario {
-    let mut s = Scenario {
-        task: Task::Inference,
-        model: "qwen2.5-72b".into(),
-        cards: CardFilter { only: vec!["h100-sxm".into()], ..CardFilter::default() },
-        ..Scenario::default()
-    };
-    s.inference.context = context;
-    s.inference.context_p90 = p90;
-    s.inference.output_tokens = output;
-    s
+    common::qwen72b_on_h100(context, output, p90)
 }
 
 fn model(s: &Scenario) -> gpu_planner::domain::ModelSpec {

@@ -10,21 +10,12 @@
 mod common;
 
 use common::assert_close;
-use gpu_planner::domain::scenario::{CardFilter, Task};
 use gpu_planner::domain::serving::simulate::{simulate, Load, Outcome, Run};
 use gpu_planner::domain::serving::{capacity, Engine};
 use gpu_planner::domain::{Catalog, Scenario};
 
 fn scenario(context: u32, output: u32) -> Scenario {
-    let mut s = Scenario {
-        task: Task::Inference,
-        model: "qwen2.5-72b".into(),
-        cards: CardFilter { only: vec!["h100-sxm".into()], ..CardFilter::default() },
-        ..Scenario::default()
-    };
-    s.inference.context = context;
-    s.inference.output_tokens = output;
-    s
+    common::qwen72b_on_h100(context, output, None)
 }
 
 fn engine(s: &Scenario, tp: u32) -> Engine {

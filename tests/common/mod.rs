@@ -6,6 +6,21 @@ pub mod fuzz;
 
 use gpu_planner::domain::{plan, Catalog, Report, Scenario};
 
+/// Qwen2.5-72B served on H100 SXM cards: `context`-token prompts (p90 `p90`, or all equal) and
+/// `output`-token answers.
+pub fn qwen72b_on_h100(context: u32, output: u32, p90: Option<u32>) -> Scenario {
+    let mut s = Scenario {
+        task: gpu_planner::domain::scenario::Task::Inference,
+        model: "qwen2.5-72b".into(),
+        cards: gpu_planner::domain::scenario::CardFilter { only: vec!["h100-sxm".into()], ..Default::default() },
+        ..Scenario::default()
+    };
+    s.inference.context = context;
+    s.inference.context_p90 = p90;
+    s.inference.output_tokens = output;
+    s
+}
+
 #[track_caller]
 pub fn assert_close(actual: f64, expected: f64, rel: f64) {
     assert!(

@@ -20,8 +20,9 @@ pub struct Capacity {
     /// requests in the cache, the sequence cap and the token budget, whichever is least.
     pub kv_tokens: f64,
     pub max_concurrency: f64,
-    /// Requests per second one replica sustains (a simulated closed loop that keeps it full), and
-    /// whether the plan runs each replica above 80% of it, where latency climbs steeply.
+    /// Requests per second one replica sustains (a lower bound: a simulated closed loop of half the
+    /// cache's whole requests, at most 256), and whether an offered rate runs each replica above
+    /// 80% of it, where latency climbs steeply.
     pub sustained_rps: f64,
     pub near_saturation: bool,
     /// Offered load, requests per second (all replicas).
@@ -119,12 +120,21 @@ pub fn default_max_seqs(g: &Gpu) -> u32 {
     }
 }
 
+/// The scenario's cap on running requests, or the card's vLLM default.
+fn max_seqs(s: &Scenario, g: &Gpu) -> u32 {
+    if s.inference.max_seqs > 0 {
+        s.inference.max_seqs
+    } else {
+        default_max_seqs(g)
+    }
+}
+
 /// One replica of `n` under the scenario's load, simulated: the offered rate split evenly, or the
 /// users (the busiest replica takes the rounded-up share). `None` when it falls behind an offered
 /// rate (completes under 80% of it) or cannot hold a request.
 pub fn replica(e: &Engine, s: &Scenario, g: &Gpu, n: u32, run: Run) -> Option<(f64, Latency, Outcome)> {
     let i = &s.inference;
-    let run = Run { max_seqs: if i.max_seqs > 0 { i.max_seqs } else { default_max_seqs(g) }, ..run };
+    let run = Run { max_seqs: max_seqs(s, g), ..run };
     let load = match i.rate_rps {
         Some(r) => Load::Rate(r / f64::from(n.max(1))),
         None => Load::Users { users: i.concurrent.max(1).div_ceil(n.max(1)), think_s: i.think_s },
@@ -148,28 +158,18 @@ pub fn replica(e: &Engine, s: &Scenario, g: &Gpu, n: u32, run: Run) -> Option<(f
     Some((if let Load::Rate(r) = load { r } else { o.rate }, latency, o))
 }
 
-/// The plan of replica `e`: the replica count the closed-form queue suggests, then the fewest
-/// replicas whose simulation meets the targets, searched from there; the figures are those of a
-/// longer simulation of that count.
-fn plan_for(e: &Engine, s: &Scenario, g: &Gpu) -> Option<Capacity> {
-    let guess = closed_form_plan(e, s);
+/// The plan of replica `e`: the fewest replicas whose simulation meets the targets, searched from
+/// `guess_n`, the count the closed-form queue suggests; the figures are those of a longer
+/// simulation of that count.
+fn plan_for(e: &Engine, s: &Scenario, g: &Gpu, guess_n: u32) -> Option<Capacity> {
     let users = if s.inference.rate_rps.is_some() { u32::MAX } else { s.inference.concurrent.max(1) };
     let max_replicas = (MAX_CARDS / e.cards()).min(users).max(1);
-    let memo = std::cell::RefCell::new(Vec::<(u32, Option<(f64, Latency)>)>::new());
-    let sim = |n: u32| {
-        if let Some(&(_, r)) = memo.borrow().iter().find(|(k, _)| *k == n) {
-            return r;
-        }
-        let r = replica(e, s, g, n, SEARCH).map(|(r, l, _)| (r, l));
-        memo.borrow_mut().push((n, r));
-        r
-    };
+    let sim = memoized(|n| replica(e, s, g, n, SEARCH).map(|(r, l, _)| (r, l)));
     let ok = |n: u32| sim(n).is_some_and(|(_, l)| l.meets(s));
-    let guess_n = guess.as_ref().map_or(1, |c| c.replicas);
     let n = if s.parallel.gpus > 0 {
         (s.parallel.gpus / e.cards()).max(1)
     } else {
-        let start = guess.as_ref().map_or(1, |c| c.replicas).clamp(1, max_replicas);
+        let start = guess_n.clamp(1, max_replicas);
         found(start, max_replicas, &ok)
             .or_else(|| found(start, max_replicas, &|n| sim(n).is_some()))
             .unwrap_or(max_replicas)
@@ -188,9 +188,8 @@ fn plan_for(e: &Engine, s: &Scenario, g: &Gpu) -> Option<Capacity> {
         }
     }
     let (rate, l, _) = shown?;
-    // Saturation: as many users, never idle, as the cache holds whole requests (or the sequence
-    // cap allows); a closed loop of the scenario's own users may hold more.
-    let seqs = if s.inference.max_seqs > 0 { s.inference.max_seqs } else { default_max_seqs(g) };
+    // Whole requests the cache holds, within the sequence cap.
+    let seqs = max_seqs(s, g);
     let full = ((e.kv_tokens / (e.prompt + e.output).max(1.0)).floor() as u32).clamp(1, seqs);
     // Past some concurrency, prompts prefilled beside a full batch stall it more than the batch
     // gains (simulated: 207 users of Qwen2.5-72B on 4 H100s complete 2.8 requests/s, 103 users
@@ -201,6 +200,7 @@ fn plan_for(e: &Engine, s: &Scenario, g: &Gpu) -> Option<Capacity> {
         simulate(e, Load::Users { users, think_s: 0.0 }, Run { requests: 100, warmup: 0, max_seqs: seqs, ..SEARCH })
             .filter(|o| o.finished)
             .map_or(0.0, |o| o.rate);
+    // A closed loop of the scenario's own users may carry more.
     if s.inference.rate_rps.is_none() {
         sustained = sustained.max(rate);
     }
@@ -251,21 +251,26 @@ fn found(guess: u32, max: u32, pred: &dyn Fn(u32) -> bool) -> Option<u32> {
     }
 }
 
+/// `f` remembering its answer for each replica count (the searches ask for some counts twice).
+fn memoized<'a>(f: impl Fn(u32) -> Option<(f64, Latency)> + 'a) -> impl Fn(u32) -> Option<(f64, Latency)> + 'a {
+    let memo = std::cell::RefCell::new(Vec::<(u32, Option<(f64, Latency)>)>::new());
+    move |n| {
+        if let Some(&(_, r)) = memo.borrow().iter().find(|(k, _)| *k == n) {
+            return r;
+        }
+        let r = f(n);
+        memo.borrow_mut().push((n, r));
+        r
+    }
+}
+
 /// The closed-form plan (Engine::at): the starting guess of the simulated search.
 fn closed_form_plan(e: &Engine, s: &Scenario) -> Option<Capacity> {
     // A closed loop of users needs no more replicas than users.
     let users = if s.inference.rate_rps.is_some() { u32::MAX } else { s.inference.concurrent.max(1) };
     let max_replicas = (MAX_CARDS / e.cards()).min(users);
     // Each replica count is solved once: the searches below ask for some of them twice.
-    let memo = std::cell::RefCell::new(Vec::<(u32, Option<(f64, Latency)>)>::new());
-    let rate_of = |n: u32| {
-        if let Some(&(_, r)) = memo.borrow().iter().find(|(k, _)| *k == n) {
-            return r;
-        }
-        let r = replica_rate(e, s, n);
-        memo.borrow_mut().push((n, r));
-        r
-    };
+    let rate_of = memoized(|n| replica_rate(e, s, n));
     let ok = |n: u32| rate_of(n).filter(|(_, l)| l.meets(s));
     let build = |n: u32, (rate, l): (f64, Latency), meets: bool| {
         let cards = n * e.cards();
@@ -376,11 +381,11 @@ pub fn capacity(m: &ModelSpec, s: &Scenario, g: &Gpu) -> Option<Capacity> {
         ranked.insert(at, (c, engine));
     }
     let mut best: Option<Capacity> = None;
-    for (_, engine) in ranked.iter().take(2) {
+    for (guess, engine) in ranked.iter().take(2) {
         if best.as_ref().is_some_and(|b| b.meets) {
             break;
         }
-        let Some(c) = plan_for(engine, s, g) else { continue };
+        let Some(c) = plan_for(engine, s, g, guess.replicas) else { continue };
         if best.as_ref().is_none_or(|b| better(&c, b)) {
             best = Some(c);
         }
