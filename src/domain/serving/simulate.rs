@@ -8,8 +8,8 @@
 //! first come, first served while the token budget, the sequence cap (`max_num_seqs`) and the KV
 //! cache allow. A request's first token comes at the end of the step that prefills its last prompt
 //! token. When a decoding step finds no KV room, the most recently admitted request is preempted
-//! (its cache freed, re-queued at the head, recomputed: prompt and tokens so far); vLLM V1 and
-//! SGLang both preempt the newest. Each step lasts [`Engine::step_at`] with the decoding
+//! (its cache freed, re-queued at the head, recomputed: prompt and tokens so far), as vLLM V1's
+//! FCFS policy does (`self.running.pop()`). Each step lasts [`Engine::step_at`] with the decoding
 //! requests' own contexts. Between events (an arrival, a completion, a full cache) the batch is
 //! fixed, so those pure decode steps are taken in one stride, timed at their middle step (exact
 //! while the step time is linear in the context, which it is within a roofline branch).
@@ -164,6 +164,24 @@ impl Pending {
     }
 }
 
+/// One pass over the running requests: marks who decodes this step and returns how many do, their
+/// context, the fewest tokens any running request has left, and whether any is still prefilling.
+fn scan(reqs: &mut [Request], running: &[usize]) -> (f64, f64, f64, bool) {
+    let (mut decoding, mut context, mut finish, mut prefilling) = (0.0, 0.0, f64::INFINITY, false);
+    for &i in running {
+        let r = &mut reqs[i];
+        r.decoding = r.done >= r.prefill;
+        if r.decoding {
+            decoding += 1.0;
+            context += r.prompt + r.made;
+        } else {
+            prefilling = true;
+        }
+        finish = finish.min(r.output - r.made);
+    }
+    (decoding, context, finish, prefilling)
+}
+
 /// Steps a run may take before it counts as fallen behind.
 const STEP_LIMIT: u32 = 2_000_000;
 
@@ -247,23 +265,6 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
                 pending.push(t + rng.exp(1.0 / r), 0);
             }
         }
-        // One pass over the running requests: who decodes this step, their context, the fewest
-        // tokens any of them has left, whether any is still prefilling.
-        let scan = |reqs: &mut [Request], running: &[usize]| {
-            let (mut decoding, mut context, mut finish, mut prefilling) = (0.0, 0.0, f64::INFINITY, false);
-            for &i in running {
-                let r = &mut reqs[i];
-                r.decoding = r.done >= r.prefill;
-                if r.decoding {
-                    decoding += 1.0;
-                    context += r.prompt + r.made;
-                } else {
-                    prefilling = true;
-                }
-                finish = finish.min(r.output - r.made);
-            }
-            (decoding, context, finish, prefilling)
-        };
         let (mut decoding, mut context, mut finish, mut prefilling) = scan(&mut reqs, &running);
         let before = preemptions;
         // No cache room for this step's tokens: preempt the newest until there is (recompute).
