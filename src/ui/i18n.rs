@@ -225,7 +225,7 @@ strings! {
     MaxBatched => "Max tokens per engine step (prefill chunk)", "每步最多处理 token 数（预填充分块）";
     StepOverhead => "Fixed time per engine step (ms)", "每步固定开销（毫秒）";
     ServingTitle => "Serving capacity", "服务容量";
-    ServingHint => "Continuous batching with chunked prefill: replicas and cards to meet the targets at the load. TTFT waits follow Kingman's queue approximation (Poisson arrivals); TPOT counts the steps that carry other prompts' chunks.", "连续批处理 + 分块预填充：满足负载与延迟目标所需的副本数与卡数。首 token 等待按 Kingman 排队近似（泊松到达）；每 token 时间计入夹带其他请求预填充分块的步骤。";
+    ServingHint => "Continuous batching with chunked prefill: replicas and cards to meet the targets at the load. TTFT and TPOT percentiles come from a step-by-step simulation of the scheduler (vLLM V1's rules, 1,000 seeded requests).", "连续批处理 + 分块预填充：满足负载与延迟目标所需的副本数与卡数。TTFT 与 TPOT 分位数来自逐步模拟调度器（按 vLLM V1 规则，1,000 个固定种子请求）。";
     Replicas => "TP × replicas = cards", "TP × 副本 = 卡数";
     TtftCol => "TTFT p50 / p99 (s)", "首 token p50 / p99（秒）";
     TpotCol => "TPOT p50 / p99 (ms)", "每 token p50 / p99（毫秒）";
