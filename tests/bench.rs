@@ -3,6 +3,7 @@
 //! about time, so a slow CI machine cannot fail the suite: budgets are checked by the script).
 #![cfg(target_arch = "wasm32")]
 
+use gpu_planner::domain::scenario::Task;
 use gpu_planner::domain::{plan, Catalog, Scenario};
 use gpu_planner::ui::App;
 use leptos::prelude::*;
@@ -49,6 +50,22 @@ async fn bench_in_chromium() {
             .collect(),
     );
     console_log!("BENCH vision_plan_ms {vision_ms:.3}");
+    // Serving over the catalog: every card's replicas searched on the simulated scheduler.
+    for (name, model, users) in [("serving_72b_100users", "qwen2.5-72b", 100), ("serving_7b_8users", "qwen2.5-7b", 8)] {
+        let mut q = Scenario { task: Task::Inference, model: model.into(), ..Scenario::default() };
+        q.inference.concurrent = users;
+        let _ = plan(&q, cat);
+        let ms = median(
+            (0..9)
+                .map(|_| {
+                    let t = now();
+                    let _ = plan(&q, cat);
+                    now() - t
+                })
+                .collect(),
+        );
+        console_log!("BENCH {name}_plan_ms {ms:.3}");
+    }
 
     if let Ok(Some(st)) = window().local_storage() {
         let _ = st.clear();

@@ -166,22 +166,25 @@ fn plan_for(e: &Engine, s: &Scenario, g: &Gpu, guess_n: u32) -> Option<Capacity>
     let max_replicas = (MAX_CARDS / e.cards()).min(users).max(1);
     let sim = memoized(|n| replica(e, s, g, n, SEARCH).map(|(r, l, _)| (r, l)));
     let ok = |n: u32| sim(n).is_some_and(|(_, l)| l.meets(s));
-    let n = if s.parallel.gpus > 0 {
-        (s.parallel.gpus / e.cards()).max(1)
+    // Searched: the fewest replicas that meet the targets, else the fewest that keep up at all.
+    let (n, searched) = if s.parallel.gpus > 0 {
+        ((s.parallel.gpus / e.cards()).max(1), false)
     } else {
         let start = guess_n.clamp(1, max_replicas);
-        found(start, max_replicas, &ok)
-            .or_else(|| found(start, max_replicas, &|n| sim(n).is_some()))
-            .unwrap_or(max_replicas)
+        match found(start, max_replicas, &ok) {
+            Some(n) => (n, true),
+            None => (found(1, max_replicas, &|n| sim(n).is_some()).unwrap_or(max_replicas), false),
+        }
     };
     // The longer run can land either side of a target the short one met: step up until it
-    // meets too (a few replicas at most).
+    // meets too (a few replicas at most); a count that kept up in the short run but not the long
+    // one steps up until it keeps up. The user's own card count stays.
     let (mut n, mut shown) = (n, replica(e, s, g, n, SHOWN));
-    while s.parallel.gpus == 0
-        && n < max_replicas
-        && shown.as_ref().is_none_or(|(_, l, _)| !l.meets(s))
-        && n <= guess_n + 8
-    {
+    let misses = |shown: &Option<(f64, Latency, Outcome)>| match shown {
+        None => true,
+        Some((_, l, _)) => searched && !l.meets(s),
+    };
+    while s.parallel.gpus == 0 && n < max_replicas && misses(&shown) && n <= guess_n + 8 {
         match replica(e, s, g, n + 1, SHOWN) {
             Some(next) if next.1.meets(s) || shown.is_none() => (n, shown) = (n + 1, Some(next)),
             _ => break,
@@ -228,13 +231,17 @@ fn plan_for(e: &Engine, s: &Scenario, g: &Gpu, guess_n: u32) -> Option<Capacity>
 }
 
 /// The smallest n in 1..=max with `pred(n)` (a `pred` that stays true once true), searched from
-/// a guess: down from it when it holds, galloping up when it does not.
+/// a guess: down from it when it holds, galloping up when it does not — after checking that `max`
+/// holds at all (a card too slow for the targets at any count is then one probe, not a gallop).
 fn found(guess: u32, max: u32, pred: &dyn Fn(u32) -> bool) -> Option<u32> {
     if pred(guess) {
         if guess == 1 || !pred(guess - 1) {
             return Some(guess);
         }
         return smallest(guess - 1, pred);
+    }
+    if guess >= max || !pred(max) {
+        return None;
     }
     let mut lo = guess;
     let mut step = 1;

@@ -130,6 +130,8 @@ impl Rng {
 
 #[derive(Debug, Clone, Copy)]
 struct Request {
+    /// Its place in arrival order (the warm-up's requests come first).
+    id: usize,
     arrival: f64,
     /// Tokens the cache holds for the prompt (its own tokens + encoder positions).
     prompt: f64,
@@ -143,7 +145,7 @@ struct Request {
     made: f64,
     first: f64,
     user: u32,
-    /// Whether it decoded in the current step (its prompt was in before the step began).
+    /// Whether it decodes in the current step (its prompt was in before the step began).
     decoding: bool,
 }
 
@@ -166,20 +168,42 @@ impl Pending {
 
 /// One pass over the running requests: marks who decodes this step and returns how many do, their
 /// context, the fewest tokens any running request has left, and whether any is still prefilling.
-fn scan(reqs: &mut [Request], running: &[usize]) -> (f64, f64, f64, bool) {
-    let (mut decoding, mut context, mut finish, mut prefilling) = (0.0, 0.0, f64::INFINITY, false);
-    for &i in running {
-        let r = &mut reqs[i];
+fn scan(running: &mut [Request]) -> Mix {
+    let mut m = Mix::default();
+    for r in running {
+        m.add(r);
+    }
+    m
+}
+
+/// What the running requests bring to a step: how many decode and their context, the fewest
+/// tokens any has left, and whether any is still prefilling.
+#[derive(Clone, Copy)]
+struct Mix {
+    decoding: f64,
+    context: f64,
+    finish: f64,
+    prefilling: bool,
+}
+
+impl Default for Mix {
+    fn default() -> Self {
+        Self { decoding: 0.0, context: 0.0, finish: f64::INFINITY, prefilling: false }
+    }
+}
+
+impl Mix {
+    /// Marks whether `r` decodes this step and counts it.
+    fn add(&mut self, r: &mut Request) {
         r.decoding = r.done >= r.prefill;
         if r.decoding {
-            decoding += 1.0;
-            context += r.prompt + r.made;
+            self.decoding += 1.0;
+            self.context += r.prompt + r.made;
         } else {
-            prefilling = true;
+            self.prefilling = true;
         }
-        finish = finish.min(r.output - r.made);
+        self.finish = self.finish.min(r.output - r.made);
     }
-    (decoding, context, finish, prefilling)
 }
 
 /// Steps a run may take before it counts as fallen behind.
@@ -205,12 +229,13 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
     let warmup = run.warmup.max(users) as usize;
     let last = warmup + run.requests.max(users).max(1) as usize;
     let mut rng = Rng(run.seed);
-    let draw = |rng: &mut Rng, arrival: f64, user: u32| {
+    let draw = |rng: &mut Rng, id: usize, arrival: f64, user: u32| {
         // A request longer than the cache is cut to fit: engines refuse longer ones outright.
         let own = rng.lognormal(mean_prompt, e.sigma).round().clamp(1.0, cap - e.enc_seq - 1.0);
         let output = rng.lognormal(e.output, e.out_sigma).round().clamp(1.0, cap - e.enc_seq - own);
         let prefill = (own * (1.0 - e.prefix_share)).ceil().max(1.0) + e.enc_seq;
         Request {
+            id,
             arrival,
             prompt: own + e.enc_seq,
             prefill,
@@ -240,15 +265,18 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
             }
         }
     }
-    let mut reqs: Vec<Request> = Vec::with_capacity(last + 64);
-    let mut waiting = std::collections::VecDeque::<usize>::new();
-    // Running requests in admission order (the newest is preempted first).
-    let mut running: Vec<usize> = Vec::new();
+    let mut arrived = 0;
+    let mut waiting = std::collections::VecDeque::<Request>::new();
+    // Running requests in admission order (the newest is preempted first), held in place: the
+    // per-step passes over them are the simulation's inner loop.
+    let mut running: Vec<Request> = Vec::new();
     let (mut now, mut kv) = (0.0_f64, 0.0_f64);
     let (mut ttft, mut tpot, mut e2e) = (Vec::new(), Vec::new(), Vec::new());
     let (mut preemptions, mut prefill_time, mut batch_time) = (0, 0.0, 0.0);
     let (mut start, mut end, mut completed) = (f64::NAN, 0.0, 0.0);
     let mut left = last - warmup;
+    // The running requests' mix at the start of the next step: each step's last pass counts it.
+    let mut mix = Mix::default();
 
     for _ in 0..STEP_LIMIT {
         if running.is_empty() && waiting.is_empty() {
@@ -256,37 +284,35 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
             now = now.max(pending.next());
         }
         while let Some((t, user)) = pending.due(now) {
-            reqs.push(draw(&mut rng, t, user));
-            waiting.push_back(reqs.len() - 1);
-            if reqs.len() == warmup + 1 {
+            waiting.push_back(draw(&mut rng, arrived, t, user));
+            arrived += 1;
+            if arrived == warmup + 1 {
                 start = now;
             }
             if let Load::Rate(r) = load {
                 pending.push(t + rng.exp(1.0 / r), 0);
             }
         }
-        let (mut decoding, mut context, mut finish, mut prefilling) = scan(&mut reqs, &running);
         let before = preemptions;
         // No cache room for this step's tokens: preempt the newest until there is (recompute).
-        while kv + decoding > cap && running.len() > 1 {
-            let Some(i) = running.pop() else { break };
-            let r = &mut reqs[i];
+        while kv + mix.decoding > cap && running.len() > 1 {
+            let Some(mut r) = running.pop() else { break };
             kv -= r.prompt + r.made;
-            decoding -= if r.decoding { 1.0 } else { 0.0 };
+            mix.decoding -= if r.decoding { 1.0 } else { 0.0 };
             r.prefill = r.base + r.made;
             r.done = 0.0;
             r.decoding = false;
-            waiting.push_front(i);
+            waiting.push_front(r);
             preemptions += 1;
         }
         if preemptions > before {
-            (decoding, context, finish, prefilling) = scan(&mut reqs, &running);
+            mix = scan(&mut running);
         }
+        let Mix { decoding, context, finish, prefilling } = mix;
         // Decode tokens first, then prefill chunks in admission order, then admissions.
         let mut room = (budget - decoding).max(0.0);
         let mut chunk = 0.0;
-        for &i in running.iter().filter(|_| prefilling) {
-            let r = &mut reqs[i];
+        for r in running.iter_mut().filter(|_| prefilling) {
             if !r.decoding && room >= 1.0 {
                 let take = (r.prefill - r.done).min(room);
                 r.done += take;
@@ -295,18 +321,17 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
             }
         }
         // vLLM V1 admits nobody in a step that preempted.
-        while let Some(&i) = waiting.front().filter(|_| preemptions == before) {
-            let r = &mut reqs[i];
+        while let Some(r) = waiting.front().filter(|_| preemptions == before) {
             if room < 1.0 || running.len() as f64 >= seqs || kv + r.prompt + r.made + 1.0 > cap {
                 break;
             }
-            waiting.pop_front();
+            let Some(mut r) = waiting.pop_front() else { break };
             let take = r.prefill.min(room);
             r.done = take;
             room -= take;
             chunk += take;
             kv += r.prompt + r.made;
-            running.push(i);
+            running.push(r);
         }
         // A pure decode stretch (nothing to prefill, nothing arriving, nobody finishing, the cache
         // not filling) runs as one stride of `n` steps.
@@ -329,11 +354,12 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
         if !start.is_nan() {
             batch_time += decoding * dt;
         }
-        // Tokens out: n for each decoding request, the first for each prompt just completed.
+        // Tokens out: n for each decoding request, the first for each prompt just completed; the
+        // requests left running make the next step's mix.
+        mix = Mix::default();
         let mut kept = 0;
         for k in 0..running.len() {
-            let i = running[k];
-            let r = &mut reqs[i];
+            let mut r = running[k];
             let made = if r.decoding {
                 n
             } else if r.done >= r.prefill {
@@ -347,14 +373,15 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
                 r.first = now;
             }
             if r.made < r.output {
-                running[kept] = i;
+                mix.add(&mut r);
+                running[kept] = r;
                 kept += 1;
                 continue;
             }
             kv -= r.prompt + r.made;
             // Every completion inside the measured window counts towards the rate, whoever's.
             completed += if start.is_nan() { 0.0 } else { 1.0 };
-            if (warmup..last).contains(&i) {
+            if (warmup..last).contains(&r.id) {
                 ttft.push(r.first - r.arrival);
                 e2e.push(now - r.arrival);
                 if r.made > 1.0 {
