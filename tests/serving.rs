@@ -402,3 +402,18 @@ fn only_steps_that_encode_read_the_encoder() {
         }
     }
 }
+
+/// The memory column is one card's: its replica's share of the users. Qwen2.5-72B's KV cache is
+/// 2 (K, V) × 80 layers × 8 KV heads × 128 × 2 B = 327,680 B per token (its config.json), split
+/// over the tensor-parallel cards; 100 users over `n` replicas hold ⌈100 / n⌉ × (4,096 + 512)
+/// tokens each. Counting all 100 users on every replica read 146 GiB on a 94 GiB card marked "fits".
+#[test]
+fn the_serving_memory_column_counts_one_replicas_share_of_the_users() {
+    let r = report(&qwen72b("h100-sxm", 0));
+    let v = &r.cards[0];
+    let c = v.serving.clone().unwrap_or_else(|| panic!("no serving plan"));
+    assert!(c.replicas > 1, "the case needs several replicas: {c:?}");
+    let users = (100.0 / f64::from(c.replicas)).ceil();
+    assert_close(v.memory.kv_cache, users * 4608.0 * 327_680.0 / f64::from(c.tp), 1e-9);
+    assert!(v.memory.total <= v.capacity, "{} of {}", v.memory.total, v.capacity);
+}

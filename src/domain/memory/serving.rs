@@ -21,7 +21,9 @@ pub fn inference(m: &ModelSpec, s: &Scenario, layout: &Layout) -> MemoryBreakdow
     let routed = m.routed_expert_fraction();
     let mut b = MemoryBreakdown { weights: all * (1.0 - routed + routed / ep) / (tp * pp), ..Default::default() };
     let tokens = f64::from(inf.context) + f64::from(inf.output_tokens) + m.cross_kv_positions();
-    let users = f64::from(inf.concurrent) / ep;
+    // Each replica (each attention group of one) holds its share of the users: the layout's
+    // data-parallel count is replicas × groups.
+    let users = (f64::from(inf.concurrent) / f64::from(layout.dp.max(layout.ep).max(1))).ceil();
     b.kv_cache = kv_cache_bytes(m, tokens, inf.kv.bytes()) * users * kv_share(m, layout.tp) / pp;
     b.activations = prefill_working_bytes(m, f64::from(inf.context), layout.tp);
     b.logits = users * f64::from(m.vocab) * 4.0 / tp;
