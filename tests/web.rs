@@ -546,6 +546,8 @@ async fn serving_capacity_answers_the_load_with_replicas_latency_and_cost() {
     let c = first.serving.clone().unwrap_or_else(|| panic!("plan"));
     let row = text(&format!("serve-{}", first.gpu));
     assert!(row.contains(&format!("TP{} × {} = {}", c.tp, c.replicas, c.cards)), "{row}");
+    // What one replica sustains (the simulated closed loop), shown as a lower bound.
+    assert!(c.sustained_rps > 0.0 && row.contains(&format!("sustains ≥ {:.2} req/s", c.sustained_rps)), "{row}");
     assert!(non_white_pixels("tradeoff-chart") > 500, "the trade-off chart is drawn");
     type_into("tpot50", "20");
     type_into("tpot99", "30");
@@ -577,6 +579,11 @@ async fn serving_capacity_answers_the_load_with_replicas_latency_and_cost() {
     frames().await;
     let link = share::decode(&window().location().search().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(link.inference.output_p90, Some(2048));
+    // The engine's sequence cap goes into the scenario and the link.
+    type_into("max-seqs", "64");
+    frames().await;
+    let link = share::decode(&window().location().search().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(link.inference.max_seqs, 64);
     click("lang");
     settle().await;
     assert!(text("serving").contains("服务容量"));

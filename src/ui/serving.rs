@@ -32,6 +32,15 @@ fn ms(s: f64) -> String {
     format!("{:.0}", s * 1e3)
 }
 
+/// What one replica sustains (a simulated lower bound, hence "≥").
+fn sustained(rps: f64) -> String {
+    if rps >= 10.0 {
+        format!("≥ {rps:.0}")
+    } else {
+        format!("≥ {rps:.2}")
+    }
+}
+
 /// "TP4 × 3 = 12", or with expert parallelism "TP1·EP16 × 2 = 32".
 pub(crate) fn shape(c: &crate::domain::serving::Capacity) -> String {
     let ep = if c.ep > c.tp { format!("·EP{}", c.ep) } else { String::new() };
@@ -82,11 +91,19 @@ pub fn ServingView(report: Signal<Option<Report>>) -> impl IntoView {
                         .take(10)
                         .map(|(name, id, cost, own, c)| {
                             let lat = &c.latency;
+                            let near = c.near_saturation;
+                            let near_text = if near { Key::NearSaturation.text(l) } else { "" };
+                            let sustains = format!(
+                                "{}{} {} req/s",
+                                if near { "⚠ " } else { "" },
+                                Key::Sustains.text(l),
+                                sustained(c.sustained_rps)
+                            );
                             let money = |v: Option<f64>| v.map_or("—".to_string(), |v| format::money(v, cur));
                             view! {
                                 <tr data-testid=format!("serve-{id}") class:nofit=!c.meets>
                                     <td>{name}</td>
-                                    <td class="mono">{shape(&c)}</td>
+                                    <td class="mono">{shape(&c)}<br/><small data-testid="sustains" class:near=near title=near_text>{sustains}</small></td>
                                     <td>{format!("{:.2} / {:.2}", lat.ttft_p50_s, lat.ttft_p99_s)}</td>
                                     <td>{format!("{} / {}", ms(lat.tpot_p50_s), ms(lat.tpot_p99_s))}</td>
                                     <td>{format::grouped(c.tokens_s, 0)}<br/><small>{format!("{} / {}", format::grouped(c.tokens_s_gpu, 0), Key::PerCard.text(l))}</small></td>
@@ -186,6 +203,13 @@ const SERVING_FIELDS: &[Num] = &[
         (16.0, 1_048_576.0, true),
         |s| f64::from(s.inference.max_batched_tokens),
         |s, v| s.inference.max_batched_tokens = v as u32,
+    ),
+    num_row(
+        Key::MaxSeqs,
+        "max-seqs",
+        (0.0, 1_048_576.0, true),
+        |s| f64::from(s.inference.max_seqs),
+        |s, v| s.inference.max_seqs = v as u32,
     ),
     num_row(
         Key::StepOverhead,
