@@ -192,3 +192,22 @@ fn tier_bands_and_measured_cards_follow_the_table() {
         assert!((p90 - listed_p90).abs() < 0.005, "{name}: p90 {p90:.3}, BAND_P90 says {listed_p90}");
     }
 }
+
+/// Serving under load (issue 27): published benchmark runs (vLLM, SGLang and TensorRT-LLM on
+/// A100, H200, B200 and MI355X) replayed on the step-level simulation with the source's client
+/// schedule, all held out (no constant was set from them). Held at today's level: the dense
+/// models on A100 land within ±20% (their TPOT and throughput rows all of them); DeepSeek-R1's
+/// MLA + MoE decode comes out 25–55% too fast and its first tokens 60–90% too early (the per-step
+/// and per-request costs the engine does not yet measure). Raise the ratchet when a change fixes a
+/// miss; never fit a constant to reach it.
+#[test]
+fn serving_benchmarks_under_load_are_held_out_and_scored() {
+    let rows: Vec<Row> = table(Catalog::embedded()).into_iter().filter(|r| r.case.id.starts_with("serve-")).collect();
+    assert!(rows.len() >= 60, "{} serving rows", rows.len());
+    assert!(rows.iter().all(|r| r.case.role == Role::Validation && r.case.prompts.is_some()));
+    let (within, counted) = score(&rows);
+    assert!(counted == rows.len() && within >= 26, "{within} of {counted} serving rows within tolerance (< 26)");
+    let dense: Vec<&Row> =
+        rows.iter().filter(|r| r.case.id.contains("qwen2-7b") && !r.case.id.ends_with("ttft_mean")).collect();
+    assert!(dense.len() == 10 && dense.iter().all(|r| r.within), "A100 Qwen2-7B TPOT/throughput rows");
+}

@@ -160,3 +160,27 @@ fn a_plan_near_saturation_says_so() {
     let c = capacity(&m, &s, &g).unwrap_or_else(|| panic!("plan"));
     assert!(!c.near_saturation, "{c:?}");
 }
+
+/// A benchmark from a cold start (vLLM's `benchmark_serving.py` with `--max-concurrency`): with a
+/// concurrency of one, the prompts run one after another, each exactly a lone user's request.
+/// With four 4,096-token prompts sent at once into an 8,192-token step budget (decode tokens count
+/// against it, as in vLLM V1): step one prefills two prompts; step two decodes those two and
+/// prefills the third and 4,094 tokens of the fourth; step three decodes three and finishes the
+/// fourth's last two tokens. Every request is measured.
+#[test]
+fn a_cold_start_benchmark_replays_the_clients_schedule() {
+    let s = scenario(4096, 128);
+    let e = engine(&s, 4);
+    let one = run(&e, Load::Bench { concurrency: 1, prompts: 5 });
+    let first = e.step_at(0.0, 0.0, 4096.0);
+    assert_close(one.ttft.p50, first, 1e-9);
+    assert_close(one.ttft.p99, first, 1e-9);
+    let burst = run(&e, Load::Bench { concurrency: 4, prompts: 4 });
+    let step1 = e.step_at(0.0, 0.0, 8192.0);
+    let step2 = e.step_at(2.0, 2.0 * 4097.0, 8190.0);
+    let step3 = e.step_at(3.0, 2.0 * 4098.0 + 4097.0, 2.0);
+    assert_close(burst.ttft.p50, step1, 1e-9);
+    assert_close(burst.ttft.mean, (2.0 * step1 + 2.0 * step1 + step2 + step2 + step3) / 4.0, 1e-9);
+    assert_close(burst.ttft.p99, step1 + step2 + step3, 1e-9);
+    assert!(burst.finished && burst.rate > 0.0);
+}

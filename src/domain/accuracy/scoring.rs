@@ -89,7 +89,13 @@ impl Kind {
 pub fn kind(m: Metric) -> Kind {
     match m {
         Metric::GpuHours | Metric::MfuPct | Metric::HwTflops | Metric::TokensPerSGpu => Kind::TrainingTime,
-        Metric::StaticBatchTokensSGpu | Metric::RequestLatencyMs => Kind::Serving,
+        Metric::StaticBatchTokensSGpu
+        | Metric::RequestLatencyMs
+        | Metric::ServingTtftMeanMs
+        | Metric::ServingTtftP99Ms
+        | Metric::ServingTpotMeanMs
+        | Metric::ServingTpotP99Ms
+        | Metric::ServingOutputTokS => Kind::Serving,
         Metric::VisionSamplesS => Kind::Vision,
         _ => Kind::Memory,
     }

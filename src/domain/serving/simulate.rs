@@ -30,6 +30,11 @@ pub enum Load {
     Rate(f64),
     /// A closed loop: `users` each wait for their answer, think, and ask again.
     Users { users: u32, think_s: f64 },
+    /// A serving benchmark from a cold start: `prompts` requests, at most `concurrency` in
+    /// flight, the first `concurrency` sent at once and each answer releasing the next, every one
+    /// measured (vLLM's `benchmark_serving.py --max-concurrency` with no `--request-rate`; with
+    /// `concurrency` ≥ `prompts`, all sent at once).
+    Bench { concurrency: u32, prompts: u32 },
 }
 
 /// Knobs of one simulation run.
@@ -226,8 +231,13 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
     // A closed loop starts with every user asking at once: the warm-up lets that burst clear
     // (one round of every user) and the measured requests span another round at least.
     let users = if let Load::Users { users, .. } = load { users.clamp(1, 1 << 20) } else { 0 };
-    let warmup = run.warmup.max(users) as usize;
-    let last = warmup + run.requests.max(users).max(1) as usize;
+    let (warmup, last) = match load {
+        Load::Bench { prompts, .. } => (0, prompts.clamp(1, 1 << 20) as usize),
+        _ => {
+            let warmup = run.warmup.max(users) as usize;
+            (warmup, warmup + run.requests.max(users).max(1) as usize)
+        }
+    };
     let mut rng = Rng(run.seed);
     let draw = |rng: &mut Rng, id: usize, arrival: f64, user: u32| {
         // A request longer than the cache is cut to fit: engines refuse longer ones outright.
@@ -255,6 +265,9 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
     match load {
         Load::Rate(r) if r > 0.0 && r.is_finite() => pending.push(rng.exp(1.0 / r), 0),
         Load::Rate(_) => return None,
+        Load::Bench { concurrency, .. } => {
+            (0..concurrency.clamp(1, 1 << 20).min(last as u32)).for_each(|u| pending.push(0.0, u))
+        }
         Load::Users { think_s, .. } => {
             // Users who never think are spread over one request's time at their load, as if
             // they had been asking for a while: all asking at once would keep equal requests in
@@ -390,8 +403,12 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
                 left -= 1;
                 end = now;
             }
-            if let Load::Users { think_s, .. } = load {
-                pending.push(now + if think_s > 0.0 { rng.exp(think_s) } else { 0.0 }, r.user);
+            match load {
+                Load::Users { think_s, .. } => {
+                    pending.push(now + if think_s > 0.0 { rng.exp(think_s) } else { 0.0 }, r.user);
+                }
+                Load::Bench { .. } if arrived + pending.0.len() < last => pending.push(now, r.user),
+                _ => {}
             }
         }
         running.truncate(kept);
