@@ -226,6 +226,7 @@ strings! {
     StepOverhead => "Fixed time per engine step (ms)", "每步固定开销（毫秒）";
     MaxSeqs => "Max requests running at once (0 = engine default: 1,024 on cards of 70 GB+ except A100, else 256)", "同时运行的最大请求数（0 = 引擎默认：70 GB 以上且非 A100 的卡 1,024，其余 256）";
     Sustains => "sustains", "可承受";
+    ReqS => "req/s", "请求/秒";
     NearSaturation => "near saturation: over 80% of what a replica sustains, latency climbs steeply", "接近饱和：超过单副本可承受速率的 80%，延迟将陡增";
     ServingTitle => "Serving capacity", "服务容量";
     ServingHint => "Continuous batching with chunked prefill: replicas and cards to meet the targets at the load. TTFT and TPOT percentiles come from a step-by-step simulation of the scheduler (vLLM V1's rules, 1,000 seeded requests).", "连续批处理 + 分块预填充：满足负载与延迟目标所需的副本数与卡数。TTFT 与 TPOT 分位数来自逐步模拟调度器（按 vLLM V1 规则，1,000 个固定种子请求）。";

@@ -94,16 +94,17 @@ pub fn ServingView(report: Signal<Option<Report>>) -> impl IntoView {
                             let near = c.near_saturation;
                             let near_text = if near { Key::NearSaturation.text(l) } else { "" };
                             let sustains = format!(
-                                "{}{} {} req/s",
+                                "{}{} {} {}",
                                 if near { "⚠ " } else { "" },
                                 Key::Sustains.text(l),
-                                sustained(c.sustained_rps)
+                                sustained(c.sustained_rps),
+                                Key::ReqS.text(l)
                             );
                             let money = |v: Option<f64>| v.map_or("—".to_string(), |v| format::money(v, cur));
                             view! {
                                 <tr data-testid=format!("serve-{id}") class:nofit=!c.meets>
                                     <td>{name}</td>
-                                    <td class="mono">{shape(&c)}<br/><small data-testid="sustains" class:near=near title=near_text>{sustains}</small></td>
+                                    <td><span class="mono">{shape(&c)}</span><br/><small class="sustains" class:near=near title=near_text>{sustains}</small></td>
                                     <td>{format!("{:.2} / {:.2}", lat.ttft_p50_s, lat.ttft_p99_s)}</td>
                                     <td>{format!("{} / {}", ms(lat.tpot_p50_s), ms(lat.tpot_p99_s))}</td>
                                     <td>{format::grouped(c.tokens_s, 0)}<br/><small>{format!("{} / {}", format::grouped(c.tokens_s_gpu, 0), Key::PerCard.text(l))}</small></td>
