@@ -196,17 +196,18 @@ fn tier_bands_and_measured_cards_follow_the_table() {
 /// Serving under load (issue 27): published benchmark runs (vLLM, SGLang and TensorRT-LLM on
 /// A100, H200, B200 and MI355X) replayed on the step-level simulation with the source's client
 /// schedule, all held out (no constant was set from them). Held at today's level: the dense
-/// models on A100 land within ±20% (their TPOT and throughput rows all of them); DeepSeek-R1's
-/// MLA + MoE decode comes out 25–55% too fast and its first tokens 60–90% too early (the per-step
-/// and per-request costs the engine does not yet measure). Raise the ratchet when a change fixes a
-/// miss; never fit a constant to reach it.
+/// models on A100 land within ±20% (their TPOT and throughput rows all of them); 26 rows within
+/// on the roofline alone, 39 since the decode step is never faster than AIConfigurator's measured
+/// operators (serving/measured.rs: DeepSeek-R1's decode on H200 from 25–55% fast to −21…+18%).
+/// The first tokens of DeepSeek-R1 still come 55–90% early (prefill from measured operators is
+/// not done). Raise the ratchet when a change fixes a miss; never fit a constant to reach it.
 #[test]
 fn serving_benchmarks_under_load_are_held_out_and_scored() {
     let rows: Vec<Row> = table(Catalog::embedded()).into_iter().filter(|r| r.case.id.starts_with("serve-")).collect();
     assert!(rows.len() >= 60, "{} serving rows", rows.len());
     assert!(rows.iter().all(|r| r.case.role == Role::Validation && r.case.prompts.is_some()));
     let (within, counted) = score(&rows);
-    assert!(counted == rows.len() && within >= 26, "{within} of {counted} serving rows within tolerance (< 26)");
+    assert!(counted == rows.len() && within >= 39, "{within} of {counted} serving rows within tolerance (< 39)");
     let dense: Vec<&Row> =
         rows.iter().filter(|r| r.case.id.contains("qwen2-7b") && !r.case.id.ends_with("ttft_mean")).collect();
     assert!(dense.len() == 10 && dense.iter().all(|r| r.within), "A100 Qwen2-7B TPOT/throughput rows");

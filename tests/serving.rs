@@ -417,3 +417,55 @@ fn the_serving_memory_column_counts_one_replicas_share_of_the_users() {
     assert_close(v.memory.kv_cache, users * 4608.0 * 327_680.0 / f64::from(c.tp), 1e-9);
     assert!(v.memory.total <= v.capacity, "{} of {}", v.memory.total, v.capacity);
 }
+
+/// The measured-operator decode step (serving/measured.rs) is built from AIConfigurator's
+/// figures as published (docs/research/2026-12-02-decode-ops.md): on 8 H200s, DeepSeek-V3 in
+/// FP8 at TP 8 adds, from 4 to 16 tokens per MoE layer, 58 × (194.68 − 70.64) µs (its MoE table,
+/// one GPU of 8 expert-parallel); from batch 1 to 8 at 1,024 cached tokens each, 61 × (56.2 −
+/// 51.7) µs of MLA module (16 local heads) and two all-reduces per layer growing from a 14 KB to
+/// a 115 KB message. The custom all-reduce is read at its measured sizes (8 GPUs: 3.50 µs at
+/// 8 KB, 4.58 µs at 64 KB) and between them linearly in ln(size).
+#[test]
+fn the_measured_decode_step_composes_the_published_operator_timings() {
+    use gpu_planner::domain::serving::measured::{allreduce_s, ops, DecodeOps};
+    let h200 = ops("h200-sxm").unwrap_or_else(|| panic!("H200 was measured"));
+    assert_close(allreduce_s(h200, 8, 8192.0), 3.5e-6, 1e-12);
+    assert_close(allreduce_s(h200, 8, 65_536.0), 4.58e-6, 1e-12);
+    assert_close(allreduce_s(h200, 2, 8192.0), 2.8e-6, 1e-12);
+    assert_close(allreduce_s(h200, 8, (8192.0_f64 * 65_536.0).sqrt()), (3.5e-6 + 4.58e-6) / 2.0, 1e-9);
+    assert!(allreduce_s(h200, 1, 1e6).abs() < 1e-15, "one card has nothing to reduce");
+    assert!(ops("l40s").is_none() && ops("h20").is_none(), "cards without measurements stay on the roofline");
+    let s = Scenario { task: Task::Inference, model: "deepseek-v3".into(), ..Scenario::default() };
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let o = DecodeOps::new(&m, "h200-sxm", 1.0, true, 1.0, 8, 8).unwrap_or_else(|| panic!("measured"));
+    let moe = o.step(8.0, 8.0 * 1024.0, 16.0) - o.step(8.0, 8.0 * 1024.0, 4.0);
+    assert_close(moe, 58.0 * (194.68 - 70.64) * 1e-6, 1e-9);
+    let h = 7168.0 * 2.0;
+    let ar = |b: f64| 122.0 * allreduce_s(h200, 8, b * h);
+    let mla = o.step(8.0, 8.0 * 1024.0, 4.0) - o.step(1.0, 1024.0, 4.0);
+    assert_close(mla, 61.0 * (56.2 - 51.7) * 1e-6 + ar(8.0) - ar(1.0), 1e-9);
+    assert!(o.step(0.0, 0.0, 0.0).abs() < 1e-15, "no decoding request, no decode step");
+    // BF16 weights: DeepSeek's FP8 MoE table does not apply; the routed experts are read at
+    // the measured GEMM share instead, and the A100 (no MLA module measured) stays on the roofline.
+    let bf16 = DecodeOps::new(&m, "h200-sxm", 2.0, false, 2.0, 8, 8).unwrap_or_else(|| panic!("measured"));
+    assert!(bf16.step(16.0, 16.0 * 1024.0, 16.0) > o.step(16.0, 16.0 * 1024.0, 16.0));
+    assert!(DecodeOps::new(&m, "a100-80gb-sxm4", 2.0, false, 2.0, 8, 8).is_none());
+}
+
+/// At a small batch of a deep sparse model the measured operators set the decode step:
+/// DeepSeek-V3 (FP8) on 8 H200s at 4 requests takes the MoE and MLA tables' ~8 ms plus the 2 ms
+/// step overhead, where the roofline alone gave under 8 ms in all (InferenceX measured 13.8 ms
+/// per token with TensorRT-LLM at this load: the held-out row scores it).
+#[test]
+fn measured_operators_set_a_small_batch_decode_of_a_sparse_model() {
+    let mut s = Scenario { task: Task::Inference, model: "deepseek-v3".into(), ..Scenario::default() };
+    s.precision = gpu_planner::domain::scenario::Precision::Fp8;
+    s.weight_quant = gpu_planner::domain::scenario::WeightQuant::Fp8;
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let e = Engine::new(&m, &s, &card("h200-sxm"), 8, 8).unwrap_or_else(|| panic!("fits"));
+    let step = e.step_at(4.0, 4.0 * 1024.0, 0.0);
+    assert!(step > 0.0085 && step < 0.0125, "{step}");
+    // More requests never make a step shorter.
+    let steps: Vec<f64> = [1.0, 4.0, 16.0, 64.0, 256.0].iter().map(|&b| e.step_at(b, b * 2048.0, 0.0)).collect();
+    assert!(steps.windows(2).all(|w| w[1] >= w[0]), "{steps:?}");
+}

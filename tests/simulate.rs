@@ -184,3 +184,22 @@ fn a_cold_start_benchmark_replays_the_clients_schedule() {
     assert_close(burst.ttft.p99, step1 + step2 + step3, 1e-9);
     assert!(burst.finished && burst.rate > 0.0);
 }
+
+/// Quantiles of 1, 2, …, 1000 by the nearest-rank rule (rank ⌈n·q⌉): p50 500, p90 900, p99 990,
+/// mean 500.5; the p99's 95% interval by the normal approximation to the binomial order
+/// statistic (Conover, Practical Nonparametric Statistics, 3rd ed., §3.2): ranks
+/// 990 ∓ 1.96·√(1000·0.99·0.01) = 983.8 … 996.2, so the 984th and the 997th values.
+#[test]
+fn quantiles_and_the_p99_interval_follow_the_order_statistics() {
+    use gpu_planner::domain::serving::simulate::Spread;
+    let mut v: Vec<f64> = (1..=1000).map(f64::from).collect();
+    v.reverse(); // any order
+    let s = Spread::of(v);
+    assert_eq!((s.p50, s.p90, s.p99), (500.0, 900.0, 990.0));
+    assert_close(s.mean, 500.5, 1e-12);
+    assert_eq!((s.p99_low, s.p99_high), (984.0, 997.0));
+    // Ten values: ranks 5, 9, 10; the interval clamps to the sample (ranks 9.9 ∓ 0.62).
+    let t = Spread::of((1..=10).map(f64::from).collect());
+    assert_eq!((t.p50, t.p90, t.p99, t.p99_low, t.p99_high), (5.0, 9.0, 10.0, 10.0, 10.0));
+    assert_eq!(Spread::of(Vec::new()), Spread::default());
+}

@@ -27,6 +27,7 @@ use super::scenario::Scenario;
 use serde::{Deserialize, Serialize};
 
 mod capacity;
+pub mod measured;
 pub mod simulate;
 pub use capacity::*;
 
@@ -94,6 +95,9 @@ pub struct Engine {
     enc_seq: f64,
     /// Share of each prompt served from the prefix cache.
     prefix_share: f64,
+    /// The decode step composed from operators measured on this card, when it was measured
+    /// (serving/measured.rs): a floor under the roofline.
+    ops: Option<measured::DecodeOps>,
 }
 
 /// Seconds one card spends in the MoE all-to-all per token it owns and per MoE layer: the token's
@@ -185,6 +189,9 @@ impl Engine {
             0.0
         };
         let dispatch_b = if s.precision == super::scenario::Precision::Fp8 { 1.0 } else { 2.0 };
+        // FP8 weights (or FP8 math on unquantised weights) run block-scaled FP8 GEMMs.
+        let fp8_weights = s.weight_quant == super::scenario::WeightQuant::Fp8
+            || (s.weight_quant == super::scenario::WeightQuant::None && s.precision == super::scenario::Precision::Fp8);
         let a2a_per_token =
             if ep > tp { moe_layers * all_to_all_s(s, g, ep, f64::from(m.hidden), top_k, dispatch_b) } else { 0.0 };
         let tp_steps = if tp > 1 { per_layer * f64::from(m.layers) } else { 0.0 };
@@ -228,6 +235,7 @@ impl Engine {
             out_sigma,
             enc_seq,
             prefix_share: i.prefix_share.clamp(0.0, 0.99),
+            ops: measured::DecodeOps::new(m, &g.id, weights / p.total.max(1.0), fp8_weights, i.kv.bytes(), tp, ep),
         })
     }
 
@@ -255,11 +263,22 @@ impl Engine {
         let bytes = self.dense_bytes + encoding + self.routed_bytes * touched + context * self.kv_per_token;
         let compute =
             batch * self.decode_s + (context - batch * self.mean_ctx) * self.attend_s + prefill * self.prefill_s;
-        (bytes / self.bandwidth).max(compute)
+        let roofline = (bytes / self.bandwidth).max(compute)
             + batch * self.decode_comm_s
             + prefill * self.prefill_comm_s
             + self.comm_per_step
-            + self.overhead
+            + self.overhead;
+        let Some(ops) = self.ops.as_ref().filter(|_| batch >= 1.0) else { return roofline };
+        // The measured operators of the busiest group's decode, or its prompt chunk's compute when
+        // that is longer (the chunk's GEMMs read the same weights), the chunk's traffic, and under
+        // expert parallelism the all-to-all the roofline charges.
+        let a2a = if self.ep > self.tp { batch * self.decode_comm_s + self.comm_per_step } else { 0.0 };
+        let g = self.groups.max(1.0);
+        let measured = ops.step(batch / g, context / g, batch).max(prefill * self.prefill_s)
+            + prefill * self.prefill_comm_s
+            + a2a
+            + self.overhead;
+        roofline.max(measured)
     }
 
     /// Seconds for a static batch of `batch` requests: their prompts prefilled in chunks (the

@@ -68,7 +68,8 @@ pub struct Spread {
 }
 
 impl Spread {
-    fn of(mut v: Vec<f64>) -> Spread {
+    #[must_use]
+    pub fn of(mut v: Vec<f64>) -> Spread {
         if v.is_empty() {
             return Spread::default();
         }

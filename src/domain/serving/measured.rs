@@ -1,0 +1,284 @@
+//! A decode step composed from operator timings measured on the card: each layer's linear layers
+//! (never faster than the card's measured GEMM floor, their weights read at the measured share of
+//! peak bandwidth), its attention kernel (a measured floor plus the KV read), DeepSeek-V3's whole
+//! MLA module and MoE layer where they were measured at the batch, and the engine's all-reduce at
+//! the message size. [`super::Engine::step_at`] never goes below it: the roofline alone misses
+//! the latency floors of ~10 small kernels per layer, which dominate a small-batch decode of a
+//! deep or sparse model (DeepSeek-R1 on 8 H200s decodes at 13.8 ms per token at 4 users, the
+//! roofline said 6.2).
+//!
+//! Source: NVIDIA's AIConfigurator (ai-dynamo/aiconfigurator, Apache-2.0; the measured figures
+//! are used, no code), snapshot 095f58a5 (2026-08-21), `aic-core/src/aiconfigurator_core/systems/
+//! data/<card>/…`: `gemm/trtllm/1.3.0rc20/gemm_perf.parquet` (A100: `sglang/0.5.10`),
+//! `comm/trtllm/<v>/custom_allreduce_perf.parquet`, `attention/trtllm/1.3.0rc20/
+//! generation_attention_perf.parquet` (A100: `vllm/0.14.0`; older TRT-LLM files read KV above peak
+//! bandwidth), `mla/trtllm/1.3.0rc20/mla_generation_module_perf.parquet` and `moe/trtllm/1.3.0rc20/
+//! moe_perf.parquet`. Extracted in docs/research/2026-12-02-decode-ops.{md,json}. The held-out
+//! serving rows of the accuracy table (`serve-*`) judge the result; none of them set a figure here.
+
+use crate::domain::model::ModelSpec;
+
+/// Operator timings measured on one card, microseconds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ops {
+    /// Catalog ids the figures were measured on.
+    pub cards: &'static [&'static str],
+    /// Peak memory bandwidth the shares below are of (the system file's `gpu.mem_bw`), GB/s.
+    pub bandwidth_gb_s: f64,
+    /// Least time of a BF16 / FP8 (1×128 block-scaled) Linear call at m ≤ 16 tokens.
+    pub gemm_floor: f64,
+    pub gemm_floor_fp8: f64,
+    /// Share of peak bandwidth at which a Linear call reads its weights at m = 1 (the largest
+    /// shape measured: 65536 × 51200 BF16, 65536 × 16384 FP8 block).
+    pub gemm_share: f64,
+    pub gemm_share_fp8: f64,
+    /// GQA decode attention (32 query heads, 8 KV heads, d 128, BF16 KV): batch 1 at 1,024 tokens
+    /// (the floor), and the KV read's share of peak bandwidth at batch 64 × 4,096 tokens.
+    pub attention_floor: f64,
+    pub attention_share: f64,
+    /// The engine's custom all-reduce of BF16 (TRT-LLM's; vLLM's and SGLang's graph-mode kernels
+    /// are within ~2 µs below 64 KB): 2, 4 and 8 GPUs × 8 KB, 64 KB and 512 KB.
+    pub allreduce: [[f64; 3]; 3],
+    /// DeepSeek-V3's whole MLA attention module (projections, attention, output; FP8 block
+    /// GEMMs, FP8 KV, 1,024 cached tokens) at 128 and 16 local heads × batch 1, 8 and 64.
+    pub mla_module: Option<[[f64; 3]; 2]>,
+    /// DeepSeek-V3's MoE layer (hidden 7,168, expert FFN 2,048, 256 experts, top-8, FP8 block,
+    /// balanced routing) on one GPU of 8 and of 32 expert-parallel GPUs × 1, 4, 16, 64, 256 tokens.
+    pub moe_ds3: Option<[[f64; 5]; 2]>,
+}
+
+/// The measured cards (docs/research/2026-12-02-decode-ops.md, tables 1–4).
+#[allow(clippy::approx_constant)] // H100's 3.14 µs all-reduce is a measurement, not π
+pub const MEASURED: [Ops; 4] = [
+    Ops {
+        cards: &["h100-sxm"],
+        bandwidth_gb_s: 3350.0,
+        gemm_floor: 2.54,
+        gemm_floor_fp8: 4.48,
+        gemm_share: 0.856,
+        gemm_share_fp8: 0.896,
+        attention_floor: 12.62,
+        attention_share: 0.877,
+        allreduce: [[2.8, 3.06, 4.52], [3.14, 3.68, 7.92], [3.54, 4.59, 17.6]],
+        mla_module: Some([[115.8, 125.7, 156.7], [54.5, 60.8, 75.7]]),
+        moe_ds3: Some([[46.47, 85.79, 254.79, 487.77, 510.51], [41.45, 41.32, 83.35, 144.64, 151.93]]),
+    },
+    Ops {
+        cards: &["h200-sxm"],
+        bandwidth_gb_s: 4800.0,
+        gemm_floor: 2.44,
+        gemm_floor_fp8: 4.39,
+        gemm_share: 0.853,
+        gemm_share_fp8: 0.86,
+        attention_floor: 12.88,
+        attention_share: 0.852,
+        allreduce: [[2.8, 2.95, 4.34], [3.18, 3.61, 7.73], [3.5, 4.58, 17.78]],
+        mla_module: Some([[98.5, 106.0, 139.6], [51.7, 56.2, 72.4]]),
+        moe_ds3: Some([[40.12, 70.64, 194.68, 361.38, 375.51], [37.3, 36.13, 67.82, 114.09, 119.8]]),
+    },
+    Ops {
+        cards: &["b200-hgx"],
+        bandwidth_gb_s: 7700.0,
+        gemm_floor: 1.71,
+        gemm_floor_fp8: 4.7,
+        gemm_share: 0.781,
+        gemm_share_fp8: 0.843,
+        attention_floor: 12.93,
+        attention_share: 0.863,
+        allreduce: [[4.78, 5.15, 5.38], [5.07, 5.39, 7.15], [5.64, 5.99, 10.94]],
+        mla_module: Some([[79.3, 89.2, 100.9], [45.8, 49.7, 59.9]]),
+        moe_ds3: Some([[46.46, 68.12, 156.48, 268.13, 272.66], [35.94, 35.95, 61.03, 93.69, 96.55]]),
+    },
+    Ops {
+        cards: &["a100-80gb-sxm4"],
+        bandwidth_gb_s: 2039.0,
+        gemm_floor: 2.48,
+        // No FP8 on Ampere: FP8 weights run as BF16 GEMMs.
+        gemm_floor_fp8: 2.48,
+        gemm_share: 0.747,
+        gemm_share_fp8: 0.747,
+        attention_floor: 20.0,
+        attention_share: 0.77,
+        allreduce: [[4.68, 5.1, 7.84], [6.01, 6.03, 13.86], [8.0, 9.0, 28.25]],
+        // No fast MLA kernel and no FP8 MoE table on A100: those parts stay on the roofline.
+        mla_module: None,
+        moe_ds3: None,
+    },
+];
+
+/// The measured figures of a catalog card, if any.
+#[must_use]
+pub fn ops(gpu_id: &str) -> Option<&'static Ops> {
+    MEASURED.iter().find(|o| o.cards.contains(&gpu_id))
+}
+
+/// `table` at `x` from its values at `xs`, linear in ln x, held at the ends.
+fn log_interp(xs: &[f64], table: &[f64], x: f64) -> f64 {
+    let x = x.clamp(xs[0], xs[xs.len() - 1]);
+    let i = xs.windows(2).position(|w| x <= w[1]).unwrap_or(xs.len() - 2);
+    let f = (x / xs[i]).ln() / (xs[i + 1] / xs[i]).ln();
+    table[i] + f * (table[i + 1] - table[i])
+}
+
+/// One all-reduce of `bytes` over `gpus` (2, 4 or 8; wider groups take the 8-GPU row), seconds:
+/// interpolated in ln(bytes) between the measured sizes, linear in bytes past 512 KB.
+#[must_use]
+pub fn allreduce_s(o: &Ops, gpus: u32, bytes: f64) -> f64 {
+    let row = match gpus {
+        0 | 1 => return 0.0,
+        2 | 3 => o.allreduce[0],
+        4..=7 => o.allreduce[1],
+        _ => o.allreduce[2],
+    };
+    let sizes = [8192.0, 65_536.0, 524_288.0];
+    let us = if bytes > sizes[2] {
+        row[2] + (bytes - sizes[2]) * (row[2] - row[1]) / (sizes[2] - sizes[1])
+    } else {
+        log_interp(&sizes, &row, bytes)
+    };
+    us * 1e-6
+}
+
+/// A decode step's operators for one model on one card and replica shape, precomputed so that a
+/// step costs a few interpolations.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DecodeOps {
+    /// Batch-independent seconds per step: the Linear calls of every layer (QKV, output, MLP or
+    /// shared experts, router, LM head) and the attention kernels' floors.
+    fixed_s: f64,
+    /// Seconds per token of context read by the attention kernels (all layers, one card's share).
+    per_context_s: f64,
+    /// MLA layers and their module times at batch 1, 8, 64 for this width, seconds.
+    mla: Option<(f64, [f64; 3])>,
+    /// MoE layers and the measured DeepSeek-V3 layer at 1…256 tokens, seconds.
+    moe_table: Option<(f64, [f64; 5])>,
+    /// Other MoE layers: routed expert bytes one card holds, the share a step's tokens touch per
+    /// token (k / E), layers, bandwidth (bytes/s) and the grouped GEMMs' floor.
+    moe_roofline: Option<(f64, f64, f64, f64)>,
+    /// All-reduces per step (none under expert parallelism) and the bytes each carries per
+    /// decoding request.
+    allreduces: f64,
+    allreduce_bytes: f64,
+    tp: u32,
+    ops: &'static Ops,
+}
+
+impl DecodeOps {
+    /// The composition for model `m` with weights of `weight_b` bytes per parameter (block-scaled
+    /// FP8 GEMMs when `fp8`) and KV of `kv_b` bytes per value, on a replica of `tp`
+    /// tensor-parallel cards whose experts span `ep`. `None` when the card was not measured, or the model has MLA and the
+    /// card no MLA module measurement (its attention then stays on the roofline alone).
+    #[must_use]
+    pub fn new(
+        m: &ModelSpec,
+        gpu_id: &str,
+        weight_b: f64,
+        fp8: bool,
+        kv_b: f64,
+        tp: u32,
+        ep: u32,
+    ) -> Option<DecodeOps> {
+        let o = ops(gpu_id)?;
+        let t = f64::from(tp.max(1));
+        let bw = o.bandwidth_gb_s * 1e9;
+        let (floor, share) = if fp8 { (o.gemm_floor_fp8, o.gemm_share_fp8) } else { (o.gemm_floor, o.gemm_share) };
+        let floor = floor * 1e-6;
+        // One Linear call reading `params` weights on this card.
+        let linear = |params: f64| (params * weight_b / (bw * share)).max(floor);
+        let (h, layers) = (f64::from(m.hidden), f64::from(m.layers));
+        let moe = m.moe.as_ref();
+        let moe_layers = moe.map_or(0.0, |x| f64::from(m.layers.saturating_sub(x.dense_layers)));
+        let dense_layers = layers - moe_layers;
+        let gated = if m.gated_mlp { 2.0 } else { 1.0 };
+        let mlp = |ffn: f64| linear(h * gated * ffn / t) + linear(ffn / t * h);
+        let dense_ffn = moe.and_then(|x| x.dense_intermediate).map_or(f64::from(m.intermediate), f64::from);
+        let mut fixed = dense_layers * mlp(dense_ffn);
+        let per_context;
+        let mla = match &m.mla {
+            Some(_) => {
+                let table = o.mla_module?;
+                // Local heads between the measured 16 (TP 8) and 128 (TP 1), linear in heads.
+                let heads = (f64::from(m.heads) / t).clamp(16.0, 128.0);
+                let f = (heads - 16.0) / 112.0;
+                let at = |k: usize| (table[1][k] + f * (table[0][k] - table[1][k])) * 1e-6;
+                // Context past the measured 1,024 tokens: the latent cache (replicated on every
+                // card of the group) read at the attention kernel's share.
+                per_context = super::super::memory::kv_cache_bytes(m, 1.0, kv_b) / (bw * o.attention_share);
+                Some((layers, [at(0), at(1), at(2)]))
+            }
+            None => {
+                let d = f64::from(m.head_dim());
+                let (q, kv) = (f64::from(m.heads) * d, f64::from(m.kv_heads.max(1)) * d);
+                fixed += layers * (linear(h * (q + 2.0 * kv) / t) + linear(q / t * h) + o.attention_floor * 1e-6);
+                per_context = super::super::memory::kv_cache_bytes(m, 1.0, kv_b)
+                    * super::super::memory::kv_share(m, tp)
+                    / (bw * o.attention_share);
+                None
+            }
+        };
+        let mut moe_table = None;
+        let mut moe_roofline = None;
+        if let Some(x) = moe {
+            let fe = f64::from(x.expert_intermediate);
+            // Shared experts (split over the tensor-parallel cards) and the router.
+            fixed += moe_layers * (f64::from(x.shared_experts) * mlp(fe) + linear(h * f64::from(x.experts)));
+            let ds3 = m.hidden == 7168 && x.expert_intermediate == 2048 && x.experts == 256 && x.experts_per_token == 8;
+            match o.moe_ds3.filter(|_| ds3 && fp8) {
+                Some(table) => {
+                    let row = if ep >= 32 { table[1] } else { table[0] };
+                    moe_table = Some((moe_layers, row.map(|us| us * 1e-6)));
+                }
+                None => {
+                    let expert = (1.0 + gated) * h * fe * weight_b;
+                    let held = f64::from(x.experts) / f64::from(ep.max(tp).max(1)) * expert;
+                    let k_share = f64::from(x.experts_per_token) / f64::from(x.experts.max(1));
+                    moe_roofline = Some((held, k_share, moe_layers, bw * share));
+                }
+            }
+        }
+        // The LM head, split over the tensor-parallel cards.
+        fixed += linear(f64::from(m.vocab) * h / t);
+        // Megatron-style tensor parallelism: two all-reduces per layer of each request's hidden
+        // state in 16 bits, one when the experts are expert-parallel (the MLP's is an all-to-all).
+        // With expert parallelism the engine's own all-to-all terms stand in (not measured here).
+        let per_layer = if ep > tp { 0.0 } else { 2.0 };
+        Some(DecodeOps {
+            fixed_s: fixed,
+            per_context_s: per_context,
+            mla,
+            moe_table,
+            moe_roofline: moe_roofline.map(|(held, k, l, b)| (held / b, k, l, floor)),
+            allreduces: if tp > 1 { per_layer * layers } else { 0.0 },
+            allreduce_bytes: h * 2.0,
+            tp,
+            ops: o,
+        })
+    }
+
+    /// Seconds of the measured operators of a decode step of `batch` requests on one attention
+    /// group holding `context` tokens in all, with `tokens` entering each MoE layer (the whole
+    /// replica's under expert parallelism); 0 when none decodes.
+    #[must_use]
+    pub fn step(&self, batch: f64, context: f64, tokens: f64) -> f64 {
+        if batch < 1.0 {
+            return 0.0;
+        }
+        let mut s = self.fixed_s;
+        if let Some((layers, t)) = self.mla {
+            s += layers * log_interp(&[1.0, 8.0, 64.0], &t, batch);
+            // The module was measured at 1,024 cached tokens per request.
+            s += (context - 1024.0 * batch).max(0.0) * self.per_context_s;
+        } else {
+            s += context * self.per_context_s;
+        }
+        if let Some((layers, t)) = self.moe_table {
+            s += layers * log_interp(&[1.0, 4.0, 16.0, 64.0, 256.0], &t, tokens);
+        }
+        if let Some((held_s, k, layers, floor)) = self.moe_roofline {
+            // Experts this card holds that the batch's tokens pick, read once.
+            let touched = 1.0 - (1.0 - k).powf(tokens);
+            s += layers * (held_s * touched).max(2.0 * floor);
+        }
+        s + self.allreduces * allreduce_s(self.ops, self.tp, batch * self.allreduce_bytes)
+    }
+}
