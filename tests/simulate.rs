@@ -203,3 +203,38 @@ fn quantiles_and_the_p99_interval_follow_the_order_statistics() {
     assert_eq!((t.p50, t.p90, t.p99, t.p99_low, t.p99_high), (5.0, 9.0, 10.0, 10.0, 10.0));
     assert_eq!(Spread::of(Vec::new()), Spread::default());
 }
+
+/// The generator is SplitMix64 exactly: seeded with 1234567 it gives Rosetta Code's reference
+/// sequence (task "Pseudo-random numbers/Splitmix64"): 6457827717110365317, 3203168211198807973,
+/// 9817491932198370423, 4593380528125082431, 16408922859458223821. Its draws have the moments
+/// they claim: uniform mean ½, exponential mean as given, and the log-normal the mean and the
+/// p90 it was asked for (σ from `lognormal_sigma`, which solves p90 = mean · e^(1.2816σ − σ²/2)).
+#[test]
+fn the_generator_is_splitmix64_and_its_draws_have_their_moments() {
+    use gpu_planner::domain::serving::simulate::Rng;
+    let mut r = Rng(1_234_567);
+    let seq: Vec<u64> = (0..5).map(|_| r.bits()).collect();
+    assert_eq!(
+        seq,
+        [
+            6_457_827_717_110_365_317,
+            3_203_168_211_198_807_973,
+            9_817_491_932_198_370_423,
+            4_593_380_528_125_082_431,
+            16_408_922_859_458_223_821
+        ]
+    );
+    let n = 200_000;
+    let mut r = Rng(7);
+    let u: Vec<f64> = (0..n).map(|_| r.next()).collect();
+    assert!(u.iter().all(|&x| x > 0.0 && x <= 1.0));
+    assert_close(u.iter().sum::<f64>() / f64::from(n), 0.5, 0.005);
+    let e: f64 = (0..n).map(|_| r.exp(3.0)).sum::<f64>() / f64::from(n);
+    assert_close(e, 3.0, 0.01);
+    let sigma = gpu_planner::domain::serving::lognormal_sigma(1000.0, 2000.0);
+    let mut l: Vec<f64> = (0..n).map(|_| r.lognormal(1000.0, sigma)).collect();
+    assert_close(l.iter().sum::<f64>() / f64::from(n), 1000.0, 0.01);
+    l.sort_by(f64::total_cmp);
+    assert_close(l[(0.9 * f64::from(n)) as usize], 2000.0, 0.02);
+    assert_close(r.lognormal(1000.0, 0.0), 1000.0, 0.0);
+}

@@ -108,24 +108,30 @@ pub struct Outcome {
     pub finished: bool,
 }
 
-/// SplitMix64 (Steele, Lea & Flood 2014): small, fast and the same on every platform.
-struct Rng(u64);
+/// SplitMix64 (Steele, Lea & Flood 2014): small, fast and the same on every platform. Public for
+/// its tests (the reference sequence, the distributions' moments).
+#[derive(Debug, Clone, Copy)]
+pub struct Rng(pub u64);
 
 impl Rng {
-    fn next(&mut self) -> f64 {
+    /// The next 64 random bits.
+    pub fn bits(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        // 53 random bits in (0, 1].
-        ((z >> 11) as f64 + 1.0) / 9_007_199_254_740_992.0
+        z ^ (z >> 31)
     }
-    fn exp(&mut self, mean: f64) -> f64 {
+    /// Uniform in (0, 1]: 53 random bits.
+    pub fn next(&mut self) -> f64 {
+        ((self.bits() >> 11) as f64 + 1.0) / 9_007_199_254_740_992.0
+    }
+    /// Exponential with this mean.
+    pub fn exp(&mut self, mean: f64) -> f64 {
         -mean * self.next().ln()
     }
     /// A log-normal with this mean and σ: mean · e^(σZ − σ²/2), Z by Box–Muller.
-    fn lognormal(&mut self, mean: f64, sigma: f64) -> f64 {
+    pub fn lognormal(&mut self, mean: f64, sigma: f64) -> f64 {
         if sigma <= 0.0 {
             return mean;
         }
