@@ -226,7 +226,7 @@ fn the_generator_is_splitmix64_and_its_draws_have_their_moments() {
     );
     let n = 200_000;
     let mut r = Rng(7);
-    let u: Vec<f64> = (0..n).map(|_| r.next()).collect();
+    let u: Vec<f64> = (0..n).map(|_| r.uniform()).collect();
     assert!(u.iter().all(|&x| x > 0.0 && x <= 1.0));
     assert_close(u.iter().sum::<f64>() / f64::from(n), 0.5, 0.005);
     let e: f64 = (0..n).map(|_| r.exp(3.0)).sum::<f64>() / f64::from(n);

@@ -123,19 +123,19 @@ impl Rng {
         z ^ (z >> 31)
     }
     /// Uniform in (0, 1]: 53 random bits.
-    pub fn next(&mut self) -> f64 {
+    pub fn uniform(&mut self) -> f64 {
         ((self.bits() >> 11) as f64 + 1.0) / 9_007_199_254_740_992.0
     }
     /// Exponential with this mean.
     pub fn exp(&mut self, mean: f64) -> f64 {
-        -mean * self.next().ln()
+        -mean * self.uniform().ln()
     }
     /// A log-normal with this mean and σ: mean · e^(σZ − σ²/2), Z by Box–Muller.
     pub fn lognormal(&mut self, mean: f64, sigma: f64) -> f64 {
         if sigma <= 0.0 {
             return mean;
         }
-        let z = (-2.0 * self.next().ln()).sqrt() * (std::f64::consts::TAU * self.next()).cos();
+        let z = (-2.0 * self.uniform().ln()).sqrt() * (std::f64::consts::TAU * self.uniform()).cos();
         mean * (sigma * z - sigma * sigma / 2.0).exp()
     }
 }
@@ -281,7 +281,7 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
             // lock step for the whole run.
             let life = e.step(0.0, e.uncached) + e.output * e.step(f64::from(users), 0.0);
             for u in 0..users {
-                pending.push(if think_s > 0.0 { rng.exp(think_s) } else { life * rng.next() }, u);
+                pending.push(if think_s > 0.0 { rng.exp(think_s) } else { life * rng.uniform() }, u);
             }
         }
     }
