@@ -469,3 +469,19 @@ fn measured_operators_set_a_small_batch_decode_of_a_sparse_model() {
     let steps: Vec<f64> = [1.0, 4.0, 16.0, 64.0, 256.0].iter().map(|&b| e.step_at(b, b * 2048.0, 0.0)).collect();
     assert!(steps.windows(2).all(|w| w[1] >= w[0]), "{steps:?}");
 }
+
+/// Past the largest measured message (512 KB) the all-reduce grows linearly at the slope between
+/// 64 KB and 512 KB (H200, 8 GPUs: 4.58 → 17.78 µs), and a GQA model's decode step grows with the
+/// context by its KV read: Qwen2.5-72B's 327,680 B per token, a quarter on each of 4 H100s, at the
+/// measured 0.877 of 3,350 GB/s.
+#[test]
+fn measured_all_reduce_extrapolates_and_the_kv_read_follows_the_context() {
+    use gpu_planner::domain::serving::measured::{allreduce_s, ops, DecodeOps};
+    let h200 = ops("h200-sxm").unwrap_or_else(|| panic!("H200 was measured"));
+    assert_close(allreduce_s(h200, 8, 2.0 * 524_288.0 - 65_536.0), (17.78 + 13.2) * 1e-6, 1e-9);
+    let s = qwen72b("h100-sxm", 0);
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let o = DecodeOps::new(&m, "h100-sxm", 2.0, false, 2.0, 4, 4).unwrap_or_else(|| panic!("measured"));
+    let grown = o.step(8.0, 8.0 * 5000.0, 8.0) - o.step(8.0, 8.0 * 1000.0, 8.0);
+    assert_close(grown, 32_000.0 * 327_680.0 / 4.0 / (3350e9 * 0.877), 1e-9);
+}
