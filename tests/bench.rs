@@ -21,49 +21,37 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
+/// Median milliseconds of `runs` plan() calls over the catalog, after one warm-up call.
+fn plan_median(s: &Scenario, runs: usize) -> f64 {
+    let cat = Catalog::embedded();
+    let _ = plan(s, cat);
+    median(
+        (0..runs)
+            .map(|_| {
+                let t = now();
+                let _ = plan(s, cat);
+                now() - t
+            })
+            .collect(),
+    )
+}
+
 #[wasm_bindgen_test]
 async fn bench_in_chromium() {
     let cat = Catalog::embedded();
     let s = Scenario::default();
-    let _ = plan(&s, cat);
-    let plan_ms = median(
-        (0..60)
-            .map(|_| {
-                let t = now();
-                let _ = plan(&s, cat);
-                now() - t
-            })
-            .collect(),
-    );
+    let plan_ms = plan_median(&s, 60);
     console_log!("BENCH plan_ms {plan_ms:.3}");
     // A vision job (YOLOv8x at 1280 px): measured speeds carried to every card.
     let mut v = Scenario { model: "yolov8x".into(), ..Scenario::default() };
     v.vision.resolution = 1280;
-    let _ = plan(&v, cat);
-    let vision_ms = median(
-        (0..60)
-            .map(|_| {
-                let t = now();
-                let _ = plan(&v, cat);
-                now() - t
-            })
-            .collect(),
-    );
+    let vision_ms = plan_median(&v, 60);
     console_log!("BENCH vision_plan_ms {vision_ms:.3}");
     // Serving over the catalog: every card's replicas searched on the simulated scheduler.
     for (name, model, users) in [("serving_72b_100users", "qwen2.5-72b", 100), ("serving_7b_8users", "qwen2.5-7b", 8)] {
         let mut q = Scenario { task: Task::Inference, model: model.into(), ..Scenario::default() };
         q.inference.concurrent = users;
-        let _ = plan(&q, cat);
-        let ms = median(
-            (0..9)
-                .map(|_| {
-                    let t = now();
-                    let _ = plan(&q, cat);
-                    now() - t
-                })
-                .collect(),
-        );
+        let ms = plan_median(&q, 9);
         console_log!("BENCH {name}_plan_ms {ms:.3}");
     }
 

@@ -343,8 +343,7 @@ fn replay(
         (Some(r), _) => Load::Rate(r),
         (None, k) => Load::Bench { concurrency: k.unwrap_or(prompts), prompts },
     };
-    let max_seqs = if s.inference.max_seqs > 0 { s.inference.max_seqs } else { super::serving::default_max_seqs(g) };
-    let run = Run { requests: prompts, warmup: 0, max_seqs, ..super::serving::SHOWN };
+    let run = Run { requests: prompts, warmup: 0, max_seqs: super::serving::max_seqs(s, g), ..super::serving::SHOWN };
     simulate(e, load, run).filter(|o| o.finished).ok_or_else(|| "the simulated engine did not finish".into())
 }
 

@@ -121,7 +121,8 @@ pub fn default_max_seqs(g: &Gpu) -> u32 {
 }
 
 /// The scenario's cap on running requests, or the card's vLLM default.
-fn max_seqs(s: &Scenario, g: &Gpu) -> u32 {
+#[must_use]
+pub fn max_seqs(s: &Scenario, g: &Gpu) -> u32 {
     if s.inference.max_seqs > 0 {
         s.inference.max_seqs
     } else {
