@@ -101,6 +101,8 @@ fn pcie_training_beyond_8_cards_loses_much_of_the_gain() {
     s.model = "qwen2.5-7b".into();
     s.infra.fabric_gbit_per_gpu = 25.0;
     s.training.global_batch = 16;
+    // ZeRO-3 over 8 cards fills ~96% of a 24 GB card: the comparison is of time, not of margin.
+    s.parallel.memory_headroom = 0.0;
     let h8 = report(&s).cards[0].hours.unwrap_or(f64::NAN);
     s.parallel.gpus = 16;
     let h16 = report(&s).cards[0].hours.unwrap_or(f64::NAN);

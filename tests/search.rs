@@ -57,7 +57,8 @@ fn brute_force(s: &Scenario) -> (u64, Vec<(String, Layout, u32, f64)>) {
     let mut feasible = Vec::new();
     for id in &s.cards.only {
         let g = cat.gpu(id).unwrap_or_else(|| panic!("{id}"));
-        let cap = g.memory_gb.unwrap_or(0.0) * gpu_planner::domain::units::GIB;
+        // Plans fit within the card's memory less the scenario's stated headroom.
+        let cap = g.memory_gb.unwrap_or(0.0) * gpu_planner::domain::units::GIB * (1.0 - s.parallel.memory_headroom);
         for tp in [1u32, 2, 4, 8].into_iter().filter(|&t| t <= g.nvlink_domain().min(8) && m.heads.is_multiple_of(t)) {
             for pp in [1u32, 2, 4, 8, 16, 32].into_iter().filter(|&p| p == 1 || p * 2 <= m.layers) {
                 for zero in 0u8..=3 {

@@ -196,6 +196,8 @@ fn merge(base: &mut Value, patch: &Value) {
 /// When the patch does not describe a valid scenario.
 pub fn scenario(c: &Case) -> Result<Scenario, String> {
     let mut s = Scenario::default();
+    // A published run ran at its layout: it fitted, so the planner's safety margin is off.
+    s.parallel.memory_headroom = 0.0;
     s.training.set_framework(c.framework);
     s.training.conventions = Conventions::of(c.framework);
     let mut v = serde_json::to_value(&s).map_err(|e| e.to_string())?;

@@ -211,6 +211,16 @@ pub fn warning(w: &Warning, lang: Lang) -> String {
                 format!("misses the latency target: {latency_ms:.0} ms even at batch 1 (target {target_ms:.0} ms)")
             }
         }
+        Warning::RoundedToOrder { needed, cards, per_server, headroom } => {
+            let pct = headroom * 100.0;
+            let whole = cards > per_server;
+            match (zh, whole) {
+                (true, true) => format!("至少需要 {needed} 张卡（每卡留 {pct:.0}% 显存余量），按整台 {per_server} 卡服务器取整为 {cards} 张"),
+                (true, false) => format!("至少需要 {needed} 张卡（每卡留 {pct:.0}% 显存余量），整机按 2 的幂配置取整为 {cards} 张"),
+                (false, true) => format!("{needed} cards are the fewest that fit (with {pct:.0}% of each card's memory free), rounded up to {cards}: whole {per_server}-card servers"),
+                (false, false) => format!("{needed} cards are the fewest that fit (with {pct:.0}% of each card's memory free), rounded up to {cards}: machines come with 1, 2, 4 or 8 cards"),
+            }
+        }
         Warning::MultiServer { servers } => {
             if zh {
                 format!("需要 {servers} 台服务器：服务器间需 InfiniBand/RoCE 高速网络")

@@ -227,6 +227,38 @@ fn min_dp(m: &ModelSpec, s: &Scenario, layout: Layout, cap: f64, limit: u32, siz
     Some(hi * ep)
 }
 
+/// The card count a buyer can order for `needed` cards: 1, 2, 4 or 8 cards in one machine (a
+/// workstation or a server is sold with a power-of-two count), else whole servers of
+/// `per_server` cards. A server of 10 holds 9 as 10.
+#[must_use]
+pub fn orderable(needed: u32, per_server: u32) -> u32 {
+    let per_server = per_server.max(1);
+    if needed <= per_server {
+        needed.max(1).next_power_of_two().min(per_server)
+    } else {
+        needed.div_ceil(per_server) * per_server
+    }
+}
+
+/// The least data-parallel width ≥ `dp` (a multiple of the layout's `ep`, at most `limit`) whose
+/// card count is orderable; `dp` itself when no such width exists (e.g. a pipeline of 3 stages
+/// never fills 8-card servers evenly): the count is then what the layout needs.
+fn orderable_dp(s: &Scenario, layout: &Layout, dp: u32, limit: u32) -> u32 {
+    let shards = layout.tp * layout.pp * layout.cp.max(1);
+    let ep = layout.ep.max(1);
+    let per_server = s.parallel.gpus_per_server.max(1);
+    let mut n = orderable(dp * shards, per_server);
+    // A few orderable counts up: past that the rounding would cost more than it tidies.
+    for _ in 0..4 {
+        let d = n / shards.max(1);
+        if n.is_multiple_of(shards.max(1)) && d.is_multiple_of(ep) && d >= dp {
+            return if d <= limit || !s.task.is_training() { d } else { dp };
+        }
+        n = orderable(n + 1, per_server);
+    }
+    dp
+}
+
 /// Estimated time of a layout relative to others (for choosing among fitting layouts): training
 /// by the predicted MFU (bubble, recompute, communication, offload); serving by its old proxy.
 fn speed_cost(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout) -> f64 {
@@ -244,18 +276,21 @@ fn speed_cost(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout) -> f64 {
         * compute::offload_factor(l.offload)
 }
 
-fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64, sized: &Totals) -> (bool, Layout) {
+/// Whether a layout fits, the layout, and the fewest cards it needed before its count was
+/// rounded to an orderable one.
+fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64, sized: &Totals) -> (bool, Layout, u32) {
     let cands = candidates(m, s, g);
     let limit = max_dp(s);
     let want = s.parallel.gpus;
-    let mut best: Option<(u32, f64, Layout)> = None;
+    let mut best: Option<(u32, f64, Layout, u32)> = None;
     for c in &cands {
         let shards = c.tp * c.pp * c.cp.max(1);
         // Fewest cards first: a layout that cannot beat the best count is not worth sizing.
-        let fewest = best.as_ref().map_or(u32::MAX, |(n, _, _)| *n);
+        let fewest = best.as_ref().map_or(u32::MAX, |(n, _, _, _)| *n);
         if want == 0 && shards * c.ep.max(1) > fewest {
             continue;
         }
+        let mut needed = 0;
         let layout = if want > 0 {
             let dp = want / shards.max(1);
             if !want.is_multiple_of(shards)
@@ -271,7 +306,10 @@ fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64, sized: &Totals) -> (bo
             l
         } else {
             match min_dp(m, s, *c, cap, limit, sized) {
-                Some(dp) => Layout { dp, ..*c },
+                Some(dp) => {
+                    needed = Layout { dp, ..*c }.gpus();
+                    Layout { dp: orderable_dp(s, c, dp, limit), ..*c }
+                }
                 None => continue,
             }
         };
@@ -279,13 +317,13 @@ fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64, sized: &Totals) -> (bo
             continue;
         }
         let key = (layout.gpus(), speed_cost(m, s, g, &layout));
-        let better = best.as_ref().is_none_or(|(n, t, _)| key.0 < *n || (key.0 == *n && key.1 < *t));
+        let better = best.as_ref().is_none_or(|(n, t, _, _)| key.0 < *n || (key.0 == *n && key.1 < *t));
         if better {
-            best = Some((key.0, key.1, layout));
+            best = Some((key.0, key.1, layout, if needed > 0 { needed } else { key.0 }));
         }
     }
-    if let Some((_, _, l)) = best {
-        return (true, l);
+    if let Some((_, _, l, needed)) = best {
+        return (true, l, needed);
     }
     // Nothing fits: show the layout with the least memory at the user's (or one server's) count.
     let n = if want > 0 { want } else { 8 };
@@ -295,7 +333,7 @@ fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64, sized: &Totals) -> (bo
         .map(|c| Layout { dp: n / (c.tp * c.pp * c.cp), ..*c })
         .min_by(|a, b| sized.total(m, s, a).total_cmp(&sized.total(m, s, b)))
         .unwrap_or_else(Layout::single);
-    (false, fallback)
+    (false, fallback, fallback.gpus())
 }
 
 /// One card's fit, layout, time and rent; the report adds the owned cost and the warnings.
@@ -303,13 +341,16 @@ fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64, sized: &Totals) -> (bo
 #[must_use]
 pub fn verdict(m: &ModelSpec, s: &Scenario, g: &Gpu, catalog: &Catalog, sized: &Totals) -> Option<CardVerdict> {
     let cap = g.memory_gb? * GIB;
-    let (mut fits, mut layout) = choose(m, s, g, cap, sized);
+    // A plan fits within the card's memory less the stated headroom.
+    let usable = cap * (1.0 - s.parallel.memory_headroom.clamp(0.0, 0.5));
+    let (mut fits, mut layout, mut needed) = choose(m, s, g, usable, sized);
     // Serving: the layout is the replicas the load and the latency targets need.
     let serving = if s.task.is_training() { None } else { super::serving::capacity(m, s, g) };
     if let Some(c) = &serving {
         fits = true;
         let groups = (c.ep / c.tp.max(1)).max(1);
         layout = Layout { tp: c.tp, pp: 1, dp: c.replicas * groups, ep: groups, ..Layout::single() };
+        needed = layout.gpus();
     }
     let memory = memory_for(m, s, &layout);
     let gpus = layout.gpus();
@@ -338,6 +379,7 @@ pub fn verdict(m: &ModelSpec, s: &Scenario, g: &Gpu, catalog: &Catalog, sized: &
         fits,
         gpus,
         servers: gpus.div_ceil(s.parallel.gpus_per_server.max(1)),
+        needed_gpus: needed.min(gpus),
         layout,
         memory,
         capacity: cap,

@@ -231,7 +231,8 @@ pub fn search(s: &Scenario, catalog: &Catalog) -> Result<SearchReport, PlanError
         let (Some(mem), Some(peak)) = (g.memory_gb, compute::peak_tflops(g, s.precision)) else { continue };
         let ctx = CardCtx {
             g,
-            cap: mem * GIB,
+            // Plans fit within the card's memory less the scenario's stated headroom.
+            cap: mem * GIB * (1.0 - s.parallel.memory_headroom.clamp(0.0, 0.5)),
             peak,
             matmul: compute::kernel_efficiency(g, s.precision),
             hourly: pricing::rent_hourly(s, catalog, &g.id),
@@ -306,7 +307,7 @@ fn search_card(
                                         rent_cost: c.hourly.map(|r| r * hours * f64::from(n)),
                                         own_cost: own.map(|r| r * hours * f64::from(n)),
                                         memory: total,
-                                        capacity: c.cap,
+                                        capacity: c.g.memory_gb.unwrap_or(0.0) * GIB,
                                     };
                                     if keep_feasible(rep, &cand, deadline_h, budget) {
                                         let better = best.as_ref().is_none_or(|b| {

@@ -18,6 +18,10 @@ pub struct CardVerdict {
     pub gpus: u32,
     /// Servers of `parallel.gpus_per_server` cards.
     pub servers: u32,
+    /// The fewest cards that fit, before `gpus` was rounded up to an orderable count (plan.rs
+    /// `orderable`); equal to `gpus` when nothing was rounded.
+    #[serde(default)]
+    pub needed_gpus: u32,
     pub layout: Layout,
     pub memory: MemoryBreakdown,
     /// Usable memory per card, bytes (vendor "GB" of GPU memory are binary GiB in practice:
@@ -91,6 +95,9 @@ pub enum Warning {
     TensorParallelOverPcie { tp: u32 },
     /// More than one server: needs InfiniBand/RoCE between them.
     MultiServer { servers: u32 },
+    /// The fewest cards that fit (with `headroom` of each card's memory left free) rounded up to
+    /// an orderable count: a power of two within one machine, else whole servers.
+    RoundedToOrder { needed: u32, cards: u32, per_server: u32, headroom: f64 },
     /// Serving: no tensor-parallel width on this card meets the latency targets at the load;
     /// the figures are the best reachable (p99 time to first token, p99 time per token).
     ServingTargetsMissed { ttft_p99_s: f64, tpot_p99_ms: f64 },

@@ -232,15 +232,17 @@ pub fn exposed_allreduce(m: &VisionModel, s: &Scenario, g: &Gpu, n: u32, compute
 pub fn verdict(m: &VisionModel, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Option<super::verdict::CardVerdict> {
     use super::memory::Layout;
     let cap = g.memory_gb? * GIB;
+    // Batches and fits leave the scenario's stated memory headroom free.
+    let usable = cap * (1.0 - s.parallel.memory_headroom.clamp(0.0, 0.5));
     let per_sample = activation_per_sample(m, s).unwrap_or(0.0);
     let sp = speed(m, s, g, catalog);
     let v = &s.vision;
     let (batch, meets) = match (&sp, s.task) {
-        (Some(sp), Task::Inference) => serve(m, s, sp, cap, per_sample),
+        (Some(sp), Task::Inference) => serve(m, s, sp, usable, per_sample),
         _ => (v.batch.max(1), true),
     };
     let memory = memory_with(m, s, batch, per_sample);
-    let fits = memory.total <= cap;
+    let fits = memory.total <= usable;
     let price = super::pricing::quote(s, catalog, &g.id, "rent_hourly");
     let rent_hourly = price.as_ref().map(|q| q.amount);
     let (mut gpus, mut hours, mut cost, mut figures) = (s.parallel.gpus.max(1), None, None, None);
@@ -272,6 +274,7 @@ pub fn verdict(m: &VisionModel, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Opt
         fits,
         gpus,
         servers: gpus.div_ceil(s.parallel.gpus_per_server.max(1)),
+        needed_gpus: gpus,
         layout: Layout { dp: gpus, ..Layout::single() },
         memory,
         capacity: cap,

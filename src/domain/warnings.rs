@@ -49,6 +49,14 @@ pub fn card_warnings(s: &Scenario, g: &Gpu, v: &CardVerdict) -> Vec<Warning> {
     if v.layout.tp > 1 && g.nvlink_domain() < v.layout.tp {
         w.push(Warning::TensorParallelOverPcie { tp: v.layout.tp });
     }
+    if v.needed_gpus > 0 && v.needed_gpus < v.gpus {
+        w.push(Warning::RoundedToOrder {
+            needed: v.needed_gpus,
+            cards: v.gpus,
+            per_server: s.parallel.gpus_per_server.max(1),
+            headroom: s.parallel.memory_headroom,
+        });
+    }
     if v.servers > 1 {
         w.push(Warning::MultiServer { servers: v.servers });
     }

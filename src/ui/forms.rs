@@ -249,6 +249,13 @@ const LAYOUT_FIELDS: &[Num] = &[
         |s| f64::from(s.parallel.gpus_per_server),
         |s, v| s.parallel.gpus_per_server = v as u32,
     ),
+    num_row(
+        Key::MemoryHeadroom,
+        "headroom",
+        (0.0, 50.0, false),
+        |s| s.parallel.memory_headroom * 100.0,
+        |s, v| s.parallel.memory_headroom = v / 100.0,
+    ),
     Num {
         disabled: |s| s.parallel.auto,
         ..num_row(Key::Tp, "tp", (1.0, 64.0, true), |s| f64::from(s.parallel.tp), |s, v| s.parallel.tp = v as u32)

@@ -238,6 +238,15 @@ strings! {
     TokensPerUser => "tokens/s per user", "每用户 token/秒";
     TokensPerCard => "output tokens/s per card", "每卡输出 token/秒";
     TpotTarget => "TPOT p50 target", "每 token 时间 p50 目标";
+    ThisPlan => "this plan", "当前方案";
+    FromLink => "Opened from a link", "通过链接打开";
+    MemoryHeadroom => "Memory kept free per card (%)", "每卡预留显存（%）";
+    PageSections => "Page sections", "页面导航";
+    Answer => "Answer", "结果";
+    Infrastructure => "Infrastructure", "基础设施";
+    AccuracyNav => "Accuracy", "准确度";
+    AutoPlanNav => "Auto-plan", "自动规划";
+    BatchPrefix => "b=", "批=";
     TradeoffTitle => "Throughput against speed per user", "吞吐与单用户速度的权衡";
     CostPerMRent => "per M tokens (rent)", "每百万 token（租用）";
     CostPerMOwn => "per M tokens (own, 24/7)", "每百万 token（自有，全天）";

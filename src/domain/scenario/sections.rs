@@ -150,6 +150,11 @@ pub struct Parallel {
     /// Model chunks per pipeline stage (Megatron's interleaved 1F1B, `--num-layers-per-virtual-
     /// pipeline-stage`): the bubble shrinks to (p − 1)/(v·m).
     pub virtual_stages: u32,
+    /// Share of each card's memory a plan leaves free (0.05 = fits within 95%): a plan packed
+    /// to 99% stops at the first longer batch, allocator spike or grown NCCL buffer. The card
+    /// count the planner picks itself is also rounded to an orderable shape (plan.rs
+    /// `orderable`).
+    pub memory_headroom: f64,
 }
 
 impl Default for Parallel {
@@ -166,6 +171,7 @@ impl Default for Parallel {
             ep: 1,
             cp: 1,
             virtual_stages: 1,
+            memory_headroom: 0.05,
         }
     }
 }
@@ -356,7 +362,8 @@ crate::read_fields!(Parallel {
     gpus_per_server: whole,
     ep: whole,
     cp: whole,
-    virtual_stages: whole
+    virtual_stages: whole,
+    memory_headroom: real
 });
 crate::read_fields!(CardFilter { segments: any, vendors: any, min_memory_gb: real, only: any, interconnect: text });
 crate::read_fields!(PriceOverride { gpu: text, rent_hourly: real });
