@@ -147,6 +147,25 @@ try {
     await ctx.close();
   }
   {
+    // The inference page on a phone (issue 29 item 11): the serving table and its trade-off chart
+    // stay within 375 px, and the page index jumps to the serving section.
+    const s = enc({ task: 'inference', model: 'qwen2.5-72b', inference: { concurrent: 100 } });
+    const { ctx, page, errors } = await open(`${base}/tools/gpu/?s=${s}`, { width: 375, height: 800 }, 'zh-CN');
+    await page.locator('[data-testid=serving] tbody tr').first().waitFor({ timeout: 60000 });
+    await page.evaluate(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    check('375 px inference page: no sideways scroll', overflow <= 1, `overflow=${overflow}px`);
+    const chart = await box(page.locator('[data-testid=tradeoff-chart]'));
+    check('375 px inference page: the trade-off chart fits the width', chart.width > 200 && chart.x + chart.width <= 375, `${chart.x}+${chart.width}`);
+    await page.locator('[data-testid=page-index] a[href="#serving"]').click();
+    await page.waitForTimeout(300);
+    const top = await box(page.locator('[data-testid=serving]'));
+    check('375 px: the page index brings the serving section to the top', top.y >= 0 && top.y < 120, `at ${top.y}`);
+    check('375 px inference page: no errors', errors.length === 0, errors.join(' | '));
+    if (shots) await page.screenshot({ path: `${shots}/inference-phone.png` });
+    await ctx.close();
+  }
+  {
     // 70B full fine-tune forced onto 2 × RTX 4090: fixes are offered; applying one keeps the view still.
     const s = enc({ model: 'llama-3.1-70b', parallel: { gpus: 2 }, cards: { only: ['rtx-4090'] }, search: { max_gpus: 256 } });
     const { ctx, page, errors } = await open(`${base}/tools/gpu/?s=${s}`, { width: 1280, height: 1000 }, 'en-US');

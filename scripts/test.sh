@@ -21,7 +21,9 @@ step "host tests"
 cargo test --locked
 
 step "browser tests (wasm-bindgen-test, headless Chromium)"
-cargo test --locked --target wasm32-unknown-unknown --test web
+# The runner's default limit is 20 s for the whole suite; 38 tests in a debug build take ~36 s on
+# 2 cores (serving plans and the compare table), so give it room.
+WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-300} cargo test --locked --target wasm32-unknown-unknown --test web
 
 step "release build (CSP and precompressed .gz/.br from the post_build hook in Trunk.toml)"
 trunk build --release --offline

@@ -108,6 +108,17 @@ pub fn short_money(v: f64) -> String {
     }
 }
 
+/// An x-axis label: as [`short_money`] over a range of 10 or more ("0", "20", "1.5k": never
+/// "0.0, 10.0"), with one decimal below it, where steps are fractions.
+#[must_use]
+pub fn axis_number(v: f64, max: f64) -> String {
+    if max >= 10.0 {
+        short_money(v)
+    } else {
+        format!("{v:.1}")
+    }
+}
+
 /// A 2-D chart over f64 × f64 (days or months or hours against money).
 type MoneyChart<'a, DB> =
     ChartContext<'a, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>>;
@@ -131,8 +142,9 @@ fn money_chart<'a, DB: DrawingBackend>(
         .y_label_area_size(64)
         .build_cartesian_2d(0f64..xmax, 0f64..ymax)?;
     let whole_x = |v: &f64| format!("{v:.0}");
+    let plain_x = |v: &f64| axis_number(*v, xmax);
     let mut mesh = chart.configure_mesh();
-    mesh.x_desc(x_desc).y_desc(y_desc).y_label_formatter(&|v| short_money(*v));
+    mesh.x_desc(x_desc).y_desc(y_desc).y_label_formatter(&|v| short_money(*v)).x_label_formatter(&plain_x);
     if whole {
         // Plotters picks round steps with at most this many labels: ≤ one per unit.
         mesh.x_labels((xmax as usize + 1).min(13)).x_label_formatter(&whole_x);
@@ -278,10 +290,20 @@ pub struct TradeoffLabels<'a> {
     /// "TP{n}" legend entries are built from this prefix.
     pub tp: &'a str,
     pub target: &'a str,
+    /// Prefix of the batch-size labels beside the points ("b=8").
+    pub batch: &'a str,
+    /// Legend entry of the plan's operating point, e.g. "this plan: TP4 × 3".
+    pub plan: &'a str,
+}
+
+/// Batch sizes whose points carry a label (every third doubling: the labels never collide).
+fn labelled_batch(i: usize) -> Option<u64> {
+    i.is_multiple_of(3).then(|| 1u64 << i)
 }
 
 /// Output tokens/s per card against tokens/s one user sees, one line per tensor-parallel width
-/// (points at batch 1, 2, 4, …), with the time-per-token target as a vertical line.
+/// (points at batch 1, 2, 4, …; batch 1, 8, 64, … labelled), with the time-per-token target as a
+/// vertical line and the plan's operating point (tokens/s per user, per card) as a black diamond.
 ///
 /// # Errors
 /// The backend's drawing error.
@@ -289,18 +311,33 @@ pub fn draw_tradeoff<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     curves: &[(u32, Vec<(f64, f64)>)],
     target_tokens_s: f64,
+    operating: Option<(f64, f64)>,
     l: &TradeoffLabels,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let xmax = y_max(curves.iter().flat_map(|(_, c)| c.iter().map(|p| p.0)).chain([target_tokens_s]));
-    let ymax = y_max(curves.iter().flat_map(|(_, c)| c.iter().map(|p| p.1)));
+    let on = operating.filter(|p| p.0.is_finite() && p.1.is_finite() && p.0 > 0.0 && p.1 > 0.0);
+    let xmax =
+        y_max(curves.iter().flat_map(|(_, c)| c.iter().map(|p| p.0)).chain([target_tokens_s]).chain(on.map(|p| p.0)));
+    let ymax = y_max(curves.iter().flat_map(|(_, c)| c.iter().map(|p| p.1)).chain(on.map(|p| p.1)));
     let mut chart = money_chart(area, l.title, l.x, l.y, (xmax, false), ymax)?;
     let colors = [RGBColor(31, 119, 180), RGBColor(255, 127, 14), RGBColor(44, 160, 44), RGBColor(148, 103, 189)];
     for ((tp, pts), color) in curves.iter().zip(colors.iter().cycle()) {
         line(&mut chart, pts.clone(), &format!("{}{tp}", l.tp), *color)?;
         chart.draw_series(pts.iter().map(|p| Circle::new(*p, 3, color.filled())))?;
+        let style = (FontFamily::SansSerif, 12).into_font().color(color);
+        chart.draw_series(pts.iter().enumerate().filter_map(|(i, p)| {
+            labelled_batch(i).map(|b| Text::new(format!("{}{b}", l.batch), (p.0, p.1), style.clone()))
+        }))?;
     }
     if target_tokens_s.is_finite() && target_tokens_s > 0.0 {
         line(&mut chart, vec![(target_tokens_s, 0.0), (target_tokens_s, ymax)], l.target, RGBColor(214, 39, 40))?;
+    }
+    if let Some(p) = on {
+        let diamond = |c: (f64, f64), s: i32| {
+            EmptyElement::at(c) + Polygon::new(vec![(0, -s), (s, 0), (0, s), (-s, 0)], BLACK.filled())
+        };
+        chart.draw_series(std::iter::once(diamond(p, 7)))?.label(l.plan).legend(move |(x, y)| {
+            Polygon::new(vec![(x + 8, y - 5), (x + 13, y), (x + 8, y + 5), (x + 3, y)], BLACK.filled())
+        });
     }
     finish(area, chart, None, SeriesLabelPosition::UpperRight)
 }

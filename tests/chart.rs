@@ -119,3 +119,54 @@ fn rent_labels(title: &'static str, x: &'static str) -> gpu_planner::chart::Rent
         unit: "months",
     }
 }
+
+/// The serving trade-off chart: every width's line with batch labels at 1, 8, 64, the plan's
+/// operating point in the legend, and an x axis labelled in whole tokens/s (issue 29 item 11:
+/// the old chart had unlabelled points, no operating point and "0.0, 10.0" axis labels).
+#[test]
+fn tradeoff_chart_labels_batches_and_marks_the_plan() {
+    use gpu_planner::chart::{axis_number, draw_tradeoff, TradeoffLabels};
+    let curves = vec![
+        (1, (0..8).map(|i| (60.0 - 6.0 * f64::from(i), 40.0 * f64::from(1 << i))).collect::<Vec<_>>()),
+        (2, vec![(90.0, 30.0), (85.0, 58.0)]),
+    ];
+    let labels = TradeoffLabels {
+        title: "t",
+        x: "tok/s per user",
+        y: "tok/s per card",
+        tp: "TP",
+        target: "target",
+        batch: "b=",
+        plan: "this plan: TP1 × 2 = 2",
+    };
+    let render = |operating: Option<(f64, f64)>| {
+        let mut svg = String::new();
+        {
+            let area = SVGBackend::with_string(&mut svg, (900, 420)).into_drawing_area();
+            draw_tradeoff(&area, &curves, 20.0, operating, &labels).unwrap_or_else(|e| panic!("{e}"));
+        }
+        svg_texts(&svg)
+    };
+    let texts = render(Some((30.0, 2_000.0)));
+    for l in ["TP1", "TP2", "target", "b=1", "b=8", "b=64", "this plan: TP1 × 2 = 2", "10", "1.5k"] {
+        assert!(texts.iter().any(|t| t == l), "lacks {l}: {texts:?}");
+    }
+    assert_eq!(texts.iter().filter(|t| *t == "b=1").count(), 2, "each width's batch 1 is labelled");
+    // Batch 2 and 4 are not labelled (labels every third doubling); no "10.0"-style tokens/s.
+    assert!(!texts.iter().any(|t| t == "b=2" || t == "b=4" || t == "0.0" || t == "10.0"), "{texts:?}");
+    // No plan, or a plan with no figures: no legend entry, no diamond.
+    assert!(!render(None).iter().any(|t| t.starts_with("this plan")));
+    assert!(!render(Some((f64::NAN, 1.0))).iter().any(|t| t.starts_with("this plan")));
+    assert_eq!(
+        (axis_number(20.0, 90.0), axis_number(1500.0, 4000.0), axis_number(0.5, 2.0)),
+        ("20".into(), "1.5k".into(), "0.5".into())
+    );
+}
+
+/// The texts of an SVG's `<text>` elements, trimmed.
+fn svg_texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| Some(t.split_once('>')?.1.split_once("</text>")?.0.trim().to_string()))
+        .collect()
+}

@@ -227,13 +227,30 @@ async fn saved_scenario_survives_a_reload() {
 #[wasm_bindgen_test]
 async fn a_share_link_opens_with_the_same_numbers() {
     clear_storage();
-    let s = Scenario { task: Task::Inference, model: "qwen2.5-72b".into(), ..Scenario::default() };
+    let s = Scenario {
+        task: Task::Inference,
+        model: "qwen2.5-72b".into(),
+        name: "Chengdu chat 72B".into(),
+        ..Scenario::default()
+    };
     let r = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
     set_query(&format!("?s={}", share::encode(&s)));
-    let _h = mount().await;
+    let h = mount().await;
     assert_eq!(text("memory-total"), format::gib(r.memory_single.total));
     let first = &r.cards[0];
     assert!(text(&format!("card-{}", first.gpu)).contains(&format::gib(first.memory.total)));
+    // The recipient sees the scenario's name above the answer (issue 29 item 13) ...
+    assert_eq!(text("link-name"), "Opened from a link «Chengdu chat 72B»");
+    drop(h);
+    // ... and the card the sender had open; a page opened without a link says nothing.
+    let card = &r.cards[1];
+    set_query(&format!("?s={}&card={}", share::encode(&s), card.gpu));
+    let h = mount().await;
+    assert_eq!(text("link-name"), format!("Opened from a link «Chengdu chat 72B» · Card: {}", card.name));
+    drop(h);
+    set_query("?");
+    let _h = mount().await;
+    assert!(find("link-name").is_none());
 }
 
 #[wasm_bindgen_test]
@@ -549,6 +566,20 @@ async fn serving_capacity_answers_the_load_with_replicas_latency_and_cost() {
     // What one replica sustains (the simulated closed loop), shown as a lower bound.
     assert!(c.sustained_rps > 0.0 && row.contains(&format!("sustains ≥ {:.2} req/s", c.sustained_rps)), "{row}");
     assert!(non_white_pixels("tradeoff-chart") > 500, "the trade-off chart is drawn");
+    // The chart follows the card clicked in the serving table, not the purchase card (issue 29
+    // item 11); the click also opens that card in the share link.
+    let label = || by_testid("tradeoff-chart").get_attribute("aria-label").unwrap_or_default();
+    let focus = gpu_planner::domain::verdict::focus(&s, &r.cards).unwrap_or_else(|| panic!("a focus card"));
+    assert!(label().ends_with(&format!("· {}", focus.name)), "{}", label());
+    let other = r
+        .cards
+        .iter()
+        .find(|v| v.serving.is_some() && v.gpu != focus.gpu)
+        .unwrap_or_else(|| panic!("a second serving card"));
+    click(&format!("serve-pick-{}", other.gpu));
+    frames().await;
+    assert!(label().ends_with(&format!("· {}", other.name)), "{}", label());
+    assert!(window().location().search().unwrap_or_default().contains(&format!("card={}", other.gpu)));
     type_into("tpot50", "20");
     type_into("tpot99", "30");
     frames().await;
@@ -1202,4 +1233,35 @@ async fn fifty_thousand_yuan_buys_a_workstation_on_the_page() {
     let field: web_sys::HtmlInputElement = by_testid("own-server").unchecked_into();
     assert_eq!(field.value().replace(',', ""), "18000");
     assert!(!field.closest("div[hidden]").ok().flatten().is_some(), "host fields shown");
+}
+
+/// The page index (issue 29 item 10): every link names a section that is on the page once the
+/// lower panels have mounted; serving appears for inference only; the embedded view has no
+/// scenarios link (it has no scenarios panel).
+#[wasm_bindgen_test]
+async fn the_page_index_links_every_section() {
+    let targets = || -> Vec<String> {
+        let links = by_testid("page-index").query_selector_all("a").unwrap_or_else(|_| panic!("links"));
+        (0..links.length())
+            .filter_map(|i| links.item(i))
+            .filter_map(|a| a.unchecked_into::<web_sys::Element>().get_attribute("href"))
+            .collect()
+    };
+    let h = fresh().await;
+    frames().await;
+    settle().await;
+    let t = targets();
+    assert_eq!(t, ["#answer", "#autoplan", "#rent-buy", "#infra", "#accuracy", "#scenarios"]);
+    for href in &t {
+        assert!(document().get_element_by_id(&href[1..]).is_some(), "{href} is not on the page");
+    }
+    choose("task", "inference");
+    frames().await;
+    settle().await;
+    assert!(targets().contains(&"#serving".to_string()) && document().get_element_by_id("serving").is_some());
+    drop(h);
+    set_query("?embed=1");
+    let _h = mount().await;
+    frames().await;
+    assert!(!targets().contains(&"#scenarios".to_string()), "{:?}", targets());
 }

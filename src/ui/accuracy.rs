@@ -114,7 +114,7 @@ pub fn AccuracyView() -> impl IntoView {
     let t = move |k: Key| k.text(lang.get());
     let (within, all, lacking) = SCORE;
     view! {
-        <section class="accuracy group" data-testid="accuracy">
+        <section class="accuracy group" id="accuracy" data-testid="accuracy">
             <h2>{move || t(Key::Accuracy)}</h2>
             <p class="muted">{move || t(Key::AccuracyIntro)}</p>
             <p data-testid="accuracy-score">{move || format!("{within} / {all} {} ({lacking} {}) · ", t(Key::AccuracyScore), t(Key::LackingFeature))}

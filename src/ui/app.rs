@@ -71,12 +71,35 @@ fn hold_in_place(ev: leptos::ev::MouseEvent) {
     });
 }
 
+/// The page's sections as links in a bar that stays at the top (issue 29 item 10: rent or buy
+/// started ~4,200 px down): each section's inputs open with their results beside them.
+#[component]
+fn PageIndex(embed: bool, serving: Signal<bool>) -> impl IntoView {
+    let lang = expect_context::<RwSignal<Lang>>();
+    let link = move |href: &'static str, k: Key| view! { <a href=href>{tr(lang, k)}</a> };
+    view! {
+        <nav class="page-index" data-testid="page-index" aria-label=move || Key::PageSections.text(lang.get())>
+            {link("#answer", Key::Answer)}
+            <Show when=move || serving.get()>{link("#serving", Key::ServingTitle)}</Show>
+            {link("#autoplan", Key::AutoPlanNav)}
+            {link("#rent-buy", Key::RentVsBuy)}
+            {link("#infra", Key::Infrastructure)}
+            {link("#accuracy", Key::AccuracyNav)}
+            {(!embed).then(|| link("#scenarios", Key::Scenarios))}
+        </nav>
+    }
+}
+
 /// The whole page.
 #[component]
 pub fn App() -> impl IntoView {
     let lang = RwSignal::new(initial_lang());
     let embed = query_flag("embed");
     let (first, link_error, storage_error) = initial(lang.get_untracked(), embed);
+    // Opened from a link: its scenario's name and open card are said above the answer (a
+    // recipient would otherwise find the name only in the scenarios panel at the bottom).
+    let from_link =
+        (link_error.is_none() && web::url::load().is_some()).then(|| (first.name.clone(), web::url::load_card()));
     let storage_msg = RwSignal::new(storage_error);
     let scenario = RwSignal::new(first);
     provide_context(scenario);
@@ -126,12 +149,18 @@ pub fn App() -> impl IntoView {
             } else {
                 view! { <header><h1>{tr(lang, Key::Title)}</h1><p>{tr(lang, Key::Tagline)}</p><ScenarioBar card=selected/>{lang_button}</header> }.into_any()
             }}
+            <PageIndex embed serving=Signal::derive(move || scenario.with(|s| !s.task.is_training()))/>
             {move || storage_msg.get().map(|e| view! { <p class="muted" role="status" data-testid="storage-status">{t(Key::StorageProblem)} ": " {e}</p> })}
             {link_error.map(|e| view! { <p class="error" role="alert" data-testid="link-error">{tr(lang, Key::LinkDamaged)} " (" {move || crate::domain::format::decode_error(&e, lang.get())} ")"</p> })}
             // [inputs | results] pairs on a two-column grid: the answer first in the page order
             // (on a narrow screen it comes before its inputs), then each form and its results.
             <div class="pairs" on:click:capture=hold_in_place>
-                <main class="results">
+                <main class="results" id="answer">
+                    {from_link.map(|(name, card)| {
+                        let card = move || card.as_ref().and_then(|id| report.with(|r| r.as_ref()?.cards.iter().find(|c| &c.gpu == id).map(|c| c.name.clone())));
+                        view! { <p class="muted" data-testid="link-name">{move || Key::FromLink.text(lang.get())} " «" {name} "»"
+                            {move || card().map(|c| format!(" · {}: {c}", Key::Card.text(lang.get())))}</p> }
+                    })}
                     {move || result.get().err().map(|e| view! { <p class="error" role="alert" data-testid="plan-error">{t(Key::PlanFailed)} ": " {crate::domain::format::plan_error(&e, lang.get())}</p> })}
                     <Summary report/>
                     <Ranking report selected/>
@@ -144,7 +173,7 @@ pub fn App() -> impl IntoView {
                         <details class="fold-group"><summary>{tr(lang, Key::CardsToConsider)}</summary><CardsForm/></details>
                         <details class="fold-group"><summary>{tr(lang, Key::Money)}</summary><MoneyForm/></details>
                     </aside>
-                    <ServingView report/>
+                    <ServingView report selected/>
                     <AutoPlanForm/><AutoPlanView/>
                     <OwnershipForm report/><RentVsBuyView report/>
                     <InfraForm/><InfraView report/><Checklist report/>

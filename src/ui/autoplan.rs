@@ -17,7 +17,7 @@ pub fn AutoPlanForm() -> impl IntoView {
     let sc = expect_context::<RwSignal<Scenario>>();
     let lang = expect_context::<RwSignal<Lang>>();
     view! {
-        <fieldset class="group">
+        <fieldset class="group" id="autoplan">
             <legend>{move || Key::AutoPlan.text(lang.get())}</legend>
             <NumField label=Key::Deadline testid="deadline" min=0.001 max=100_000.0 value=get(sc, |s| s.search.deadline_days)
                 on_change=set(sc, |s, v| s.search.deadline_days = Some(v)) on_empty=Callback::new(move |()| sc.update(|s| s.search.deadline_days = None))/>

@@ -23,7 +23,7 @@ pub fn InfraForm() -> impl IntoView {
     });
     // Checkpoints, tokenized datasets and fabric sizing follow language-model training.
     view! {
-        <fieldset class="group" hidden=super::vision::vision_job(sc)>
+        <fieldset class="group" id="infra" hidden=super::vision::vision_job(sc)>
             <legend>{move || Key::Beyond.text(lang.get())}</legend>
             <NumFields rows=INFRA_FIELDS/>
             <SelectField label=Key::Room testid="room" options=rooms value=get(sc, |s| s.infra.room.clone()) on_change=set(sc, |s, v| s.infra.room = v)/>

@@ -151,7 +151,7 @@ pub fn OwnershipForm(report: Signal<Option<Report>>) -> impl IntoView {
         })
     };
     view! {
-        <fieldset class="group own-form">
+        <fieldset class="group own-form" id="rent-buy">
             <legend>{move || Key::RentVsBuy.text(lang.get())}</legend>
             <button type="button" data-testid="own-seed" on:click=move |_| sc.update(Scenario::apply_seed_a100_server)>{move || Key::SeedPreset.text(lang.get())}</button>
             <SelectField label=Key::CardToBuy testid="own-gpu" options=cards value=get(sc, |s| s.ownership.gpu.clone()) on_change=set(sc, |s, v| s.ownership.gpu = v)/>

@@ -48,34 +48,44 @@ pub(crate) fn shape(c: &crate::domain::serving::Capacity) -> String {
 }
 
 /// Per card: replicas × TP, latency p50/p99, tokens/s and cost per million tokens; and the
-/// throughput/latency trade-off of the card in focus.
+/// throughput/latency trade-off of the card in focus: the one clicked (in the ranking or in this
+/// table), else the purchase card, else the best.
 #[component]
-pub fn ServingView(report: Signal<Option<Report>>) -> impl IntoView {
+pub fn ServingView(report: Signal<Option<Report>>, selected: RwSignal<Option<String>>) -> impl IntoView {
     let sc = expect_context::<RwSignal<Scenario>>();
     let lang = expect_context::<RwSignal<Lang>>();
     let serving = move || report.with(|r| r.as_ref().is_some_and(|r| !r.task.is_training()));
     let canvas = NodeRef::<Canvas>::new();
     let focus = Memo::new(move |_| {
         report.with(|r| {
-            r.as_ref().and_then(|r| sc.with(|s| verdict::focus(s, &r.cards).map(|v| (v.gpu.clone(), v.name.clone()))))
+            let r = r.as_ref()?;
+            let clicked =
+                selected.with(|id| r.cards.iter().find(|c| Some(&c.gpu) == id.as_ref() && c.serving.is_some()));
+            clicked
+                .or_else(|| sc.with(|s| verdict::focus(s, &r.cards)))
+                .map(|v| (v.gpu.clone(), v.name.clone(), v.serving.clone()))
         })
     });
     Effect::new(move |_| {
-        let (Some((id, name)), Some(el), l) = (focus.get(), canvas.get(), lang.get()) else { return };
+        let (Some((id, name, plan)), Some(el), l) = (focus.get(), canvas.get(), lang.get()) else { return };
         let curves = sc.with(|s| {
             let (Ok(m), Some(g)) = (s.model_spec(), s.gpu(Catalog::embedded(), &id)) else { return Vec::new() };
             tradeoffs(m, s, g)
         });
         let target = sc.with(|s| 1e3 / s.inference.tpot_p50_ms);
         let title = format!("{} · {name}", Key::TradeoffTitle.text(l));
+        let plan_label = plan.as_ref().map(|c| format!("{}: {}", Key::ThisPlan.text(l), shape(c))).unwrap_or_default();
         let labels = TradeoffLabels {
             title: &title,
             x: Key::TokensPerUser.text(l),
             y: Key::TokensPerCard.text(l),
             tp: "TP",
             target: Key::TpotTarget.text(l),
+            batch: Key::BatchPrefix.text(l),
+            plan: &plan_label,
         };
-        if let Err(e) = crate::web::canvas::draw_tradeoff(el, &curves, target, &labels) {
+        let operating = plan.map(|c| (c.tokens_s_user, c.tokens_s_gpu));
+        if let Err(e) = crate::web::canvas::draw_tradeoff(el, &curves, target, operating, &labels) {
             leptos::logging::warn!("trade-off chart: {e}");
         }
     });
@@ -103,7 +113,8 @@ pub fn ServingView(report: Signal<Option<Report>>) -> impl IntoView {
                             let money = |v: Option<f64>| v.map_or("—".to_string(), |v| format::money(v, cur));
                             view! {
                                 <tr data-testid=format!("serve-{id}") class:nofit=!c.meets>
-                                    <td>{name}</td>
+                                    <td><button type="button" class="link" data-testid=format!("serve-pick-{id}")
+                                        on:click={let id = id.clone(); move |_| selected.set(Some(id.clone()))}>{name}</button></td>
                                     <td><span class="mono">{shape(&c)}</span><br/><small class="sustains" class:near=near title=near_text>{sustains}</small></td>
                                     <td>{format!("{:.2} / {:.2}", lat.ttft_p50_s, lat.ttft_p99_s)}</td>
                                     <td>{format!("{} / {}", ms(lat.tpot_p50_s), ms(lat.tpot_p99_s))}</td>
@@ -122,7 +133,7 @@ pub fn ServingView(report: Signal<Option<Report>>) -> impl IntoView {
     };
     view! {
         <Show when=serving>
-            <section class="group serving" data-testid="serving">
+            <section class="group serving" id="serving" data-testid="serving">
                 <h2>{tr(lang, Key::ServingTitle)}</h2>
                 <p class="muted">{tr(lang, Key::ServingHint)}</p>
                 <div class="table-wrap"><table class="cards">
@@ -133,7 +144,7 @@ pub fn ServingView(report: Signal<Option<Report>>) -> impl IntoView {
                     </tr></thead>
                     <tbody>{rows}</tbody>
                 </table></div>
-                <canvas node_ref=canvas width="720" height="360" data-testid="tradeoff-chart"></canvas>
+                <canvas node_ref=canvas width="900" height="420" data-testid="tradeoff-chart" role="img" aria-label=move || format!("{} · {}", Key::TradeoffTitle.text(lang.get()), focus.with(|f| f.as_ref().map(|f| f.1.clone()).unwrap_or_default()))></canvas>
             </section>
         </Show>
     }

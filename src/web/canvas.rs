@@ -57,8 +57,10 @@ pub fn draw_tradeoff(
     canvas: web_sys::HtmlCanvasElement,
     curves: &[(u32, Vec<(f64, f64)>)],
     target_tokens_s: f64,
+    operating: Option<(f64, f64)>,
     labels: &chart::TradeoffLabels,
 ) -> Result<(), String> {
     let backend = CanvasBackend::with_canvas_object(canvas).ok_or("no 2d context")?;
-    chart::draw_tradeoff(&backend.into_drawing_area(), curves, target_tokens_s, labels).map_err(|e| e.to_string())
+    chart::draw_tradeoff(&backend.into_drawing_area(), curves, target_tokens_s, operating, labels)
+        .map_err(|e| e.to_string())
 }
