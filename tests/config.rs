@@ -17,7 +17,7 @@ fn read(file: &str) -> ConfigRead {
 /// (file, published total in billions, published active in billions for MoE, tolerance on the
 /// total).
 /// Counts leave out norms and biases (<0.1%) and multi-token-prediction heads.
-const PUBLISHED: [(&str, f64, Option<f64>, f64); 23] = [
+const PUBLISHED: [(&str, f64, Option<f64>, f64); 27] = [
     // huggingface.co/meta-llama/Llama-3.1-8B: "8.03B params" (safetensors); model card "8B".
     ("llama-3.1-8b.json", 8.03, None, 0.03),
     // huggingface.co/meta-llama/Llama-3.1-70B: "70.6B params"; model card "70B".
@@ -70,6 +70,18 @@ const PUBLISHED: [(&str, f64, Option<f64>, f64); 23] = [
     // github.com/openai/whisper README, "Available models": large, 1550 M parameters. The
     // convolutional front end and position tables (~7M) are not counted here.
     ("whisper-large-v3.json", 1.55, None, 0.03),
+    // Gemma 3 technical report (arXiv 2503.19786), Table 1: Gemma 3 1B has 302M embedding and
+    // 698M non-embedding parameters. Its config alternates 5 sliding-window layers with 1 global.
+    ("gemma-3-1b-it.json", 1.0, None, 0.03),
+    // LLaMA paper (arXiv 2302.13971), Table 2: "6.7B". The config has no num_key_value_heads
+    // (multi-head attention: as many KV heads as heads).
+    ("llama-7b.json", 6.7, None, 0.03),
+    // mistral.ai/news/announcing-mistral-7b: "Mistral 7B is a 7.3B parameter model"; the
+    // checkpoint is bitsandbytes NF4 (the count is of the model, not of its 4-bit storage).
+    ("mistral-7b-bnb-4bit.json", 7.3, None, 0.03),
+    // Qwen2 technical report (arXiv 2407.10671) and the model's name: 57B in total, 14B active
+    // (64 routed experts, top 8, one shared expert of 20,480; decoder_sparse_step 1).
+    ("qwen2-57b-a14b.json", 57.0, Some(14.0), 0.03),
 ];
 
 #[test]
@@ -318,4 +330,48 @@ fn group_limited_routing_comes_from_n_group_and_topk_group() {
     assert_eq!(groups("deepseek-v3.json"), Some(4));
     assert_eq!(groups("kimi-k2.json"), None);
     assert_eq!(groups("glm-4.5-air.json"), None);
+}
+
+/// The reader's branches with a real file each (issue 30 item 5): Gemma 3's sliding-window
+/// pattern, a config without `num_key_value_heads`, a bitsandbytes 4-bit checkpoint, and Qwen2-MoE's
+/// `decoder_sparse_step` / `mlp_only_layers` (the latter written into the real Qwen2-57B-A14B file).
+#[test]
+fn each_config_branch_reads_a_real_file() {
+    // Gemma 3 1B: 512-token windows on 5 of every 6 layers (sliding_window_pattern 6); one KV
+    // head of 256 (head_dim given, not hidden / heads = 288).
+    let g3 = read("gemma-3-1b-it.json").model;
+    assert_eq!((g3.sliding_window, g3.kv_heads, g3.head_dim()), (Some(512), 1, 256));
+    assert_close(g3.sliding_window_layers.unwrap_or(0.0), 5.0 / 6.0, 1e-12);
+
+    // LLaMA-7B predates grouped-query attention: no num_key_value_heads means one KV head per head.
+    let llama = read("llama-7b.json");
+    assert_eq!((llama.model.heads, llama.model.kv_heads), (32, 32));
+    assert!(llama.notes.iter().any(|n| n.contains("num_key_value_heads")), "the default is said: {:?}", llama.notes);
+
+    // A bitsandbytes checkpoint with load_in_4bit: NF4 weights, not generic INT4.
+    let bnb = read("mistral-7b-bnb-4bit.json");
+    let q = bnb.quantization.as_ref().unwrap_or_else(|| panic!("quantization_config"));
+    assert_eq!((q.method.as_str(), q.bits), ("bitsandbytes", Some(4)));
+    assert_eq!(q.weight_quant(), Some(gpu_planner::domain::scenario::WeightQuant::Nf4));
+
+    // Qwen2-57B-A14B: every layer is MoE (decoder_sparse_step 1); the shared expert of 20,480 is
+    // read as 8 shared experts of the routed width 2,560 (the same weights).
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/configs/qwen2-57b-a14b.json"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let q2 = read_config(&text).unwrap_or_else(|e| panic!("{e}")).model;
+    let moe = q2.moe.clone().unwrap_or_else(|| panic!("moe"));
+    assert_eq!((moe.experts, moe.experts_per_token, moe.dense_layers, moe.shared_experts), (64, 8, 0, 8));
+    // A step of 2 makes half the 28 layers dense (18,944-wide MLPs), 4 listed mlp-only layers more;
+    // each dense layer trades 64 experts, the shared one and the router for one MLP:
+    // 3·h·(64·2560 + 20480 − 18944) + h·64.
+    let edit =
+        |k: &str, v: &str| read_config(&text.replacen("\"decoder_sparse_step\": 1", &format!("\"{k}\": {v}"), 1));
+    let per_dense = 3.0 * 3584.0 * (64.0 * 2560.0 + 20_480.0 - 18_944.0) + 3584.0 * 64.0;
+    let total = q2.computed_params().total;
+    for (k, v, dense) in [("decoder_sparse_step", "2", 14u32), ("mlp_only_layers", "[0, 1, 2, 3]", 4)] {
+        let m = edit(k, v).unwrap_or_else(|e| panic!("{k}: {e}")).model;
+        assert_eq!(m.moe.as_ref().map(|x| (x.dense_layers, x.dense_intermediate)), Some((dense, Some(18_944))), "{k}");
+        assert_close(total - m.computed_params().total, f64::from(dense) * per_dense, 1e-9);
+    }
+    assert!(edit("mlp_only_layers", "3").is_err(), "a non-list mlp_only_layers is refused");
 }
