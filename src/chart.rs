@@ -325,7 +325,9 @@ pub fn draw_tradeoff<DB: DrawingBackend>(
         chart.draw_series(pts.iter().map(|p| Circle::new(*p, 3, color.filled())))?;
         let style = (FontFamily::SansSerif, 12).into_font().color(color);
         chart.draw_series(pts.iter().enumerate().filter_map(|(i, p)| {
-            labelled_batch(i).map(|b| Text::new(format!("{}{b}", l.batch), (p.0, p.1), style.clone()))
+            // Beside the point, not over it.
+            labelled_batch(i)
+                .map(|b| EmptyElement::at(*p) + Text::new(format!("{}{b}", l.batch), (5, -15), style.clone()))
         }))?;
     }
     if target_tokens_s.is_finite() && target_tokens_s > 0.0 {
