@@ -157,6 +157,9 @@ try {
     check('375 px inference page: no sideways scroll', overflow <= 1, `overflow=${overflow}px`);
     const chart = await box(page.locator('[data-testid=tradeoff-chart]'));
     check('375 px inference page: the trade-off chart fits the width', chart.width > 200 && chart.x + chart.width <= 375, `${chart.x}+${chart.width}`);
+    // Drawn at the width it is shown (not a 900-px drawing squeezed to 5-px text).
+    const [drawn, shown] = await page.locator('[data-testid=tradeoff-chart]').evaluate(c => [c.width, c.clientWidth]);
+    check('375 px: the chart is drawn at its shown width', drawn === shown && drawn < 375, `${drawn} vs ${shown}`);
     await page.locator('[data-testid=page-index] a[href="#serving"]').click();
     await page.waitForTimeout(300);
     const top = await box(page.locator('[data-testid=serving]'));

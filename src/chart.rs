@@ -136,7 +136,8 @@ fn money_chart<'a, DB: DrawingBackend>(
 ) -> Result<MoneyChart<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
     area.fill(&WHITE)?;
     let mut chart = ChartBuilder::on(area)
-        .caption(title, (FontFamily::SansSerif, 18))
+        // A phone-width canvas (web/canvas.rs draws at the shown width) gets a smaller title.
+        .caption(title, (FontFamily::SansSerif, if area.dim_in_pixel().0 < 500 { 13 } else { 18 }))
         .margin(10)
         .x_label_area_size(40)
         .y_label_area_size(64)

@@ -170,3 +170,26 @@ fn svg_texts(svg: &str) -> Vec<String> {
         .filter_map(|t| Some(t.split_once('>')?.1.split_once("</text>")?.0.trim().to_string()))
         .collect()
 }
+
+/// On a phone-width canvas the chart title is drawn smaller (18 px → 13 px) so it fits.
+#[test]
+fn a_narrow_chart_gets_a_smaller_title() {
+    use gpu_planner::chart::{draw_tradeoff, TradeoffLabels};
+    let labels = TradeoffLabels { title: "T", x: "x", y: "y", tp: "TP", target: "t", batch: "b=", plan: "p" };
+    let size = |w: u32| {
+        let mut svg = String::new();
+        {
+            let area = SVGBackend::with_string(&mut svg, (w, 300)).into_drawing_area();
+            draw_tradeoff(&area, &[(1, vec![(10.0, 10.0)])], 5.0, None, &labels).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let title = svg.split("<text").nth(1).unwrap_or_default().to_string();
+        title
+            .split("font-size=\"")
+            .nth(1)
+            .and_then(|t| t.split('"').next())
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    let (narrow, wide) = (size(340), size(900));
+    assert!(narrow > 0.0 && narrow < wide, "{narrow} vs {wide}");
+}
