@@ -244,14 +244,14 @@ pub fn orderable(needed: u32, per_server: u32) -> u32 {
 /// card count is orderable; `dp` itself when no such width exists (e.g. a pipeline of 3 stages
 /// never fills 8-card servers evenly): the count is then what the layout needs.
 fn orderable_dp(s: &Scenario, layout: &Layout, dp: u32, limit: u32) -> u32 {
-    let shards = layout.tp * layout.pp * layout.cp.max(1);
+    let shards = (layout.tp * layout.pp * layout.cp.max(1)).max(1);
     let ep = layout.ep.max(1);
     let per_server = s.parallel.gpus_per_server.max(1);
     let mut n = orderable(dp * shards, per_server);
     // A few orderable counts up: past that the rounding would cost more than it tidies.
     for _ in 0..4 {
-        let d = n / shards.max(1);
-        if n.is_multiple_of(shards.max(1)) && d.is_multiple_of(ep) && d >= dp {
+        let d = n / shards;
+        if n.is_multiple_of(shards) && d.is_multiple_of(ep) && d >= dp {
             return if d <= limit || !s.task.is_training() { d } else { dp };
         }
         n = orderable(n + 1, per_server);
@@ -290,8 +290,7 @@ fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64, sized: &Totals) -> (bo
         if want == 0 && shards * c.ep.max(1) > fewest {
             continue;
         }
-        let mut needed = 0;
-        let layout = if want > 0 {
+        let (layout, needed) = if want > 0 {
             let dp = want / shards.max(1);
             if !want.is_multiple_of(shards)
                 || !dp.is_multiple_of(c.ep.max(1))
@@ -303,13 +302,10 @@ fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64, sized: &Totals) -> (bo
             if sized.total(m, s, &l) > cap {
                 continue;
             }
-            l
+            (l, l.gpus())
         } else {
             match min_dp(m, s, *c, cap, limit, sized) {
-                Some(dp) => {
-                    needed = Layout { dp, ..*c }.gpus();
-                    Layout { dp: orderable_dp(s, c, dp, limit), ..*c }
-                }
+                Some(dp) => (Layout { dp: orderable_dp(s, c, dp, limit), ..*c }, Layout { dp, ..*c }.gpus()),
                 None => continue,
             }
         };
@@ -319,7 +315,7 @@ fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64, sized: &Totals) -> (bo
         let key = (layout.gpus(), speed_cost(m, s, g, &layout));
         let better = best.as_ref().is_none_or(|(n, t, _, _)| key.0 < *n || (key.0 == *n && key.1 < *t));
         if better {
-            best = Some((key.0, key.1, layout, if needed > 0 { needed } else { key.0 }));
+            best = Some((key.0, key.1, layout, needed));
         }
     }
     if let Some((_, _, l, needed)) = best {
@@ -342,7 +338,7 @@ fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64, sized: &Totals) -> (bo
 pub fn verdict(m: &ModelSpec, s: &Scenario, g: &Gpu, catalog: &Catalog, sized: &Totals) -> Option<CardVerdict> {
     let cap = g.memory_gb? * GIB;
     // A plan fits within the card's memory less the stated headroom.
-    let usable = cap * (1.0 - s.parallel.memory_headroom.clamp(0.0, 0.5));
+    let usable = s.parallel.usable(cap);
     let (mut fits, mut layout, mut needed) = choose(m, s, g, usable, sized);
     // Serving: the layout is the replicas the load and the latency targets need.
     let serving = if s.task.is_training() { None } else { super::serving::capacity(m, s, g) };

@@ -232,7 +232,7 @@ pub fn search(s: &Scenario, catalog: &Catalog) -> Result<SearchReport, PlanError
         let ctx = CardCtx {
             g,
             // Plans fit within the card's memory less the scenario's stated headroom.
-            cap: mem * GIB * (1.0 - s.parallel.memory_headroom.clamp(0.0, 0.5)),
+            cap: s.parallel.usable(mem * GIB),
             peak,
             matmul: compute::kernel_efficiency(g, s.precision),
             hourly: pricing::rent_hourly(s, catalog, &g.id),

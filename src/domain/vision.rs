@@ -233,7 +233,7 @@ pub fn verdict(m: &VisionModel, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Opt
     use super::memory::Layout;
     let cap = g.memory_gb? * GIB;
     // Batches and fits leave the scenario's stated memory headroom free.
-    let usable = cap * (1.0 - s.parallel.memory_headroom.clamp(0.0, 0.5));
+    let usable = s.parallel.usable(cap);
     let per_sample = activation_per_sample(m, s).unwrap_or(0.0);
     let sp = speed(m, s, g, catalog);
     let v = &s.vision;

@@ -157,6 +157,15 @@ pub struct Parallel {
     pub memory_headroom: f64,
 }
 
+impl Parallel {
+    /// The bytes of a card of `capacity` bytes a plan may fill: all but the stated headroom
+    /// (held to 0–50% as `validate` does, for a scenario that skipped it).
+    #[must_use]
+    pub fn usable(&self, capacity: f64) -> f64 {
+        capacity * (1.0 - self.memory_headroom.clamp(0.0, 0.5))
+    }
+}
+
 impl Default for Parallel {
     fn default() -> Self {
         Self {
