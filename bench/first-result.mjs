@@ -12,7 +12,10 @@ import { chromium } from 'playwright-core';
 
 const [base, runsArg, withPoor] = process.argv.slice(2);
 const runs = Number(runsArg || 7);
-const targets = [{ name: 'ours', url: `${base}/tools/gpu/` }];
+// A teammate's share link (a Llama 3.1 70B LoRA, named): the prerendered first answer is the
+// default scenario's, so a link shows nothing until the WebAssembly has run (issue 29).
+const SHARE = '?s=v1.eyJtb2RlbCI6ImxsYW1hLTMuMS03MGIiLCJuYW1lIjoiNzBCIExvUkEgKHNoYXJlZCkiLCJ0YXNrIjoibG9yYSJ9';
+const targets = [{ name: 'ours', url: `${base}/tools/gpu/` }, { name: 'share', url: `${base}/tools/gpu/${SHARE}` }];
 if (withPoor === 'with-gpu-poor') targets.push({ name: 'gpu_poor', url: `${base}/gpu_poor/` });
 
 // Runs before any of the page's scripts: records when the first text and the first ranking row
@@ -53,14 +56,14 @@ try {
       await ctx.route('**/*', (route) => (route.request().url().startsWith(base) ? route.continue() : route.abort()));
       await ctx.addInitScript(probe);
       const page = await ctx.newPage();
-      if (target.name === 'ours') {
+      if (target.name !== 'gpu_poor') {
         page.on('response', async (r) => {
           const enc = (await r.allHeaders())['content-encoding'] || 'identity';
           encodings[r.url().split('/').pop() || 'index.html'] = enc;
         });
       }
       await page.goto(target.url);
-      const key = target.name === 'ours' ? 'live' : 'text';
+      const key = target.name === 'gpu_poor' ? 'text' : 'live';
       try {
         await page.waitForFunction((k) => window.__firstResult && window.__firstResult[k] !== null, key, { timeout: 30000 });
       } catch (e) {
@@ -69,10 +72,20 @@ try {
         throw e;
       }
       await page.waitForTimeout(300); // let first-contentful-paint be recorded
-      const m = await page.evaluate(() => ({
-        ...window.__firstResult,
-        fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
-      }));
+      // The trace: when the glue script and the wasm arrived (resource timing) and the
+      // start-up marks the wasm sets (src/web/trace.rs).
+      const m = await page.evaluate(() => {
+        const res = (suffix) => performance.getEntriesByType('resource').find((e) => e.name.split('?')[0].endsWith(suffix));
+        const mark = (n) => performance.getEntriesByName(`gp:${n}`)[0]?.startTime ?? null;
+        return {
+          ...window.__firstResult,
+          fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+          html: performance.getEntriesByType('navigation')[0]?.responseEnd ?? null,
+          js: res('.js')?.responseEnd ?? null,
+          wasm: res('.wasm')?.responseEnd ?? null,
+          start: mark('start'), catalog: mark('catalog'), scenario: mark('scenario'), plan: mark('plan'), mounted: mark('mounted'),
+        };
+      });
       if (i >= 0) results[target.name].push(m);
       await ctx.close();
     }
@@ -89,9 +102,11 @@ const median = (xs) => {
 const f = (x) => (x === null ? 'n/a' : x.toFixed(0));
 for (const [name, ms] of Object.entries(results)) {
   const list = (k) => ms.map((m) => f(m[k])).join(' ');
-  if (name === 'ours') {
-    console.log(`FIRST ours_first_row_ms ${f(median(ms.map((m) => m.row)))} runs: ${list('row')}`);
-    console.log(`FIRST ours_live_row_ms ${f(median(ms.map((m) => m.live)))} runs: ${list('live')}`);
+  if (name !== 'gpu_poor') {
+    console.log(`FIRST ${name}_first_row_ms ${f(median(ms.map((m) => m.row)))} runs: ${list('row')}`);
+    console.log(`FIRST ${name}_live_row_ms ${f(median(ms.map((m) => m.live)))} runs: ${list('live')}`);
+    const stages = ['html', 'js', 'wasm', 'start', 'catalog', 'scenario', 'plan', 'mounted', 'live'];
+    console.log(`TRACE ${name} (median ms from navigation start) ` + stages.map((k) => `${k}=${f(median(ms.map((m) => m[k])))}`).join(' '));
   }
   console.log(`FIRST ${name}_first_text_ms ${f(median(ms.map((m) => m.text)))} runs: ${list('text')}`);
   console.log(`FIRST ${name}_fcp_ms ${f(median(ms.map((m) => m.fcp)))} runs: ${list('fcp')}`);

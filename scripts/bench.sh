@@ -86,11 +86,16 @@ awk '
   /ours_first_row_ms/ {ours = $3}
   /gpu_poor_first_text_ms/ {poor = $3}
   /ours_live_row_ms/ {live = $3}
+  /share_live_row_ms/ {share = $3}
   END {
     if (poor == "") print "first result: ours " ours " ms (median); gpu_poor not measured";
     else print "first result: ours " ours " ms vs gpu_poor first text " poor " ms (medians): " \
       ((ours + 0 <= poor + 0) ? "within budget" : "OVER budget (must be no later than gpu_poor)");
     if (live != "") print "live ranking (after the WebAssembly starts; what a returning visitor waits for): " live " ms";
+    if (share != "" && poor != "") print "share link first result: " share " ms vs gpu_poor first text " poor " ms: " \
+      ((share + 0 <= poor + 0) ? "within budget" : "OVER budget (must be no later than gpu_poor)");
+    else if (share != "") print "share link first result: " share " ms";
   }' /tmp/gpu-planner-first.log
+grep '^TRACE' /tmp/gpu-planner-first.log || true
 echo "transfer: gzip $total_gz bytes (budget $GZIP_BUDGET), brotli $total_br bytes"
 exit $status

@@ -4,4 +4,5 @@ pub mod canvas;
 pub mod files;
 pub mod panic;
 pub mod storage;
+pub mod trace;
 pub mod url;

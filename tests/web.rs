@@ -1115,6 +1115,33 @@ async fn saving_under_a_taken_name_keeps_both_and_replaces_only_on_request() {
     assert_eq!(name.value(), "my plan");
 }
 
+/// A new scenario has no name of its own: the page shows and saves it as its model and task in
+/// the reader's language (the Chinese page once offered "Qwen2.5-7B full fine-tune"), and a
+/// second unnamed plan is filed under its own model, not as a copy of the first's name.
+#[wasm_bindgen_test]
+async fn an_unnamed_scenario_is_saved_under_its_model_and_task_in_the_page_language() {
+    let _h = fresh().await;
+    click("lang");
+    settle().await;
+    let name: web_sys::HtmlInputElement = by_testid("sc-name").unchecked_into();
+    assert_eq!((name.value().as_str(), name.placeholder().as_str()), ("", "Qwen2.5 7B 全参数微调"));
+    click("sc-save");
+    settle().await;
+    choose("model", "llama-3.1-70b");
+    choose("task", "lora");
+    settle().await;
+    assert!(name.placeholder().ends_with(" LoRA") && name.placeholder().contains("70B"), "{}", name.placeholder());
+    click("sc-save");
+    frames().await;
+    let stored: Vec<gpu_planner::domain::saved::Saved> =
+        gpu_planner::web::storage::load_saved().map(|(l, _)| l).unwrap_or_else(|e| panic!("{e:?}"));
+    let names: Vec<&str> = stored.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert_eq!(names[0], "Qwen2.5 7B 全参数微调");
+    assert_eq!(names[1], name.placeholder(), "{names:?}");
+    click("lang");
+}
+
 /// A model the page cannot plan for the task shows why and no figures: the previous model's
 /// table once stayed on screen under the new model's name. Picking a plannable model brings the
 /// answer back.

@@ -75,7 +75,9 @@ impl Default for Scenario {
     fn default() -> Self {
         Self {
             version: VERSION,
-            name: "Qwen2.5-7B full fine-tune".into(),
+            // Unnamed: the page shows and saves it as its model and task in the reader's
+            // language (ui/scenarios.rs `shown_name`).
+            name: String::new(),
             task: Task::FullFinetune,
             model: "qwen2.5-7b".into(),
             custom_model: ModelSpec::default(),

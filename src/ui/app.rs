@@ -96,15 +96,22 @@ pub fn App() -> impl IntoView {
     let lang = RwSignal::new(initial_lang());
     let embed = query_flag("embed");
     let (first, link_error, storage_error) = initial(lang.get_untracked(), embed);
+    web::trace::mark("scenario");
     // Opened from a link: its scenario's name and open card are said above the answer (a
     // recipient would otherwise find the name only in the scenarios panel at the bottom).
     let from_link =
-        (link_error.is_none() && web::url::load().is_some()).then(|| (first.name.clone(), web::url::load_card()));
+        (link_error.is_none() && web::url::load().is_some()).then(|| (first.clone(), web::url::load_card()));
     let storage_msg = RwSignal::new(storage_error);
     let scenario = RwSignal::new(first);
     provide_context(scenario);
     provide_context(lang);
-    let result = Memo::new(move |_| scenario.with(|s| plan(s, Catalog::embedded())));
+    let result = Memo::new(move |old: Option<&_>| {
+        let r = scenario.with(|s| plan(s, Catalog::embedded()));
+        if old.is_none() {
+            web::trace::mark("plan");
+        }
+        r
+    });
     // A scenario that cannot be planned shows its reason and no figures: the last plan's table
     // under the new model's name would be another model's answer. (A field's invalid text is
     // never written to the scenario, so typing keeps the last good result; ui/fields.rs.)
@@ -156,7 +163,8 @@ pub fn App() -> impl IntoView {
             // (on a narrow screen it comes before its inputs), then each form and its results.
             <div class="pairs" on:click:capture=hold_in_place>
                 <main class="results" id="answer">
-                    {from_link.map(|(name, card)| {
+                    {from_link.map(|(sent, card)| {
+                        let name = move || super::scenarios::shown_name(&sent, lang.get());
                         let card = move || card.as_ref().and_then(|id| report.with(|r| r.as_ref()?.cards.iter().find(|c| &c.gpu == id).map(|c| c.name.clone())));
                         view! { <p class="muted" data-testid="link-name">{move || Key::FromLink.text(lang.get())} " «" {name} "»"
                             {move || card().map(|c| format!(" · {}: {c}", Key::Card.text(lang.get())))}</p> }

@@ -7,6 +7,21 @@ use crate::domain::{format, plan, Catalog, Scenario};
 use crate::web::{files, storage};
 use leptos::prelude::*;
 
+/// The scenario's name, or — left empty, as a new scenario's is — its model and task in the
+/// page's language ("Qwen2.5-7B 全参数微调"): what a save files it under and a link shows.
+#[must_use]
+pub fn shown_name(s: &Scenario, l: Lang) -> String {
+    if !s.name.trim().is_empty() {
+        return s.name.clone();
+    }
+    let model = s
+        .model_spec()
+        .map(|m| m.name.clone())
+        .ok()
+        .or_else(|| crate::domain::vision_data::model(&s.model).map(|v| v.name.clone()));
+    saved::clip_name(&format!("{} {}", model.unwrap_or_else(|| s.model.clone()), Key::from(s.task).text(l)))
+}
+
 fn now_id() -> u64 {
     js_sys::Date::now() as u64
 }
@@ -56,7 +71,8 @@ pub fn ScenarioBar(card: RwSignal<Option<String>>) -> impl IntoView {
     // What the last save did: a save never overwrites another scenario of the same name.
     let outcome = RwSignal::new(None::<(saved::SaveOutcome, String)>);
     let save = move |_| {
-        let s = sc.get();
+        let mut s = sc.get();
+        s.name = shown_name(&s, lang.get_untracked());
         let mut out = None;
         store.edit(|l| out = Some(saved::save(l, &s, now_id())));
         if let Some(o) = out {
@@ -155,6 +171,7 @@ pub fn Scenarios() -> impl IntoView {
             <div class="row">
                 <label class="field"><span>{tr(lang, Key::ScenarioName)}</span>
                     <input type="text" data-testid="sc-name" prop:value=move || sc.with(|s| s.name.clone())
+                        placeholder=move || sc.with(|s| shown_name(s, lang.get()))
                         on:input=move |ev| { let v = event_target_value(&ev); sc.update(|s| s.name = saved::clip_name(&v)) } /></label>
                 <button type="button" data-testid="sc-export" on:click=export>{tr(lang, Key::Export)}</button>
                 <label class="button">{tr(lang, Key::Import)}<input type="file" accept="application/json,.json" data-testid="sc-import" class="visually-hidden" on:change=import/></label>
@@ -189,7 +206,7 @@ fn saved_row(
                 on:change=move |ev| { let on = event_target_checked(&ev); compare.update(|c| { c.retain(|v| *v != id); if on { c.push(id); c.truncate(3); } }) }/>
             <span class="name">{x.name.clone()}</span>
             <button type="button" data-testid="sc-open" on:click=move |_| sc.set(open.clone())>{tr(lang, Key::Load)}</button>
-            <button type="button" on:click=move |_| { let name = sc.with(|s| s.name.clone()); store.edit(|l| saved::rename(l, id, &name)) }>{tr(lang, Key::Rename)}</button>
+            <button type="button" on:click=move |_| { let name = sc.with(|s| shown_name(s, lang.get_untracked())); store.edit(|l| saved::rename(l, id, &name)) }>{tr(lang, Key::Rename)}</button>
             <button type="button" data-testid="sc-duplicate" on:click=move |_| store.edit(|l| { saved::duplicate(l, id, now_id()); })>{tr(lang, Key::Duplicate)}</button>
             <button type="button" data-testid="sc-delete" on:click=move |_| {
                 let mut removed = None;
