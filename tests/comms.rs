@@ -5,7 +5,7 @@
 mod common;
 use common::{assert_close, report};
 use gpu_planner::domain::catalog::Interconnect;
-use gpu_planner::domain::comms::{intra_server, step_comm, StepTraffic, NVLINK_EFFICIENCY};
+use gpu_planner::domain::comms::{inter_server, intra_server, step_comm, StepTraffic, NVLINK_EFFICIENCY};
 use gpu_planner::domain::memory::Layout;
 use gpu_planner::domain::scenario::{CardFilter, Parallel, Recompute, Task, Training};
 use gpu_planner::domain::{Catalog, Gpu, Scenario};
@@ -232,4 +232,33 @@ fn deepseek_v3s_all_to_all_is_about_its_compute_and_dualpipe_hides_it() {
     let hidden = mfu(&m, &s, &g, &layout).expect("mfu").comm;
     assert!(hidden.exposed_s < plain.exposed_s - 0.5 * plain.ep_s, "{} vs {}", hidden.exposed_s, plain.exposed_s);
     assert!(hidden.exposed_s >= plain.exposed_s - plain.ep_s - 1e-9);
+}
+
+/// What crosses the fabric, worked by hand for 8-card servers. DP 32 × TP 4: two TP groups per
+/// server, so each all-reduce is reduced inside the server over k = 2 ranks and then over
+/// 16 servers, each GPU's NIC carrying 1/k of it: 2 · 15/16 · G / 2 (×1.5 under ZeRO-3). TP 16
+/// spans two servers: every TP all-reduce crosses, 4 per layer and micro-batch (6 with full
+/// recompute) · 2 · 15/16 of the activation. PP: 2 sends per micro-batch of act/tp when the
+/// layout spans servers. The seconds are those bytes at the fabric's rate.
+#[test]
+fn the_fabric_bytes_are_the_time_models_own() {
+    let g = card("h100-sxm");
+    let s = Scenario::default();
+    let (grad, act) = (1e9, 8e6);
+    let x = StepTraffic { act_bytes: act, stage_layers: 10.0, microbatches: 4.0, ..traffic(grad) };
+    let dp = step_comm(&s, &g, &Layout { dp: 32, tp: 4, ..Layout::single() }, &x, 1.0);
+    assert_close(dp.fabric.dp, 2.0 * 15.0 / 16.0 * grad / 2.0, 1e-12);
+    assert_close(dp.fabric.total(), dp.fabric.dp, 1e-12);
+    let z3 = step_comm(&s, &g, &Layout { dp: 32, tp: 4, zero: 3, ..Layout::single() }, &x, 1.0);
+    assert_close(z3.fabric.dp, 1.5 * dp.fabric.dp, 1e-12);
+    let tp = step_comm(&s, &g, &Layout { tp: 16, ..Layout::single() }, &x, 1.0);
+    let tp_bytes = 10.0 * 4.0 * 4.0 * 2.0 * 15.0 / 16.0 * act;
+    assert_close(tp.fabric.tp, tp_bytes, 1e-12);
+    assert_close(tp.tp_s, tp_bytes / inter_server(&s), 1e-12);
+    let pp = step_comm(&s, &g, &Layout { tp: 4, pp: 4, ..Layout::single() }, &x, 1.0);
+    assert_close(pp.fabric.pp, 2.0 * 4.0 * act / 4.0, 1e-12);
+    assert_close(pp.fabric.tp, 0.0, 1e-12); // TP 4 stays inside its server
+                                            // One server: nothing crosses.
+    let one = step_comm(&s, &g, &Layout { dp: 2, tp: 4, ..Layout::single() }, &x, 1.0);
+    assert_close(one.fabric.total(), 0.0, 1e-12);
 }

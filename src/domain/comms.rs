@@ -75,6 +75,29 @@ pub struct StepComm {
     pub exposed_s: f64,
     /// `nvlink`, `pcie`, `pcie_no_p2p` or `fabric`: the slowest link the data-parallel traffic crosses.
     pub dp_link: String,
+    /// What of the above crosses the inter-server fabric: the network sizing (infra.rs) reads
+    /// these bytes, so the fabric warning and the predicted MFU come from one traffic model.
+    #[serde(default)]
+    pub fabric: Fabric,
+}
+
+/// Bytes one GPU sends over the inter-server fabric per training step, by parallel group (0 for
+/// a group whose ranks share a server).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct Fabric {
+    pub dp: f64,
+    pub tp: f64,
+    pub pp: f64,
+    pub ep: f64,
+    pub cp: f64,
+}
+
+impl Fabric {
+    /// All groups together.
+    #[must_use]
+    pub fn total(&self) -> f64 {
+        self.dp + self.tp + self.pp + self.ep + self.cp
+    }
 }
 
 impl StepComm {
@@ -130,7 +153,9 @@ pub fn step_comm(s: &Scenario, g: &Gpu, l: &Layout, x: &StepTraffic, compute_s: 
     let (tp, pp, dp, cp, ep) = (l.tp.max(1), l.pp.max(1), l.dp.max(1), l.cp.max(1), l.ep.max(1));
     // A group `span` cards wide: inside one server over NVLink (when it fits the domain) or
     // PCIe, else over the fabric.
-    let link = |span: u32| if span <= per_server { link_within(g, span).0 } else { inter };
+    let crosses = |span: u32| span > per_server;
+    let link = |span: u32| if crosses(span) { inter } else { link_within(g, span).0 };
+    let mut fabric = Fabric::default();
     // Gradients are reduced over the dp·cp ranks, tp apart. k of them share a server; the rest
     // cross the fabric (hierarchical: reduce inside the server, then each GPU's own NIC carries
     // 1/k of the bytes).
@@ -147,27 +172,38 @@ pub fn step_comm(s: &Scenario, g: &Gpu, l: &Layout, x: &StepTraffic, compute_s: 
     if n > 1 {
         dp_s = volume * (kf - 1.0) / kf * x.grad_bytes / intra;
         if nodes > 1.0 {
-            dp_s += volume * (nodes - 1.0) / nodes * x.grad_bytes / kf / inter;
+            let bytes = volume * (nodes - 1.0) / nodes * x.grad_bytes / kf;
+            fabric.dp = bytes;
+            dp_s += bytes / inter;
             dp_link = "fabric".into();
         }
     }
+    // Bytes each card sends for a group `span` cards wide, and their seconds on its link.
+    let mut over = |bytes: f64, span: u32, slot: fn(&mut Fabric) -> &mut f64| {
+        if crosses(span) {
+            *slot(&mut fabric) += bytes;
+        }
+        bytes / link(span)
+    };
     let tp_s = if tp > 1 {
         let t = f64::from(tp);
-        x.stage_layers * x.microbatches * x.tp_collectives * 2.0 * (t - 1.0) / t * x.act_bytes / link(tp)
+        let bytes = x.stage_layers * x.microbatches * x.tp_collectives * 2.0 * (t - 1.0) / t * x.act_bytes;
+        over(bytes, tp, |f| &mut f.tp)
     } else {
         0.0
     };
     // Sequence parallelism scatters each send over the tensor-parallel ranks.
-    let pp_s = if pp > 1 { 2.0 * x.microbatches * x.act_bytes / f64::from(tp) / link(l.gpus()) } else { 0.0 };
+    let pp_s =
+        if pp > 1 { over(2.0 * x.microbatches * x.act_bytes / f64::from(tp), l.gpus(), |f| &mut f.pp) } else { 0.0 };
     let ep_s = if ep > 1 {
         let e = f64::from(ep);
-        4.0 * x.moe_layers * x.microbatches * x.dispatch_bytes * (e - 1.0) / e / link(tp * cp * ep)
+        over(4.0 * x.moe_layers * x.microbatches * x.dispatch_bytes * (e - 1.0) / e, tp * cp * ep, |f| &mut f.ep)
     } else {
         0.0
     };
     let cp_s = if cp > 1 {
         let c = f64::from(cp);
-        3.0 * x.stage_layers * x.microbatches * x.kv_bytes * (c - 1.0) / c / link(tp * cp)
+        over(3.0 * x.stage_layers * x.microbatches * x.kv_bytes * (c - 1.0) / c, tp * cp, |f| &mut f.cp)
     } else {
         0.0
     };
@@ -178,5 +214,5 @@ pub fn step_comm(s: &Scenario, g: &Gpu, l: &Layout, x: &StepTraffic, compute_s: 
     // Overlapped all-to-alls hide behind the other micro-batch's compute.
     let ep_exposed = if s.training.conventions.overlap_moe_comm { (ep_s - compute_s).max(0.0) } else { ep_s };
     let exposed_s = tp_exposed + pp_s + ep_exposed + (cp_s - x.attention_s).max(0.0) + (dp_s - window).max(0.0);
-    StepComm { compute_s, dp_s, tp_s, pp_s, ep_s, cp_s, exposed_s, dp_link }
+    StepComm { compute_s, dp_s, tp_s, pp_s, ep_s, cp_s, exposed_s, dp_link, fabric }
 }

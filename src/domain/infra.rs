@@ -37,15 +37,17 @@ pub fn checkpoint_bytes(m: &ModelSpec, s: &Scenario) -> (f64, f64) {
     }
 }
 
-/// Inter-server traffic of one training step against the fabric.
+/// Inter-server traffic of one training step against the fabric: the bytes the time model's
+/// communication term sends over it (`comms::step_comm`), so this sizing and the predicted MFU
+/// cannot disagree.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Network {
     pub step_s: f64,
-    /// Bytes each GPU sends per step: data-parallel gradients (ring all-reduce 2(n−1)/n, ×1.5
-    /// with ZeRO-3's parameter gathers), pipeline activations, MoE token exchange.
-    pub dp_bytes: f64,
-    pub pp_bytes: f64,
-    pub ep_bytes: f64,
+    /// Bytes each GPU sends over the fabric per step, by group: data-parallel gradients (ring
+    /// all-reduce 2(n−1)/n of its server's share, ×1.5 with ZeRO-3's parameter gathers),
+    /// tensor/context-parallel traffic of groups wider than a server, pipeline activations, MoE
+    /// token exchange.
+    pub bytes: super::comms::Fabric,
     /// Gb/s per GPU needed to move that within one step.
     pub needed_gbit: f64,
     pub fabric_gbit: f64,
@@ -118,45 +120,18 @@ fn infra_warnings(s: &Scenario, net: &Option<Network>, p: &Power, g: &Gpu) -> Ve
     w
 }
 
-fn network(m: &ModelSpec, s: &Scenario, v: &CardVerdict) -> Option<Network> {
+fn network(s: &Scenario, v: &CardVerdict) -> Option<Network> {
     let hours = v.hours?;
     if !s.task.is_training() || v.servers <= 1 {
         return None;
     }
+    let bytes = v.utilisation.as_ref()?.comm.fabric;
     let t = &s.training;
-    let l = &v.layout;
     let tokens_per_step = f64::from(t.global_batch) * f64::from(t.seq_len);
     let step_s = hours * 3600.0 / (t.tokens / tokens_per_step).max(1.0);
-    let trainable = match s.task {
-        Task::Lora | Task::Qlora => memory::lora_params(m, s.lora.rank, s.lora.targets),
-        _ => m.params().total,
-    };
-    let shard = trainable / f64::from(l.tp * l.pp) * s.precision.bytes();
-    let n = f64::from(l.dp);
-    let zero3 = if l.zero >= 3 { 1.5 } else { 1.0 };
-    let dp_bytes = if l.dp > 1 { 2.0 * (n - 1.0) / n * shard * zero3 } else { 0.0 };
-    let micro = f64::from(t.global_batch) / (n * f64::from(t.micro_batch.max(1)));
-    let act = f64::from(t.seq_len) * f64::from(t.micro_batch) * f64::from(m.hidden) * 2.0 / f64::from(l.tp);
-    let pp_bytes = if l.pp > 1 { micro * 2.0 * act } else { 0.0 };
-    // MoE with experts spread over the data-parallel group: each token goes to k experts and back,
-    // forward and backward, in every MoE layer of the stage.
-    let ep_bytes = m.moe.as_ref().map_or(0.0, |e| {
-        let tokens_per_gpu = tokens_per_step / f64::from(v.gpus.max(1));
-        let layers = f64::from(m.layers.saturating_sub(e.dense_layers)) / f64::from(l.pp);
-        tokens_per_gpu * f64::from(m.hidden) * 2.0 * f64::from(e.experts_per_token) * 2.0 * 2.0 * layers
-    });
-    let bytes = dp_bytes + pp_bytes + ep_bytes;
-    let needed_gbit = bytes * 8.0 / 1e9 / step_s;
+    let needed_gbit = bytes.total() * 8.0 / 1e9 / step_s;
     let fabric = s.infra.fabric_gbit_per_gpu;
-    Some(Network {
-        step_s,
-        dp_bytes,
-        pp_bytes,
-        ep_bytes,
-        needed_gbit,
-        fabric_gbit: fabric,
-        comm_share: needed_gbit / fabric,
-    })
+    Some(Network { step_s, bytes, needed_gbit, fabric_gbit: fabric, comm_share: needed_gbit / fabric })
 }
 
 /// Power and cooling sums for `cards` of `g`.
@@ -220,7 +195,7 @@ pub fn infra(m: &ModelSpec, s: &Scenario, g: &Gpu, v: &CardVerdict) -> InfraRepo
     let (storage_own_cost, storage_rent_month) = storage_costs(m, s);
     let write_s = full / (s.infra.storage_gb_s * GB);
     let overhead = if s.task.is_training() { (write_s / 3600.0) / s.infra.checkpoint_every_hours } else { 0.0 };
-    let network = network(m, s, v);
+    let network = network(s, v);
     let power = power(s, g, v.gpus);
     let warnings = infra_warnings(s, &network, &power, g);
     InfraReport {
