@@ -173,13 +173,15 @@ fn finish<'a, DB: DrawingBackend + 'a>(
     area: &DrawingArea<DB, Shift>,
     mut chart: MoneyChart<'a, DB>,
     breakeven: Option<((f64, f64), String)>,
-    legend: SeriesLabelPosition,
+    legend: Option<SeriesLabelPosition>,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     if let Some((at, text)) = breakeven {
         chart.draw_series(std::iter::once(Circle::new(at, 6, BLACK.filled())))?;
         chart.draw_series(std::iter::once(Text::new(text, at, (FontFamily::SansSerif, 14))))?;
     }
-    chart.configure_series_labels().background_style(WHITE.mix(0.85)).border_style(BLACK).position(legend).draw()?;
+    if let Some(at) = legend {
+        chart.configure_series_labels().background_style(WHITE.mix(0.85)).border_style(BLACK).position(at).draw()?;
+    }
     area.present()
 }
 
@@ -217,7 +219,7 @@ pub fn draw_cumulative<DB: DrawingBackend>(
         let y = pts.iter().find(|p| p.month >= m).map_or(0.0, |p| p.own);
         ((m, y), format!("{} {m:.1} {}", l.breakeven, l.unit))
     });
-    finish(area, chart, breakeven, SeriesLabelPosition::UpperLeft)
+    finish(area, chart, breakeven, Some(SeriesLabelPosition::UpperLeft))
 }
 
 /// Annual cost against busy hours per year, owning vs on-demand, with the breakeven marked.
@@ -240,7 +242,7 @@ pub fn draw_annual<DB: DrawingBackend>(
     let breakeven = r.breakeven_hours.map(|h| {
         ((h, r.own.annual(h)), format!("{} {} {}", l.breakeven, crate::domain::format::grouped(h, 0), l.unit))
     });
-    finish(area, chart, breakeven, SeriesLabelPosition::UpperLeft)
+    finish(area, chart, breakeven, Some(SeriesLabelPosition::UpperLeft))
 }
 
 /// Texts of the Pareto chart.
@@ -280,7 +282,7 @@ pub fn draw_pareto<DB: DrawingBackend>(
     let red = RGBColor(214, 39, 40);
     line(&mut chart, front.clone(), l.front, red)?;
     chart.draw_series(front.iter().map(|p| Circle::new(*p, 4, red.filled())))?;
-    finish(area, chart, None, SeriesLabelPosition::UpperRight)
+    finish(area, chart, None, Some(SeriesLabelPosition::UpperRight))
 }
 
 /// Labels of the serving trade-off chart, in the page language.
@@ -319,8 +321,34 @@ pub fn draw_tradeoff<DB: DrawingBackend>(
     let xmax =
         y_max(curves.iter().flat_map(|(_, c)| c.iter().map(|p| p.0)).chain([target_tokens_s]).chain(on.map(|p| p.0)));
     let ymax = y_max(curves.iter().flat_map(|(_, c)| c.iter().map(|p| p.1)).chain(on.map(|p| p.1)));
-    let mut chart = money_chart(area, l.title, l.x, l.y, (xmax, false), ymax)?;
     let colors = [RGBColor(31, 119, 180), RGBColor(255, 127, 14), RGBColor(44, 160, 44), RGBColor(148, 103, 189)];
+    let target_on = target_tokens_s.is_finite() && target_tokens_s > 0.0;
+    // The legend's entries: each width's line, the target line, the plan's diamond.
+    let mut entries: Vec<(String, RGBColor, bool)> =
+        curves.iter().zip(colors.iter().cycle()).map(|((tp, _), c)| (format!("{}{tp}", l.tp), *c, false)).collect();
+    if target_on {
+        entries.push((l.target.to_string(), RGBColor(214, 39, 40), false));
+    }
+    if on.is_some() {
+        entries.push((l.plan.to_string(), BLACK, true));
+    }
+    // A phone-width chart keeps its plot clear: the legend goes below it, two entries a row (inside,
+    // it covered the curves), and a title with a " · " breaks there onto two lines.
+    let (w, h) = area.dim_in_pixel();
+    let narrow = w < 500;
+    let rows = i32::try_from(entries.len().div_ceil(2)).unwrap_or(0);
+    area.fill(&WHITE)?;
+    let (plot, below) = if narrow {
+        let (a, b) = area.split_vertically(i32::try_from(h).unwrap_or(0) - rows * 18 - 8);
+        (a, Some(b))
+    } else {
+        (area.clone(), None)
+    };
+    let (plot, title) = match l.title.split_once(" · ") {
+        Some((first, rest)) if narrow => (plot.titled(first, (FontFamily::SansSerif, 13))?, rest),
+        _ => (plot, l.title),
+    };
+    let mut chart = money_chart(&plot, title, l.x, l.y, (xmax, false), ymax)?;
     for ((tp, pts), color) in curves.iter().zip(colors.iter().cycle()) {
         line(&mut chart, pts.clone(), &format!("{}{tp}", l.tp), *color)?;
         chart.draw_series(pts.iter().map(|p| Circle::new(*p, 3, color.filled())))?;
@@ -331,7 +359,7 @@ pub fn draw_tradeoff<DB: DrawingBackend>(
                 .map(|b| EmptyElement::at(*p) + Text::new(format!("{}{b}", l.batch), (5, -15), style.clone()))
         }))?;
     }
-    if target_tokens_s.is_finite() && target_tokens_s > 0.0 {
+    if target_on {
         line(&mut chart, vec![(target_tokens_s, 0.0), (target_tokens_s, ymax)], l.target, RGBColor(214, 39, 40))?;
     }
     if let Some(p) = on {
@@ -342,5 +370,17 @@ pub fn draw_tradeoff<DB: DrawingBackend>(
             Polygon::new(vec![(x + 8, y - 5), (x + 13, y), (x + 8, y + 5), (x + 3, y)], BLACK.filled())
         });
     }
-    finish(area, chart, None, SeriesLabelPosition::UpperRight)
+    let Some(below) = below else { return finish(area, chart, None, Some(SeriesLabelPosition::UpperRight)) };
+    let half = i32::try_from(w / 2).unwrap_or(0);
+    for (i, (name, color, diamond)) in entries.iter().enumerate() {
+        let i = i32::try_from(i).unwrap_or(0);
+        let (x, y) = (10 + (i % 2) * half, 10 + (i / 2) * 18);
+        if *diamond {
+            below.draw(&Polygon::new(vec![(x + 8, y - 5), (x + 13, y), (x + 8, y + 5), (x + 3, y)], BLACK.filled()))?;
+        } else {
+            below.draw(&PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2)))?;
+        }
+        below.draw(&Text::new(name.clone(), (x + 22, y - 7), (FontFamily::SansSerif, 12)))?;
+    }
+    finish(area, chart, None, None)
 }

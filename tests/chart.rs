@@ -193,3 +193,53 @@ fn a_narrow_chart_gets_a_smaller_title() {
     let (narrow, wide) = (size(340), size(900));
     assert!(narrow > 0.0 && narrow < wide, "{narrow} vs {wide}");
 }
+
+/// On a phone-width canvas the trade-off legend goes below the plot, where it covers no curve
+/// (issue 29 item 11: at 340 px the boxed legend hid most of the lines), and a "title · card"
+/// breaks onto two lines instead of running off both edges.
+#[test]
+fn a_narrow_tradeoff_chart_puts_its_legend_below_the_plot() {
+    use gpu_planner::chart::{draw_tradeoff, TradeoffLabels};
+    let labels = TradeoffLabels {
+        title: "Trade-off · AMD Instinct MI300X",
+        x: "tok/s per user",
+        y: "tok/s per card",
+        tp: "TP",
+        target: "target",
+        batch: "b=",
+        plan: "this plan",
+    };
+    let curves = vec![(1, vec![(60.0, 40.0), (50.0, 400.0)]), (8, vec![(120.0, 80.0), (90.0, 900.0)])];
+    // (text, x, y) of every <text>.
+    let texts = |w: u32| {
+        let mut svg = String::new();
+        {
+            let area = SVGBackend::with_string(&mut svg, (w, 320)).into_drawing_area();
+            draw_tradeoff(&area, &curves, 20.0, Some((30.0, 500.0)), &labels).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let attr = |t: &str, name: &str| {
+            t.split(&format!(" {name}=\"")).nth(1).and_then(|v| v.split('"').next()).and_then(|v| v.parse::<f64>().ok())
+        };
+        svg.split("<text")
+            .skip(1)
+            .filter_map(|t| {
+                let body = t.split_once('>')?.1.split_once("</text>")?.0.trim().to_string();
+                Some((body, attr(t, "x")?, attr(t, "y")?))
+            })
+            .collect::<Vec<_>>()
+    };
+    let y_of = |all: &[(String, f64, f64)], s: &str| {
+        all.iter().find(|t| t.0 == s).map(|t| t.2).unwrap_or_else(|| panic!("lacks {s}: {all:?}"))
+    };
+    let narrow = texts(340);
+    // The x-axis description is the plot's lowest text: every legend entry is below it.
+    let axis = y_of(&narrow, "tok/s per user");
+    for entry in ["TP1", "TP8", "target", "this plan"] {
+        assert!(y_of(&narrow, entry) > axis, "{entry} at {} is not below the axis at {axis}", y_of(&narrow, entry));
+    }
+    assert!(y_of(&narrow, "Trade-off") < y_of(&narrow, "AMD Instinct MI300X"), "{narrow:?}");
+    // A wide chart keeps the boxed legend inside the plot and the title on one line.
+    let wide = texts(900);
+    assert!(y_of(&wide, "TP1") < y_of(&wide, "tok/s per user"));
+    assert!(wide.iter().any(|t| t.0 == "Trade-off · AMD Instinct MI300X"), "{wide:?}");
+}
