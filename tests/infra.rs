@@ -36,6 +36,34 @@ fn checkpoint_sizes_of_a_70b_model() {
     assert!((0.95e12..=1.15e12).contains(&full));
 }
 
+/// A LoRA run saves only its adapters: fp32 adapter weights, and with AdamW's two fp32 moments
+/// 4 + 8 = 12 bytes per adapter parameter to resume. Worked by hand with Hu et al.'s r·(d_in +
+/// d_out) per adapted matrix on Llama-2-70B's shape (its config.json: hidden 8192, 64 heads, 8 KV
+/// heads, intermediate 28672, 80 layers) at rank 16 on every linear layer: 16 · 80 · (q, o
+/// 2·(8192+8192) + k, v 2·(8192+1024) + gated MLP 3·(8192+28672)) = 207,093,760.
+#[test]
+fn a_lora_checkpoint_holds_only_the_adapters() {
+    let (m, mut s) = seventy_b();
+    s.task = Task::Lora;
+    let (weights, full) = checkpoint_bytes(&m, &s);
+    assert_close(weights, 4.0 * 207_093_760.0, 1e-12);
+    assert_close(full, 12.0 * 207_093_760.0, 1e-12);
+    s.task = Task::Qlora;
+    assert_close(checkpoint_bytes(&m, &s).1, 12.0 * 207_093_760.0, 1e-12);
+}
+
+/// fp32 weights have no separate master copy: 4 + 8 = 12 B/param; bf16 without fp32 master
+/// weights (a pure-bf16 optimizer) saves 2 + 8 = 10 B/param.
+#[test]
+fn a_checkpoint_counts_master_weights_only_for_mixed_precision() {
+    let (m, mut s) = seventy_b();
+    s.precision = gpu_planner::domain::scenario::Precision::Fp32;
+    assert_close(checkpoint_bytes(&m, &s).1, 12.0 * 70e9, 1e-12);
+    s.precision = gpu_planner::domain::scenario::Precision::Bf16;
+    s.training.master_weights = false;
+    assert_close(checkpoint_bytes(&m, &s).1, 10.0 * 70e9, 1e-12);
+}
+
 #[test]
 fn checkpoint_write_time_and_share_of_the_run() {
     let (_, mut s) = seventy_b();
