@@ -196,3 +196,75 @@ fn unknown_card_power_is_flagged_and_an_estimate_is_counted_as_one() {
     let both = gpu_planner::domain::catalog::Gpu { tdp_w: Some(350.0), ..estimated };
     assert_eq!(both.power(), CardPower::Published(350.0));
 }
+
+/// The rest of the power sums, by hand: 16 × H100 SXM in 2 servers of 7,100 W (8 × 700 W +
+/// 1,500 W host), 2 servers a rack: one rack of 14.2 kW; UPS 14.2 kW / 0.9 × 1.25 = 19.72 kVA.
+/// 40 cards: 5 servers, 3 racks, the fullest rack 2 × 7,100 W.
+#[test]
+fn racks_and_ups_follow_the_servers() {
+    let g = Catalog::embedded().gpu("h100-sxm").unwrap_or_else(|| panic!("h100"));
+    let s = Scenario::default();
+    assert_close(s.ownership.host_watts, 1_500.0, 1e-12);
+    let p = power(&s, g, 16);
+    assert_eq!((p.cards_per_server, p.racks), (8, 1));
+    assert_close(p.rack_w, 14_200.0, 1e-12);
+    assert_close(p.ups_kva, 14.2 / 0.9 * 1.25, 1e-12);
+    let p = power(&s, g, 40);
+    assert_eq!((p.servers, p.racks), (5, 3));
+    assert_close(p.rack_w, 14_200.0, 1e-12);
+    assert_close(p.it_kw, 40.0 * 0.7 + 5.0 * 1.5, 1e-12);
+    // Three cards fill part of one server: that server's draw, one rack.
+    let p = power(&s, g, 3);
+    assert_eq!((p.cards_per_server, p.servers, p.racks), (3, 1, 1));
+    assert_close(p.server_w, 3.0 * 700.0 + 1_500.0, 1e-12);
+}
+
+/// Storage is bought or rented per TB in the ownership currency and shown in the page's: the
+/// 70B run keeps 3 × 980 GB + 140 GB + 1e9 tokens × 4 B = 3.084 TB: ¥1,500/TB = ¥4,626 up front,
+/// ¥120 per TB-month = ¥370.08 a month; in US dollars at ¥7.1 per dollar, a 7.1th of that.
+/// Serving keeps the weights only (140 GB), no dataset and no checkpoint pauses.
+#[test]
+fn storage_costs_convert_and_serving_keeps_the_weights() {
+    use gpu_planner::domain::infra::storage_costs;
+    use gpu_planner::domain::scenario::Currency;
+    let (m, mut s) = seventy_b();
+    s.training.tokens = 1e9;
+    assert_eq!((s.ownership.currency, s.money.currency), (Currency::CNY, Currency::CNY));
+    let (own, rent) = storage_costs(&m, &s);
+    assert_close(own, 3.084 * 1_500.0, 1e-12);
+    assert_close(rent, 3.084 * 120.0, 1e-12);
+    s.money.currency = Currency::USD;
+    let (own_usd, rent_usd) = storage_costs(&m, &s);
+    assert_close(own_usd, own / 7.1, 1e-12);
+    assert_close(rent_usd, rent / 7.1, 1e-12);
+    s.money.currency = Currency::CNY;
+    s.task = Task::Inference;
+    let i = report(&s).infra.unwrap_or_else(|| panic!("infra"));
+    assert_close(i.storage, 140e9, 1e-12);
+    assert_close(i.dataset, 0.0, 1e-12);
+    assert_close(i.checkpoint_overhead, 0.0, 1e-12);
+    assert!(i.network.is_none());
+}
+
+/// One RTX 4090 in a data centre within its rack limit gets no warning; in an office its 450 W
+/// is at the office's card limit (≥ 450 W) and is warned about; a rack exactly at its kW limit
+/// is within it (the warning is for above).
+#[test]
+fn rooms_within_their_limits_get_no_warning() {
+    let mut s = Scenario {
+        parallel: Parallel { gpus: 1, ..Parallel::default() },
+        cards: CardFilter { only: vec!["rtx-4090".into()], ..CardFilter::default() },
+        task: Task::Lora,
+        ..Scenario::default()
+    };
+    let w = report(&s).infra.map(|i| i.warnings).unwrap_or_default();
+    assert!(w.is_empty(), "{w:?}");
+    s.infra.room = "office".into();
+    let w = report(&s).infra.map(|i| i.warnings).unwrap_or_default();
+    assert!(w.iter().any(|w| matches!(w, Warning::OfficeRoom { .. })), "a 450 W card in an office: {w:?}");
+    s.infra.room = "datacenter".into();
+    let rack_kw = report(&s).infra.map(|i| i.power.rack_w / 1000.0).unwrap_or_default();
+    s.infra.rack_kw_limit = rack_kw;
+    let w = report(&s).infra.map(|i| i.warnings).unwrap_or_default();
+    assert!(w.is_empty(), "exactly at the limit: {w:?}");
+}
