@@ -267,4 +267,19 @@ fn rooms_within_their_limits_get_no_warning() {
     s.infra.rack_kw_limit = rack_kw;
     let w = report(&s).infra.map(|i| i.warnings).unwrap_or_default();
     assert!(w.is_empty(), "exactly at the limit: {w:?}");
+    // Just under the rack's draw: warned, with the rack's own kW and the limit in the warning.
+    s.infra.rack_kw_limit = rack_kw * 0.99;
+    let w = report(&s).infra.map(|i| i.warnings).unwrap_or_default();
+    assert_eq!(w, vec![Warning::RackPowerOverLimit { rack_kw, limit_kw: rack_kw * 0.99 }]);
+    // Cards under 450 W in an office: one L4 (72 W) is fine; four L40S (350 W each) make a
+    // server over 1.5 kW, which an office circuit and its air conditioning are not sized for.
+    s.infra = gpu_planner::domain::scenario::Infra { room: "office".into(), ..Default::default() };
+    s.cards.only = vec!["l4".into()];
+    let w = report(&s).infra.map(|i| i.warnings).unwrap_or_default();
+    assert!(w.is_empty(), "one L4 in an office: {w:?}");
+    s.cards.only = vec!["l40s".into()];
+    s.parallel.gpus = 4;
+    let i = report(&s).infra.unwrap_or_else(|| panic!("infra"));
+    assert!(i.power.server_w > 1_500.0, "{}", i.power.server_w);
+    assert!(i.warnings.iter().any(|w| matches!(w, Warning::OfficeRoom { .. })), "{:?}", i.warnings);
 }
