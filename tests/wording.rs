@@ -323,3 +323,39 @@ fn no_text_carries_a_catalog_id_or_a_debug_name() {
         bad.iter().take(40).cloned().collect::<Vec<_>>().join("\n")
     );
 }
+
+/// Every warning has its own words in both languages, with its figures in them (the wording
+/// is grouped in format.rs: one put in the wrong group would print nothing).
+#[test]
+fn every_warning_is_worded_in_both_languages_with_its_figures() {
+    let all = [
+        (Warning::ConsumerCardForTraining, ""),
+        (Warning::PcieTrainingBeyond8 { gpus: 13 }, "13"),
+        (Warning::TensorParallelOverPcie { tp: 16 }, "16"),
+        (Warning::MultiServer { servers: 7 }, "7"),
+        (Warning::RoundedToOrder { needed: 10, cards: 16, per_server: 8, headroom: 0.05 }, "16"),
+        (Warning::ServingTargetsMissed { ttft_p99_s: 2.5, tpot_p99_ms: 91.0 }, "91"),
+        (Warning::LatencyTargetMissed { latency_ms: 333.0, target_ms: 200.0 }, "333"),
+        (Warning::HighPower { card_w: 1_200.0, server_w: 9_600.0, cards: 8 }, "9,600"),
+        (Warning::SoftwareEcosystem { software: "cann".into(), vendor: "Huawei".into() }, ""),
+        (Warning::ChinaMarketVariant, ""),
+        (Warning::DomesticAccelerator, ""),
+        (Warning::NoNativePrecision { precision: "FP8".into() }, "FP8"),
+        (Warning::UnknownCompute, ""),
+        (Warning::CpuOffload, ""),
+        (Warning::UnknownCard { id: "x-9000".into() }, "x-9000"),
+        (Warning::BeyondContext { tokens: 65_536, max: 32_768 }, "32768"),
+        (Warning::FabricDominates { needed_gbit: 412.0, fabric_gbit: 200.0 }, "412"),
+        (Warning::RackPowerOverLimit { rack_kw: 14.2, limit_kw: 12.0 }, "14.2"),
+        (Warning::OfficeRoom { server_w: 2_100.0 }, "2100"),
+        (Warning::CardPowerUnknown, ""),
+        (Warning::DoesNotFit { needed_gib: 91.5, capacity_gib: 80.0 }, "91.5"),
+    ];
+    let mut seen = std::collections::HashSet::new();
+    for (w, figure) in &all {
+        let (en, zh) = (format::warning(w, Lang::En), format::warning(w, Lang::Zh));
+        assert!(!en.is_empty() && !zh.is_empty() && en != zh, "{w:?}: {en} / {zh}");
+        assert!(en.contains(figure) && zh.contains(figure), "{w:?} lacks {figure}: {en} / {zh}");
+        assert!(seen.insert(en.clone()) && seen.insert(zh), "{w:?} shares its words: {en}");
+    }
+}

@@ -171,9 +171,37 @@ pub fn vendor_name(code: &str, vendor: &str, lang: Lang) -> String {
     }
 }
 
-/// One warning in the user's language.
+/// One warning in the user's language. Grouped so that each group's words sit together; the
+/// match names every warning, so a new one cannot go unworded.
 #[must_use]
 pub fn warning(w: &Warning, lang: Lang) -> String {
+    match w {
+        Warning::ConsumerCardForTraining
+        | Warning::CardPowerUnknown
+        | Warning::HighPower { .. }
+        | Warning::SoftwareEcosystem { .. }
+        | Warning::ChinaMarketVariant
+        | Warning::DomesticAccelerator
+        | Warning::NoNativePrecision { .. }
+        | Warning::UnknownCompute
+        | Warning::UnknownCard { .. } => card_warning(w, lang),
+        Warning::PcieTrainingBeyond8 { .. }
+        | Warning::TensorParallelOverPcie { .. }
+        | Warning::ServingTargetsMissed { .. }
+        | Warning::LatencyTargetMissed { .. }
+        | Warning::RoundedToOrder { .. }
+        | Warning::CpuOffload
+        | Warning::BeyondContext { .. }
+        | Warning::DoesNotFit { .. } => plan_warning(w, lang),
+        Warning::MultiServer { .. }
+        | Warning::FabricDominates { .. }
+        | Warning::RackPowerOverLimit { .. }
+        | Warning::OfficeRoom { .. } => site_warning(w, lang),
+    }
+}
+
+/// What a card is or lacks: market, software, power, published figures.
+fn card_warning(w: &Warning, lang: Lang) -> String {
     let zh = lang == Lang::Zh;
     match w {
         Warning::ConsumerCardForTraining => {
@@ -181,51 +209,6 @@ pub fn warning(w: &Warning, lang: Lang) -> String {
                 "消费级显卡用于生产训练：无 ECC、散热与驱动许可不适合机房长期满载".into()
             } else {
                 "consumer card for production training: no ECC by default, open-air cooling and the GeForce licence are not meant for 24/7 datacenter load".into()
-            }
-        }
-        Warning::PcieTrainingBeyond8 { gpus } => {
-            if zh {
-                format!("{gpus} 张仅 PCIe 互联的卡做训练：梯度同步受 PCIe 带宽限制，超过 8 卡扩展性差")
-            } else {
-                format!("training on {gpus} PCIe-only cards: gradient all-reduce is bound by PCIe; beyond 8 cards scaling is poor")
-            }
-        }
-        Warning::TensorParallelOverPcie { tp } => {
-            if zh {
-                format!("张量并行 {tp} 路超出 NVLink 域、走 PCIe：每层的 all-reduce 会明显拖慢训练、增加推理延迟")
-            } else {
-                format!("tensor parallel {tp} beyond the NVLink domain: per-layer all-reduces over PCIe slow training and add serving latency")
-            }
-        }
-        Warning::ServingTargetsMissed { ttft_p99_s, tpot_p99_ms } => {
-            if zh {
-                format!("任何张量并行宽度都达不到延迟目标：最好为首 token p99 {ttft_p99_s:.1} 秒、每 token p99 {tpot_p99_ms:.0} 毫秒")
-            } else {
-                format!("no tensor-parallel width meets the latency targets: best reachable p99 {ttft_p99_s:.1} s to first token, {tpot_p99_ms:.0} ms per token")
-            }
-        }
-        Warning::LatencyTargetMissed { latency_ms, target_ms } => {
-            if zh {
-                format!("达不到延迟目标：批大小 1 也要 {latency_ms:.0} 毫秒（目标 {target_ms:.0} 毫秒）")
-            } else {
-                format!("misses the latency target: {latency_ms:.0} ms even at batch 1 (target {target_ms:.0} ms)")
-            }
-        }
-        Warning::RoundedToOrder { needed, cards, per_server, headroom } => {
-            let pct = headroom * 100.0;
-            let whole = cards > per_server;
-            match (zh, whole) {
-                (true, true) => format!("至少需要 {needed} 张卡（每卡留 {pct:.0}% 显存余量），按整台 {per_server} 卡服务器取整为 {cards} 张"),
-                (true, false) => format!("至少需要 {needed} 张卡（每卡留 {pct:.0}% 显存余量），整机按 2 的幂配置取整为 {cards} 张"),
-                (false, true) => format!("{needed} cards are the fewest that fit (with {pct:.0}% of each card's memory free), rounded up to {cards}: whole {per_server}-card servers"),
-                (false, false) => format!("{needed} cards are the fewest that fit (with {pct:.0}% of each card's memory free), rounded up to {cards}: machines come with 1, 2, 4 or 8 cards"),
-            }
-        }
-        Warning::MultiServer { servers } => {
-            if zh {
-                format!("需要 {servers} 台服务器：服务器间需 InfiniBand/RoCE 高速网络")
-            } else {
-                format!("needs {servers} servers: plan InfiniBand/RoCE between them")
             }
         }
         Warning::CardPowerUnknown => {
@@ -283,13 +266,6 @@ pub fn warning(w: &Warning, lang: Lang) -> String {
                 "peak compute not published for this format: time cannot be estimated".into()
             }
         }
-        Warning::CpuOffload => {
-            if zh {
-                "CPU 卸载：受 PCIe 带宽限制，通常慢 1.5–3 倍".into()
-            } else {
-                "CPU offload: bound by PCIe, typically 1.5–3x slower".into()
-            }
-        }
         Warning::UnknownCard { id } => {
             if zh {
                 format!("卡库中没有显卡 `{id}`（可能来自旧链接），已略去")
@@ -297,11 +273,87 @@ pub fn warning(w: &Warning, lang: Lang) -> String {
                 format!("card `{id}` is not in the catalog (an old link?): left out")
             }
         }
+        _ => String::new(), // the other groups' warnings (`warning` dispatches by group)
+    }
+}
+
+/// What a plan or layout runs into: links, latency, rounding, memory, context.
+fn plan_warning(w: &Warning, lang: Lang) -> String {
+    let zh = lang == Lang::Zh;
+    match w {
+        Warning::PcieTrainingBeyond8 { gpus } => {
+            if zh {
+                format!("{gpus} 张仅 PCIe 互联的卡做训练：梯度同步受 PCIe 带宽限制，超过 8 卡扩展性差")
+            } else {
+                format!("training on {gpus} PCIe-only cards: gradient all-reduce is bound by PCIe; beyond 8 cards scaling is poor")
+            }
+        }
+        Warning::TensorParallelOverPcie { tp } => {
+            if zh {
+                format!("张量并行 {tp} 路超出 NVLink 域、走 PCIe：每层的 all-reduce 会明显拖慢训练、增加推理延迟")
+            } else {
+                format!("tensor parallel {tp} beyond the NVLink domain: per-layer all-reduces over PCIe slow training and add serving latency")
+            }
+        }
+        Warning::ServingTargetsMissed { ttft_p99_s, tpot_p99_ms } => {
+            if zh {
+                format!("任何张量并行宽度都达不到延迟目标：最好为首 token p99 {ttft_p99_s:.1} 秒、每 token p99 {tpot_p99_ms:.0} 毫秒")
+            } else {
+                format!("no tensor-parallel width meets the latency targets: best reachable p99 {ttft_p99_s:.1} s to first token, {tpot_p99_ms:.0} ms per token")
+            }
+        }
+        Warning::LatencyTargetMissed { latency_ms, target_ms } => {
+            if zh {
+                format!("达不到延迟目标：批大小 1 也要 {latency_ms:.0} 毫秒（目标 {target_ms:.0} 毫秒）")
+            } else {
+                format!("misses the latency target: {latency_ms:.0} ms even at batch 1 (target {target_ms:.0} ms)")
+            }
+        }
+        Warning::RoundedToOrder { needed, cards, per_server, headroom } => {
+            let pct = headroom * 100.0;
+            let whole = cards > per_server;
+            match (zh, whole) {
+                (true, true) => format!("至少需要 {needed} 张卡（每卡留 {pct:.0}% 显存余量），按整台 {per_server} 卡服务器取整为 {cards} 张"),
+                (true, false) => format!("至少需要 {needed} 张卡（每卡留 {pct:.0}% 显存余量），整机按 2 的幂配置取整为 {cards} 张"),
+                (false, true) => format!("{needed} cards are the fewest that fit (with {pct:.0}% of each card's memory free), rounded up to {cards}: whole {per_server}-card servers"),
+                (false, false) => format!("{needed} cards are the fewest that fit (with {pct:.0}% of each card's memory free), rounded up to {cards}: machines come with 1, 2, 4 or 8 cards"),
+            }
+        }
+        Warning::CpuOffload => {
+            if zh {
+                "CPU 卸载：受 PCIe 带宽限制，通常慢 1.5–3 倍".into()
+            } else {
+                "CPU offload: bound by PCIe, typically 1.5–3x slower".into()
+            }
+        }
         Warning::BeyondContext { tokens, max } => {
             if zh {
                 format!("序列长度 {tokens} 超过模型训练上下文 {max}")
             } else {
                 format!("sequence of {tokens} tokens exceeds the model's trained context of {max}")
+            }
+        }
+        Warning::DoesNotFit { needed_gib, capacity_gib } => {
+            if zh {
+                format!("放不下：每卡需 {needed_gib:.1} GiB，容量 {capacity_gib:.1} GiB")
+            } else {
+                format!("does not fit: needs {needed_gib:.1} GiB per card, has {capacity_gib:.1} GiB")
+            }
+        }
+
+        _ => String::new(), // the other groups' warnings (`warning` dispatches by group)
+    }
+}
+
+/// What the servers need around them: network, racks, rooms.
+fn site_warning(w: &Warning, lang: Lang) -> String {
+    let zh = lang == Lang::Zh;
+    match w {
+        Warning::MultiServer { servers } => {
+            if zh {
+                format!("需要 {servers} 台服务器：服务器间需 InfiniBand/RoCE 高速网络")
+            } else {
+                format!("needs {servers} servers: plan InfiniBand/RoCE between them")
             }
         }
         Warning::FabricDominates { needed_gbit, fabric_gbit } => {
@@ -325,13 +377,7 @@ pub fn warning(w: &Warning, lang: Lang) -> String {
                 format!("~{server_w:.0} W in an office or workstation room: ordinary circuits and comfort AC are not enough; cards throttle or reboot in hot, humid summers")
             }
         }
-        Warning::DoesNotFit { needed_gib, capacity_gib } => {
-            if zh {
-                format!("放不下：每卡需 {needed_gib:.1} GiB，容量 {capacity_gib:.1} GiB")
-            } else {
-                format!("does not fit: needs {needed_gib:.1} GiB per card, has {capacity_gib:.1} GiB")
-            }
-        }
+        _ => String::new(), // the other groups' warnings (`warning` dispatches by group)
     }
 }
 
