@@ -137,7 +137,18 @@ fn a_slow_fabric_dominates_multi_server_training() {
     assert!(n.bytes.total() > 0.0);
     assert_close(n.needed_gbit, n.bytes.total() * 8.0 / 1e9 / n.step_s, 1e-12);
     assert_close(n.comm_share, n.needed_gbit / 10.0, 1e-12);
+    // One step's time is the run's hours over its steps: 1e11 tokens / (512 × seq_len) steps.
+    let steps = 1e11 / (512.0 * f64::from(Training::default().seq_len));
+    assert_close(n.step_s, v.hours.unwrap_or_default() * 3600.0 / steps, 1e-12);
     assert!(n.comm_share > 0.5 && comm.exposed_s > comm.tp_s, "{comm:?}");
+    // Inside one server nothing crosses the fabric: no network figure. Nor for serving.
+    let one = Scenario { task: Task::Lora, parallel: Parallel { gpus: 8, ..Parallel::default() }, ..mk(10.0) };
+    let r = report(&one);
+    let v = r.cards.iter().find(|c| c.gpu == "h100-sxm").unwrap_or_else(|| panic!("h100"));
+    assert!((v.gpus, v.servers, v.hours.is_some()) == (8, 1, true), "{} cards, {} servers", v.gpus, v.servers);
+    assert!(r.infra.is_some_and(|i| i.network.is_none()));
+    let serve = Scenario { task: Task::Inference, ..mk(10.0) };
+    assert!(report(&serve).infra.is_some_and(|i| i.network.is_none()));
     let fast = report(&mk(400.0)).infra.unwrap_or_else(|| panic!("infra"));
     assert!(fast.network.is_some_and(|f| f.comm_share < n.comm_share));
 }
