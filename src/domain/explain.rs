@@ -63,10 +63,8 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
     }
     let Ok(m) = s.model_spec() else { return Vec::new() };
     let gpu = catalog.gpu(&v.gpu).or_else(|| s.custom_gpus.iter().find(|g| g.id == v.gpu));
-    let l = &v.layout;
     let p = m.params();
     let b = &v.memory;
-    let shards = format!("{}·{}", l.tp, l.pp);
     let t = |en: &'static str, zh: &'static str| if lang == Lang::Zh { zh } else { en };
     let mut out = vec![line(
         "params",
@@ -93,175 +91,10 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
             "Vaswani et al. 2017; Raffel et al. 2020 (T5); Radford et al. 2022 (Whisper)",
         ));
     }
-    let training = s.task.is_training();
-    if training {
-        // Every figure below is read back from the breakdown itself, so the text cannot drift
-        // from the number: bytes per parameter of this GPU's share Ψ/(tp·pp).
-        let c = &s.training.conventions;
-        let psi_gpu = p.total / (f64::from(l.tp.max(1)) * f64::from(l.pp.max(1)));
-        let per = |x: f64| x / psi_gpu.max(1.0);
-        // A ZeRO-sharded term prints its unsharded bytes per parameter and the division by the
-        // dp·cp ranks it is sharded over, so that the formula evaluates to the figure beside it.
-        let ranks = l.dp.max(1) * l.cp.max(1);
-        let ranks_name = if l.cp > 1 { format!("dp·cp {ranks}") } else { format!("dp {ranks}") };
-        let term = |bytes: f64, sharded: bool| -> String {
-            if sharded && ranks > 1 {
-                format!("{:.3} B × Ψ/({shards}) / {ranks_name}", per(bytes) * f64::from(ranks))
-            } else {
-                format!("{:.3} B × Ψ/({shards})", per(bytes))
-            }
-        };
-        let grads_sharded = l.zero >= 2
-            && !(l.zero == 2 && c.zero2_full_grads)
-            && !(c.optimizer_in_backward || (l.zero >= 3 && c.fp32_grad_partition));
-        out.push(line(
-            "framework",
-            "framework accounting",
-            "框架口径",
-            format!(
-                "{}: {:.2} + {:.2} + {:.2} + {:.2} + {:.2} = {:.2} B per parameter of this GPU's Ψ/(tp·pp) = {:.3e} (weights + gradients + optimizer + master + buffers)",
-                framework_name(s.training.framework),
-                per(b.weights),
-                per(b.gradients),
-                per(b.optimizer),
-                per(b.master_weights),
-                per(b.buffers),
-                per(b.weights + b.gradients + b.optimizer + b.master_weights + b.buffers),
-                psi_gpu
-            ),
-            format::gib(b.weights + b.gradients + b.optimizer + b.master_weights + b.buffers),
-            "Megatron-LM, DeepSpeed, HF Trainer, torchtune",
-        ));
-        out.push(line(
-            "weights",
-            "weights",
-            "权重",
-            format!(
-                "{}{}",
-                term(b.weights, l.zero >= 3),
-                if l.zero >= 3 { ", the gathered 16-bit layer(s) included" } else { "" }
-            ),
-            format::gib(b.weights),
-            ZERO,
-        ));
-        if matches!(s.task, Task::Pretrain | Task::FullFinetune) {
-            out.push(line(
-                "gradients",
-                "gradients",
-                "梯度",
-                format!(
-                    "{} ({})",
-                    term(b.gradients, grads_sharded),
-                    if c.grad == GradDtype::Fp32 { "fp32 accumulation" } else { "16-bit" }
-                ),
-                format::gib(b.gradients),
-                ZERO,
-            ));
-            out.push(line(
-                "optimizer",
-                "optimizer states",
-                "优化器状态",
-                format!(
-                    "{} ({} at {} B per moment{}{})",
-                    term(b.optimizer, l.zero >= 1),
-                    optimizer_name(s.training.optimizer),
-                    c.optimizer_state.bytes(),
-                    if c.fp32_grad_partition { " + fp32 gradient partition" } else { "" },
-                    if c.paged_optimizer { "; paged to host memory, not on the card" } else { "" }
-                ),
-                format::gib(b.optimizer),
-                ZERO,
-            ));
-            out.push(line(
-                "master",
-                "fp32 master weights",
-                "fp32 主权重",
-                term(b.master_weights, l.zero >= 1),
-                format::gib(b.master_weights),
-                ZERO,
-            ));
-        } else {
-            let a = memory::lora_params(m, s.lora.rank, s.lora.targets);
-            out.push(line(
-                "adapters",
-                "LoRA adapters",
-                "LoRA 适配器",
-                format!(
-                    "r {} × (d_in + d_out) per matrix × {} layers = {:.3e} params; {} weights + gradients + optimizer",
-                    s.lora.rank,
-                    m.layers,
-                    a,
-                    if c.adapter_fp32 { "fp32" } else { "16-bit" }
-                ),
-                format::gib(b.gradients + b.optimizer + b.master_weights),
-                "Hu et al., LoRA (2021); Dettmers et al., QLoRA (2023) §3",
-            ));
-        }
-        if b.buffers > 0.0 {
-            out.push(line(
-                "buffers",
-                "framework buffers",
-                "框架缓冲区",
-                format!(
-                    "gradient bucket min({:.0e}, trainable) × gradient bytes{}",
-                    c.bucket_elems,
-                    if l.zero >= 3 {
-                        format!(" + ZeRO-3 prefetch {:.0e} × 2 B", c.prefetch_elems)
-                    } else {
-                        String::new()
-                    }
-                ),
-                format::gib(b.buffers),
-                "DeepSpeed reduce_bucket_size, stage3_prefetch_bucket_size",
-            ));
-        }
-        out.push(line(
-            "activations",
-            "activations",
-            "激活",
-            activation_formula(m, s, l),
-            format::gib(b.activations),
-            KORTHIKANTI,
-        ));
-        out.push(line(
-            "logits",
-            "logits (fp32 for the loss)",
-            "logits（fp32 计算损失）",
-            format!("s {} × b {} × V {} × 4 B / tp {}", s.training.seq_len, s.training.micro_batch, m.vocab, l.tp),
-            format::gib(b.logits),
-            KORTHIKANTI,
-        ));
+    if s.task.is_training() {
+        training_memory(s, m, v, &mut out);
     } else {
-        out.push(line(
-            "weights",
-            "weights",
-            "权重",
-            format!(
-                "(Ψ − embeddings) × {:.3} B + embeddings × {} B, / (tp·pp) {shards}",
-                s.weight_quant.bytes(s.precision),
-                s.precision.bytes()
-            ),
-            format::gib(b.weights),
-            "GPTQ, AWQ (g128); QLoRA NF4 (Dettmers et al. 2023)",
-        ));
-        let i = &s.inference;
-        out.push(line(
-            "kv_cache",
-            "KV cache",
-            "KV 缓存",
-            format!(
-                "{:.0} values/token × {} B × ({} + {}{}) tokens × {} requests{} × tp share",
-                m.kv_values_per_token(),
-                i.kv.bytes(),
-                i.context,
-                i.output_tokens,
-                m.encoder.as_ref().map_or(String::new(), |e| format!(" + {} encoder positions", e.seq)),
-                i.concurrent,
-                if l.ep > 1 { format!(" / {} attention groups", l.ep) } else { String::new() }
-            ),
-            format::gib(b.kv_cache),
-            "2·L·kv_heads·head_dim (config.json); MLA: DeepSeek-V2 §2.1",
-        ));
+        inference_memory(s, m, v, &mut out);
     }
     out.push(line(
         "overhead",
@@ -275,81 +108,8 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
         format::gib(b.overhead),
         t("PyTorch CUDA semantics; editable", "PyTorch CUDA 语义；可修改"),
     ));
-    if let (Some(g), true) = (gpu, training) {
-        let flops = compute::model_flops(m, s);
-        let peak = compute::peak_tflops(g, s.precision);
-        let lora = matches!(s.task, Task::Lora | Task::Qlora);
-        let attention = if s.training.conventions.attention_flops {
-            format!(" + {}·L·h·s", if lora { 8 } else { 12 })
-        } else {
-            String::new()
-        };
-        out.push(line(
-            "flops",
-            "training FLOPs",
-            "训练计算量",
-            format!("({}·Ψ_active{attention}) × D tokens {:.3e}", if lora { 4 } else { 6 }, s.training.tokens),
-            format::flops(flops),
-            "Kaplan et al. 2020; PaLM (Chowdhery et al. 2022) App. B",
-        ));
-        if let Some(u) = &v.utilisation {
-            let formula = match u.measured {
-                Some(x) => format!("your measured MFU {:.1}% replaces the prediction", x * 100.0),
-                None => format!(
-                    "kernel {:.2} (GEMMs {:.2} / (1 + elementwise {:.3})) × pipeline {:.2} × recompute {:.2} × communication {:.2} × offload {:.2} (compute {:.3} s/step; exposed comm {:.3} s: DP {:.3} s over {}, TP {:.3} s, PP {:.3} s)",
-                    u.kernel,
-                    u.kernel * (1.0 + u.elementwise),
-                    u.elementwise,
-                    u.pipeline,
-                    u.recompute,
-                    u.communication,
-                    u.offload,
-                    u.comm.compute_s,
-                    u.comm.exposed_s,
-                    u.comm.dp_s,
-                    dp_link(&u.comm.dp_link, g, lang),
-                    u.comm.tp_s,
-                    u.comm.pp_s
-                ),
-            };
-            out.push(line(
-                "mfu",
-                "MFU (model FLOPs utilisation)",
-                "MFU（模型算力利用率）",
-                formula,
-                format!("{:.1}%", u.used() * 100.0),
-                "NVIDIA AIConfigurator (GEMM), Narayanan et al. 2021; Rajbhandari et al. 2019; NCCL",
-            ));
-        }
-        if let (Some(h), Some(pk)) = (v.hours, peak) {
-            out.push(line(
-                "time",
-                "training time",
-                "训练时间",
-                format!(
-                    "FLOPs / ({} cards × {pk} TFLOPS × MFU {:.1}%) / {}",
-                    v.gpus,
-                    v.mfu * 100.0,
-                    super::goodput::describe(&super::goodput::from_wall(s.efficiency.goodput, v.gpus, h))
-                ),
-                format::hours(h, lang),
-                "Dubey et al. 2024 (Llama 3) §3.3.4; Young 1974",
-            ));
-            if let (Some(t), Some(b)) = (&v.tier, v.hours_band) {
-                out.push(line(
-                    "time_band",
-                    "how sure",
-                    "可信范围",
-                    format!(
-                        "{}: 9 of 10 held-out published runs of this kind lie within ±{:.0}% of the engine",
-                        format::tier(t, lang),
-                        super::tier::p90(t, &v.gpu) * 100.0
-                    ),
-                    format::hours_band(b, lang),
-                    "accuracy.html",
-                ));
-            }
-        }
+    if let (Some(g), true) = (gpu, s.task.is_training()) {
+        training_time(s, m, g, v, lang, &mut out);
     }
     if let (Some(c), Some(r)) = (v.cost, v.rent_hourly) {
         let formula = match v.gpu_hours {
@@ -368,6 +128,275 @@ pub fn explain(s: &Scenario, catalog: &Catalog, v: &CardVerdict, lang: Lang) -> 
         ));
     }
     translated(out, lang)
+}
+
+/// The memory lines of a training plan: the framework's bytes per parameter, then each term
+/// as it is computed (memory.rs), so each formula evaluates to the figure beside it.
+fn training_memory(s: &Scenario, m: &super::model::ModelSpec, v: &CardVerdict, out: &mut Vec<Explanation>) {
+    let l = &v.layout;
+    let p = m.params();
+    let b = &v.memory;
+    let shards = format!("{}·{}", l.tp, l.pp);
+    // Every figure below is read back from the breakdown itself, so the text cannot drift
+    // from the number: bytes per parameter of this GPU's share Ψ/(tp·pp).
+    let c = &s.training.conventions;
+    let psi_gpu = p.total / (f64::from(l.tp.max(1)) * f64::from(l.pp.max(1)));
+    let per = |x: f64| x / psi_gpu.max(1.0);
+    // A ZeRO-sharded term prints its unsharded bytes per parameter and the division by the
+    // dp·cp ranks it is sharded over, so that the formula evaluates to the figure beside it.
+    let ranks = l.dp.max(1) * l.cp.max(1);
+    let ranks_name = if l.cp > 1 { format!("dp·cp {ranks}") } else { format!("dp {ranks}") };
+    let term = |bytes: f64, sharded: bool| -> String {
+        if sharded && ranks > 1 {
+            format!("{:.3} B × Ψ/({shards}) / {ranks_name}", per(bytes) * f64::from(ranks))
+        } else {
+            format!("{:.3} B × Ψ/({shards})", per(bytes))
+        }
+    };
+    let grads_sharded = l.zero >= 2
+        && !(l.zero == 2 && c.zero2_full_grads)
+        && !(c.optimizer_in_backward || (l.zero >= 3 && c.fp32_grad_partition));
+    out.push(line(
+        "framework",
+        "framework accounting",
+        "框架口径",
+        format!(
+            "{}: {:.2} + {:.2} + {:.2} + {:.2} + {:.2} = {:.2} B per parameter of this GPU's Ψ/(tp·pp) = {:.3e} (weights + gradients + optimizer + master + buffers)",
+            framework_name(s.training.framework),
+            per(b.weights),
+            per(b.gradients),
+            per(b.optimizer),
+            per(b.master_weights),
+            per(b.buffers),
+            per(b.weights + b.gradients + b.optimizer + b.master_weights + b.buffers),
+            psi_gpu
+        ),
+        format::gib(b.weights + b.gradients + b.optimizer + b.master_weights + b.buffers),
+        "Megatron-LM, DeepSpeed, HF Trainer, torchtune",
+    ));
+    out.push(line(
+        "weights",
+        "weights",
+        "权重",
+        format!(
+            "{}{}",
+            term(b.weights, l.zero >= 3),
+            if l.zero >= 3 { ", the gathered 16-bit layer(s) included" } else { "" }
+        ),
+        format::gib(b.weights),
+        ZERO,
+    ));
+    if matches!(s.task, Task::Pretrain | Task::FullFinetune) {
+        out.push(line(
+            "gradients",
+            "gradients",
+            "梯度",
+            format!(
+                "{} ({})",
+                term(b.gradients, grads_sharded),
+                if c.grad == GradDtype::Fp32 { "fp32 accumulation" } else { "16-bit" }
+            ),
+            format::gib(b.gradients),
+            ZERO,
+        ));
+        out.push(line(
+            "optimizer",
+            "optimizer states",
+            "优化器状态",
+            format!(
+                "{} ({} at {} B per moment{}{})",
+                term(b.optimizer, l.zero >= 1),
+                optimizer_name(s.training.optimizer),
+                c.optimizer_state.bytes(),
+                if c.fp32_grad_partition { " + fp32 gradient partition" } else { "" },
+                if c.paged_optimizer { "; paged to host memory, not on the card" } else { "" }
+            ),
+            format::gib(b.optimizer),
+            ZERO,
+        ));
+        out.push(line(
+            "master",
+            "fp32 master weights",
+            "fp32 主权重",
+            term(b.master_weights, l.zero >= 1),
+            format::gib(b.master_weights),
+            ZERO,
+        ));
+    } else {
+        let a = memory::lora_params(m, s.lora.rank, s.lora.targets);
+        out.push(line(
+            "adapters",
+            "LoRA adapters",
+            "LoRA 适配器",
+            format!(
+                "r {} × (d_in + d_out) per matrix × {} layers = {:.3e} params; {} weights + gradients + optimizer",
+                s.lora.rank,
+                m.layers,
+                a,
+                if c.adapter_fp32 { "fp32" } else { "16-bit" }
+            ),
+            format::gib(b.gradients + b.optimizer + b.master_weights),
+            "Hu et al., LoRA (2021); Dettmers et al., QLoRA (2023) §3",
+        ));
+    }
+    working_memory(s, m, v, out);
+}
+
+/// The training memory that is not model state: framework buffers, activations, logits.
+fn working_memory(s: &Scenario, m: &super::model::ModelSpec, v: &CardVerdict, out: &mut Vec<Explanation>) {
+    let (l, b) = (&v.layout, &v.memory);
+    let c = &s.training.conventions;
+    if b.buffers > 0.0 {
+        out.push(line(
+            "buffers",
+            "framework buffers",
+            "框架缓冲区",
+            format!(
+                "gradient bucket min({:.0e}, trainable) × gradient bytes{}",
+                c.bucket_elems,
+                if l.zero >= 3 { format!(" + ZeRO-3 prefetch {:.0e} × 2 B", c.prefetch_elems) } else { String::new() }
+            ),
+            format::gib(b.buffers),
+            "DeepSpeed reduce_bucket_size, stage3_prefetch_bucket_size",
+        ));
+    }
+    out.push(line(
+        "activations",
+        "activations",
+        "激活",
+        activation_formula(m, s, l),
+        format::gib(b.activations),
+        KORTHIKANTI,
+    ));
+    out.push(line(
+        "logits",
+        "logits (fp32 for the loss)",
+        "logits（fp32 计算损失）",
+        format!("s {} × b {} × V {} × 4 B / tp {}", s.training.seq_len, s.training.micro_batch, m.vocab, l.tp),
+        format::gib(b.logits),
+        KORTHIKANTI,
+    ));
+}
+
+/// The memory lines of serving: quantized weights and the KV cache.
+fn inference_memory(s: &Scenario, m: &super::model::ModelSpec, v: &CardVerdict, out: &mut Vec<Explanation>) {
+    let (l, b) = (&v.layout, &v.memory);
+    let shards = format!("{}·{}", l.tp, l.pp);
+    out.push(line(
+        "weights",
+        "weights",
+        "权重",
+        format!(
+            "(Ψ − embeddings) × {:.3} B + embeddings × {} B, / (tp·pp) {shards}",
+            s.weight_quant.bytes(s.precision),
+            s.precision.bytes()
+        ),
+        format::gib(b.weights),
+        "GPTQ, AWQ (g128); QLoRA NF4 (Dettmers et al. 2023)",
+    ));
+    let i = &s.inference;
+    out.push(line(
+        "kv_cache",
+        "KV cache",
+        "KV 缓存",
+        format!(
+            "{:.0} values/token × {} B × ({} + {}{}) tokens × {} requests{} × tp share",
+            m.kv_values_per_token(),
+            i.kv.bytes(),
+            i.context,
+            i.output_tokens,
+            m.encoder.as_ref().map_or(String::new(), |e| format!(" + {} encoder positions", e.seq)),
+            i.concurrent,
+            if l.ep > 1 { format!(" / {} attention groups", l.ep) } else { String::new() }
+        ),
+        format::gib(b.kv_cache),
+        "2·L·kv_heads·head_dim (config.json); MLA: DeepSeek-V2 §2.1",
+    ));
+}
+
+/// The training FLOPs, the MFU and its factors, the time and how sure it is.
+fn training_time(
+    s: &Scenario,
+    m: &super::model::ModelSpec,
+    g: &super::catalog::Gpu,
+    v: &CardVerdict,
+    lang: Lang,
+    out: &mut Vec<Explanation>,
+) {
+    let flops = compute::model_flops(m, s);
+    let peak = compute::peak_tflops(g, s.precision);
+    let lora = matches!(s.task, Task::Lora | Task::Qlora);
+    let attention = if s.training.conventions.attention_flops {
+        format!(" + {}·L·h·s", if lora { 8 } else { 12 })
+    } else {
+        String::new()
+    };
+    out.push(line(
+        "flops",
+        "training FLOPs",
+        "训练计算量",
+        format!("({}·Ψ_active{attention}) × D tokens {:.3e}", if lora { 4 } else { 6 }, s.training.tokens),
+        format::flops(flops),
+        "Kaplan et al. 2020; PaLM (Chowdhery et al. 2022) App. B",
+    ));
+    if let Some(u) = &v.utilisation {
+        let formula = match u.measured {
+            Some(x) => format!("your measured MFU {:.1}% replaces the prediction", x * 100.0),
+            None => format!(
+                "kernel {:.2} (GEMMs {:.2} / (1 + elementwise {:.3})) × pipeline {:.2} × recompute {:.2} × communication {:.2} × offload {:.2} (compute {:.3} s/step; exposed comm {:.3} s: DP {:.3} s over {}, TP {:.3} s, PP {:.3} s)",
+                u.kernel,
+                u.kernel * (1.0 + u.elementwise),
+                u.elementwise,
+                u.pipeline,
+                u.recompute,
+                u.communication,
+                u.offload,
+                u.comm.compute_s,
+                u.comm.exposed_s,
+                u.comm.dp_s,
+                dp_link(&u.comm.dp_link, g, lang),
+                u.comm.tp_s,
+                u.comm.pp_s
+            ),
+        };
+        out.push(line(
+            "mfu",
+            "MFU (model FLOPs utilisation)",
+            "MFU（模型算力利用率）",
+            formula,
+            format!("{:.1}%", u.used() * 100.0),
+            "NVIDIA AIConfigurator (GEMM), Narayanan et al. 2021; Rajbhandari et al. 2019; NCCL",
+        ));
+    }
+    if let (Some(h), Some(pk)) = (v.hours, peak) {
+        out.push(line(
+            "time",
+            "training time",
+            "训练时间",
+            format!(
+                "FLOPs / ({} cards × {pk} TFLOPS × MFU {:.1}%) / {}",
+                v.gpus,
+                v.mfu * 100.0,
+                super::goodput::describe(&super::goodput::from_wall(s.efficiency.goodput, v.gpus, h))
+            ),
+            format::hours(h, lang),
+            "Dubey et al. 2024 (Llama 3) §3.3.4; Young 1974",
+        ));
+        if let (Some(t), Some(b)) = (&v.tier, v.hours_band) {
+            out.push(line(
+                "time_band",
+                "how sure",
+                "可信范围",
+                format!(
+                    "{}: 9 of 10 held-out published runs of this kind lie within ±{:.0}% of the engine",
+                    format::tier(t, lang),
+                    super::tier::p90(t, &v.gpu) * 100.0
+                ),
+                format::hours_band(b, lang),
+                "accuracy.html",
+            ));
+        }
+    }
 }
 
 /// The formulas' words in the page language (the English is written once, zh.rs translates).
