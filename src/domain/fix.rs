@@ -102,69 +102,92 @@ pub fn diagnose(s: &Scenario, catalog: &Catalog) -> Option<Diagnosis> {
 }
 
 fn fixes_for(s: &Scenario, catalog: &Catalog, v: &CardVerdict) -> Vec<Fix> {
-    let g = v.gpu.clone();
-    let mut out = Vec::new();
-    // More of the same card.
+    let mut out: Vec<Fix> = more_cards(s, catalog, v).into_iter().collect();
+    if super::vision::model(&s.model).is_some() {
+        vision_fixes(s, catalog, v, &mut out);
+    } else {
+        if s.task.is_training() {
+            memory_layout_fixes(s, catalog, v, &mut out);
+        }
+        task_fixes(s, catalog, v, &mut out);
+        shape_fixes(s, catalog, v, &mut out);
+    }
+    sort(&mut out);
+    out
+}
+
+/// The fewest more of the same card (doubling up to the card limit) that works.
+fn more_cards(s: &Scenario, catalog: &Catalog, v: &CardVerdict) -> Option<Fix> {
+    let g = &v.gpu;
     let mut n = v.gpus.max(1);
     let limit = search::card_limit(s);
     while n < limit {
         n = (n * 2).min(limit);
-        let f = try_fix(s, catalog, &g, format!("use {n} cards"), format!("增加到 {n} 张卡"), |x| {
+        let f = try_fix(s, catalog, g, format!("use {n} cards"), format!("增加到 {n} 张卡"), |x| {
             x.parallel.gpus = n;
             x.parallel.auto = true;
         });
-        if let Some(f) = f {
-            out.push(f);
-            break;
+        if f.is_some() {
+            return f;
         }
     }
+    None
+}
+
+/// A vision job: a smaller batch per card (memory), or another card.
+fn vision_fixes(s: &Scenario, catalog: &Catalog, v: &CardVerdict, out: &mut Vec<Fix>) {
+    let g = &v.gpu;
     let same_count = |x: &mut Scenario| x.parallel.gpus = v.gpus;
-    if super::vision::model(&s.model).is_some() {
-        // A vision job: a smaller batch per card (memory), or another card.
-        let half = (s.vision.batch / 2).max(1);
-        if half < s.vision.batch {
-            out.extend(try_fix(
-                s,
-                catalog,
-                &g,
-                format!("batch {half} per card"),
-                format!("每卡批大小减为 {half}"),
-                |x| {
-                    same_count(x);
-                    x.vision.batch = half;
-                },
-            ));
-        }
-        if s.task.is_training() {
-            out.extend(another_card(s, catalog, &g));
-        }
-        sort(&mut out);
-        return out;
-    }
-    // Memory layouts of training (serving picks its own replica shape).
-    if s.task.is_training() {
-        out.extend(try_fix(s, catalog, &g, "ZeRO stage 3".into(), "使用 ZeRO-3".into(), |x| {
-            same_count(x);
-            x.parallel.auto = false;
-            x.parallel.zero = 3;
-        }));
-        out.extend(try_fix(s, catalog, &g, "full activation recompute".into(), "全部激活重计算".into(), |x| {
-            same_count(x);
-            x.parallel.auto = false;
-            x.parallel.recompute = Recompute::Full;
-        }));
+    let half = (s.vision.batch / 2).max(1);
+    if half < s.vision.batch {
         out.extend(try_fix(
             s,
             catalog,
-            &g,
-            "offload optimizer states to CPU".into(),
-            "优化器状态卸载到 CPU".into(),
+            g,
+            format!("batch {half} per card"),
+            format!("每卡批大小减为 {half}"),
             |x| {
                 same_count(x);
-                x.parallel.offload = Offload::Optimizer;
+                x.vision.batch = half;
             },
         ));
     }
+    if s.task.is_training() {
+        out.extend(another_card(s, catalog, g));
+    }
+}
+
+/// Memory layouts of training on the same cards (serving picks its own replica shape).
+fn memory_layout_fixes(s: &Scenario, catalog: &Catalog, v: &CardVerdict, out: &mut Vec<Fix>) {
+    let g = &v.gpu;
+    let same_count = |x: &mut Scenario| x.parallel.gpus = v.gpus;
+    out.extend(try_fix(s, catalog, g, "ZeRO stage 3".into(), "使用 ZeRO-3".into(), |x| {
+        same_count(x);
+        x.parallel.auto = false;
+        x.parallel.zero = 3;
+    }));
+    out.extend(try_fix(s, catalog, g, "full activation recompute".into(), "全部激活重计算".into(), |x| {
+        same_count(x);
+        x.parallel.auto = false;
+        x.parallel.recompute = Recompute::Full;
+    }));
+    out.extend(try_fix(
+        s,
+        catalog,
+        g,
+        "offload optimizer states to CPU".into(),
+        "优化器状态卸载到 CPU".into(),
+        |x| {
+            same_count(x);
+            x.parallel.offload = Offload::Optimizer;
+        },
+    ));
+}
+
+/// What the task itself can give up: lighter weights and cache for serving, adapters instead of
+/// full training.
+fn task_fixes(s: &Scenario, catalog: &Catalog, v: &CardVerdict, out: &mut Vec<Fix>) {
+    let g = &v.gpu;
     match s.task {
         Task::Inference => {
             for (q, en, zh) in [
@@ -173,11 +196,11 @@ fn fixes_for(s: &Scenario, catalog: &Catalog, v: &CardVerdict) -> Vec<Fix> {
                 (WeightQuant::Int4, "INT4 weights (GPTQ/AWQ)", "INT4 权重量化（GPTQ/AWQ）"),
             ] {
                 if s.weight_quant != q {
-                    out.extend(try_fix(s, catalog, &g, en.into(), zh.into(), |x| x.weight_quant = q));
+                    out.extend(try_fix(s, catalog, g, en.into(), zh.into(), |x| x.weight_quant = q));
                 }
             }
             if s.inference.kv != KvPrecision::Fp8 {
-                out.extend(try_fix(s, catalog, &g, "FP8 KV cache".into(), "KV 缓存用 FP8".into(), |x| {
+                out.extend(try_fix(s, catalog, g, "FP8 KV cache".into(), "KV 缓存用 FP8".into(), |x| {
                     x.inference.kv = KvPrecision::Fp8;
                 }));
             }
@@ -185,7 +208,7 @@ fn fixes_for(s: &Scenario, catalog: &Catalog, v: &CardVerdict) -> Vec<Fix> {
             out.extend(try_fix(
                 s,
                 catalog,
-                &g,
+                g,
                 format!("prompts of {half} tokens"),
                 format!("输入缩短为 {half} token"),
                 |x| {
@@ -193,59 +216,62 @@ fn fixes_for(s: &Scenario, catalog: &Catalog, v: &CardVerdict) -> Vec<Fix> {
                     x.inference.context_p90 = x.inference.context_p90.map(|p| (p / 2).max(half));
                 },
             ));
-            out.extend(another_serving_card(s, catalog, &g));
+            out.extend(another_serving_card(s, catalog, g));
         }
         Task::Pretrain | Task::FullFinetune => {
             out.extend(try_fix(
                 s,
                 catalog,
-                &g,
+                g,
                 "LoRA instead of full fine-tuning".into(),
                 "用 LoRA 代替全参数微调".into(),
                 |x| x.task = Task::Lora,
             ));
-            out.extend(try_fix(s, catalog, &g, "QLoRA (4-bit base)".into(), "QLoRA（4 比特基座）".into(), |x| {
+            out.extend(try_fix(s, catalog, g, "QLoRA (4-bit base)".into(), "QLoRA（4 比特基座）".into(), |x| {
                 x.task = Task::Qlora
             }));
         }
         Task::Lora => {
-            out.extend(try_fix(s, catalog, &g, "QLoRA (4-bit base)".into(), "QLoRA（4 比特基座）".into(), |x| {
+            out.extend(try_fix(s, catalog, g, "QLoRA (4-bit base)".into(), "QLoRA（4 比特基座）".into(), |x| {
                 x.task = Task::Qlora
             }))
         }
         Task::Qlora => {}
     }
+}
+
+/// Smaller steps: a shorter sequence or micro-batch, fewer concurrent requests, another card.
+fn shape_fixes(s: &Scenario, catalog: &Catalog, v: &CardVerdict, out: &mut Vec<Fix>) {
+    let g = &v.gpu;
     if s.task.is_training() {
         let half = (s.training.seq_len / 2).max(1);
         out.extend(try_fix(
             s,
             catalog,
-            &g,
+            g,
             format!("sequence length {half}"),
             format!("序列长度减半为 {half}"),
             |x| x.training.seq_len = half,
         ));
         if s.training.micro_batch > 1 {
-            out.extend(try_fix(s, catalog, &g, "micro-batch 1".into(), "微批大小设为 1".into(), |x| {
+            out.extend(try_fix(s, catalog, g, "micro-batch 1".into(), "微批大小设为 1".into(), |x| {
                 x.training.micro_batch = 1
             }));
         }
-        out.extend(another_card(s, catalog, &g));
+        out.extend(another_card(s, catalog, g));
     } else {
         let half = (s.inference.concurrent / 2).max(1);
         if half < s.inference.concurrent {
             out.extend(try_fix(
                 s,
                 catalog,
-                &g,
+                g,
                 format!("{half} concurrent requests"),
                 format!("并发请求减为 {half}"),
                 |x| x.inference.concurrent = half,
             ));
         }
     }
-    sort(&mut out);
-    out
 }
 
 /// Cheapest first, then fastest.
