@@ -17,6 +17,25 @@ impl Scenario {
     /// # Errors
     /// The first out-of-range field, with its value.
     pub fn validate(&self) -> Result<(), PlanError> {
+        self.check_workload()?;
+        self.check_layout_and_money()?;
+        self.check_ownership()?;
+        self.check_site()?;
+        if crate::domain::vision_data::model(&self.model).is_some() {
+            let v = &self.vision;
+            check("vision.resolution", f64::from(v.resolution), 0.0, 8192.0)?;
+            check("vision.batch", f64::from(v.batch), 1.0, 4096.0)?;
+            check("vision.dataset", v.dataset, 1.0, 1e12)?;
+            check("vision.epochs", v.epochs, 0.01, 100_000.0)?;
+            check("vision.rate", v.rate, 0.001, 1e7)?;
+            check("vision.latency_ms", v.latency_ms, 0.1, 3_600_000.0)?;
+            return check("vision.steps", f64::from(v.steps), 0.0, 1000.0);
+        }
+        self.model_spec().map(|_| ())
+    }
+
+    /// Training, adapters and serving.
+    fn check_workload(&self) -> Result<(), PlanError> {
         let t = &self.training;
         check("training.seq_len", f64::from(t.seq_len), 1.0, 2_097_152.0)?;
         check("training.micro_batch", f64::from(t.micro_batch), 1.0, 65_536.0)?;
@@ -52,6 +71,11 @@ impl Scenario {
         check("inference.max_batched_tokens", f64::from(i.max_batched_tokens), 16.0, 1_048_576.0)?;
         check("inference.step_overhead_ms", i.step_overhead_ms, 0.0, 1_000.0)?;
         check("inference.max_seqs", f64::from(i.max_seqs), 0.0, 1_048_576.0)?;
+        Ok(())
+    }
+
+    /// Parallel layout, card filter, prices and efficiencies.
+    fn check_layout_and_money(&self) -> Result<(), PlanError> {
         let p = &self.parallel;
         check("parallel.gpus", f64::from(p.gpus), 0.0, 100_000.0)?;
         check("parallel.tp", f64::from(p.tp), 1.0, 64.0)?;
@@ -85,6 +109,11 @@ impl Scenario {
         if let Some(b) = &e.benchmark {
             check("efficiency.benchmark.tokens_per_s_gpu", b.tokens_per_s_gpu, 1e-3, 1e9)?;
         }
+        Ok(())
+    }
+
+    /// What owning costs, and the demand profile.
+    fn check_ownership(&self) -> Result<(), PlanError> {
         let o = &self.ownership;
         for (field, v, lo, hi) in [
             ("ownership.server_price", o.server_price, 0.0, 1e9),
@@ -119,6 +148,22 @@ impl Scenario {
         if let Some(w) = o.lead_weeks {
             check("ownership.lead_weeks", w, 0.0, 156.0)?;
         }
+        if o.demand.len() > 120 {
+            return Err(PlanError::OutOfRange {
+                field: "ownership.demand (months)",
+                value: o.demand.len() as f64,
+                min: 0.0,
+                max: 120.0,
+            });
+        }
+        for v in &o.demand {
+            check("ownership.demand", *v, 0.0, 1e9)?;
+        }
+        Ok(())
+    }
+
+    /// Storage, network, racks and the auto-plan's limits.
+    fn check_site(&self) -> Result<(), PlanError> {
         let i = &self.infra;
         for (field, v, lo, hi) in [
             ("infra.checkpoint_every_hours", i.checkpoint_every_hours, 0.01, 10_000.0),
@@ -140,27 +185,6 @@ impl Scenario {
         if let Some(b) = self.search.budget {
             check("search.budget", b, 0.0, 1e12)?;
         }
-        if o.demand.len() > 120 {
-            return Err(PlanError::OutOfRange {
-                field: "ownership.demand (months)",
-                value: o.demand.len() as f64,
-                min: 0.0,
-                max: 120.0,
-            });
-        }
-        for v in &o.demand {
-            check("ownership.demand", *v, 0.0, 1e9)?;
-        }
-        if crate::domain::vision_data::model(&self.model).is_some() {
-            let v = &self.vision;
-            check("vision.resolution", f64::from(v.resolution), 0.0, 8192.0)?;
-            check("vision.batch", f64::from(v.batch), 1.0, 4096.0)?;
-            check("vision.dataset", v.dataset, 1.0, 1e12)?;
-            check("vision.epochs", v.epochs, 0.01, 100_000.0)?;
-            check("vision.rate", v.rate, 0.001, 1e7)?;
-            check("vision.latency_ms", v.latency_ms, 0.1, 3_600_000.0)?;
-            return check("vision.steps", f64::from(v.steps), 0.0, 1000.0);
-        }
-        self.model_spec().map(|_| ())
+        Ok(())
     }
 }
