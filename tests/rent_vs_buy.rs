@@ -299,3 +299,57 @@ fn the_buy_verdict_follows_the_breakeven() {
     assert_eq!(v, BuyVerdict::NeverCheaper { busy: 0.6 * 8760.0 });
     assert!(!v.buy());
 }
+
+// The economics' invariants over random inputs (issue 30 item 1): more cards never cost less,
+// nothing is negative or NaN, discounting never makes capital cheaper than straight-line, a
+// price converted into the other currency and back is the price, and a dearer card never buys
+// back sooner.
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    #[test]
+    fn owning_costs_grow_with_cards_and_are_never_negative(
+        card in 0usize..62, cards in 1u32..64, price in 0.0f64..400_000.0,
+        used in proptest::bool::ANY, util in 0.01f64..1.0,
+    ) {
+        let cat = Catalog::embedded();
+        let g = &cat.gpus[card % cat.gpus.len()];
+        let mut s = Scenario::default();
+        s.money.used = used;
+        let (a, b) = (own_costs(&s, g, cards, price), own_costs(&s, g, cards + 1, price));
+        proptest::prop_assert!(a.residual <= 1.0, "{a:?}");
+        for x in [a.hardware, a.annual_fixed, a.power_per_hour, a.residual, a.per_gpu_hour(util)] {
+            proptest::prop_assert!(x.is_finite() && x >= 0.0, "{a:?}");
+        }
+        proptest::prop_assert!(b.hardware >= a.hardware && b.annual_fixed >= a.annual_fixed - 1e-9, "{a:?} → {b:?}");
+        proptest::prop_assert!(b.power_per_hour >= a.power_per_hour);
+        // A dearer card: the same cards cost more to own, and buying breaks even later (or never).
+        let dear = own_costs(&s, g, cards, price * 1.5 + 1_000.0);
+        proptest::prop_assert!(dear.annual_fixed > a.annual_fixed);
+        let hourly = 30.0;
+        if let (Some(h0), Some(h1)) = (breakeven_hours(&a, hourly, 0.0), breakeven_hours(&dear, hourly, 0.0)) {
+            proptest::prop_assert!(h1 >= h0, "{h0} then {h1}");
+        }
+    }
+
+    #[test]
+    fn discounting_never_makes_capital_cheaper(
+        hardware in 0.0f64..1e8, residual in 0.0f64..1.0, years in 0.5f64..20.0, rate in 0.0f64..0.5,
+    ) {
+        let plain = annualised_capital(hardware, residual, years, 0.0);
+        let pv = annualised_capital(hardware, residual, years, rate);
+        proptest::prop_assert!(pv.is_finite() && pv >= plain - 1e-6 * hardware.max(1.0), "{plain} vs {pv}");
+    }
+
+    #[test]
+    fn a_price_converted_and_back_is_the_price(amount in 0.0f64..1e9, rate in 0.5f64..50.0) {
+        use gpu_planner::domain::pricing::convert;
+        let mut s = Scenario::default();
+        s.money.cny_per_usd = rate;
+        s.money.currency = Currency::CNY;
+        let cny = convert(&s, amount, "USD");
+        s.money.currency = Currency::USD;
+        let back = convert(&s, cny, "CNY");
+        proptest::prop_assert!((back - amount).abs() <= 1e-9 * amount.max(1.0), "{amount} → {cny} → {back}");
+        proptest::prop_assert!((convert(&s, amount, "USD") - amount).abs() <= 0.0);
+    }
+}
