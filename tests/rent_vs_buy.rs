@@ -65,6 +65,11 @@ fn seed_rule_buying_beats_on_demand_above_about_4000_hours() {
     // The annual curves cross there.
     let own = rvb.own.annual(h);
     assert_close(own, 12.0 * 4.0 * h, 1e-9);
+    // Per card-hour at half the year busy (4,380 h): (177,633.33 + 3.224 × 4,380) / (4 × 4,380)
+    // = ¥10.945; the report's figure is at the scenario's utilisation.
+    assert_close(rvb.own.per_gpu_hour(0.5), (177_633.333_333 + 3.224 * 4_380.0) / (4.0 * 4_380.0), 1e-9);
+    let u = seed().ownership.utilisation;
+    assert_close(rvb.own_per_gpu_hour, (177_633.333_333 + 3.224 * 8_760.0 * u) / (4.0 * 8_760.0 * u), 1e-9);
 }
 
 #[test]
