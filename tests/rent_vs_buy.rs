@@ -68,6 +68,11 @@ fn seed_rule_buying_beats_on_demand_above_about_4000_hours() {
     // Per card-hour at half the year busy (4,380 h): (177,633.33 + 3.224 × 4,380) / (4 × 4,380)
     // = ¥10.945; the report's figure is at the scenario's utilisation.
     assert_close(rvb.own.per_gpu_hour(0.5), (177_633.333_333 + 3.224 * 4_380.0) / (4.0 * 4_380.0), 1e-9);
+    // Resale, straight line over the 3 years down to 20%: half-way ¥410k × (0.2 + 0.8 × 0.5) =
+    // ¥246,000; at 3 years and after, ¥82,000.
+    assert_close(rvb.own.resale(&seed(), 18.0), 246_000.0, 1e-9);
+    assert_close(rvb.own.resale(&seed(), 36.0), 82_000.0, 1e-9);
+    assert_close(rvb.own.resale(&seed(), 60.0), 82_000.0, 1e-9);
     let u = seed().ownership.utilisation;
     assert_close(rvb.own_per_gpu_hour, (177_633.333_333 + 3.224 * 8_760.0 * u) / (4.0 * 8_760.0 * u), 1e-9);
 }
