@@ -74,6 +74,7 @@ fn checkpoint_write_time_and_share_of_the_run() {
     assert_close(i.checkpoint_overhead, 490.0 / 7200.0, 1e-12);
     // Kept: 3 × 980 GB + 140 GB weights + 1e9 tokens × 4 B.
     assert_close(i.storage, 3.0 * 980e9 + 140e9 + 4e9, 1e-12);
+    assert_close(i.dataset, 1e9 * 4.0, 1e-12); // the default 1e9 tokens as int32 ids
 }
 
 /// Power sums are the catalog TDPs plus the host: 16 × H100 SXM (700 W) in 2 servers with 1.5 kW
