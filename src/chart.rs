@@ -336,7 +336,17 @@ pub fn draw_tradeoff<DB: DrawingBackend>(
     // it covered the curves), and a title with a " · " breaks there onto two lines.
     let (w, h) = area.dim_in_pixel();
     let narrow = w < 500;
-    let rows = i32::try_from(entries.len().div_ceil(2)).unwrap_or(0);
+    // Two entries a row; the plan's entry (the longest text) takes a row of its own.
+    let mut at = Vec::with_capacity(entries.len());
+    let (mut row, mut col) = (0i32, 0i32);
+    for (_, _, diamond) in &entries {
+        if *diamond && col == 1 {
+            (row, col) = (row + 1, 0);
+        }
+        at.push((row, col));
+        (row, col) = if *diamond || col == 1 { (row + 1, 0) } else { (row, 1) };
+    }
+    let rows = row + i32::from(col == 1);
     area.fill(&WHITE)?;
     let (plot, below) = if narrow {
         let (a, b) = area.split_vertically(i32::try_from(h).unwrap_or(0) - rows * 18 - 8);
@@ -372,9 +382,8 @@ pub fn draw_tradeoff<DB: DrawingBackend>(
     }
     let Some(below) = below else { return finish(area, chart, None, Some(SeriesLabelPosition::UpperRight)) };
     let half = i32::try_from(w / 2).unwrap_or(0);
-    for (i, (name, color, diamond)) in entries.iter().enumerate() {
-        let i = i32::try_from(i).unwrap_or(0);
-        let (x, y) = (10 + (i % 2) * half, 10 + (i / 2) * 18);
+    for ((name, color, diamond), (row, col)) in entries.iter().zip(at) {
+        let (x, y) = (10 + col * half, 10 + row * 18);
         if *diamond {
             below.draw(&Polygon::new(vec![(x + 8, y - 5), (x + 13, y), (x + 8, y + 5), (x + 3, y)], BLACK.filled()))?;
         } else {

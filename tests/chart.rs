@@ -238,6 +238,11 @@ fn a_narrow_tradeoff_chart_puts_its_legend_below_the_plot() {
         assert!(y_of(&narrow, entry) > axis, "{entry} at {} is not below the axis at {axis}", y_of(&narrow, entry));
     }
     assert!(y_of(&narrow, "Trade-off") < y_of(&narrow, "AMD Instinct MI300X"), "{narrow:?}");
+    // Two entries a row; the plan's (the longest) on a row of its own at the left edge, so it
+    // is not cut off at the right.
+    assert!((y_of(&narrow, "TP1") - y_of(&narrow, "TP8")).abs() < 1.0, "{narrow:?}");
+    let plan = narrow.iter().find(|t| t.0 == "this plan").map_or(f64::NAN, |t| t.1);
+    assert!(plan < 340.0 / 2.0 && y_of(&narrow, "this plan") > y_of(&narrow, "target"), "{narrow:?}");
     // A wide chart keeps the boxed legend inside the plot and the title on one line.
     let wide = texts(900);
     assert!(y_of(&wide, "TP1") < y_of(&wide, "tok/s per user"));
