@@ -304,6 +304,11 @@ fn labelled_batch(i: usize) -> Option<u64> {
     i.is_multiple_of(3).then(|| 1u64 << i)
 }
 
+/// The plan's legend mark: a small black diamond beside the entry's text at (x, y).
+fn legend_diamond(x: i32, y: i32) -> Polygon<(i32, i32)> {
+    Polygon::new(vec![(x + 8, y - 5), (x + 13, y), (x + 8, y + 5), (x + 3, y)], BLACK.filled())
+}
+
 /// Output tokens/s per card against tokens/s one user sees, one line per tensor-parallel width
 /// (points at batch 1, 2, 4, …; batch 1, 8, 64, … labelled), with the time-per-token target as a
 /// vertical line and the plan's operating point (tokens/s per user, per card) as a black diamond.
@@ -376,16 +381,14 @@ pub fn draw_tradeoff<DB: DrawingBackend>(
         let diamond = |c: (f64, f64), s: i32| {
             EmptyElement::at(c) + Polygon::new(vec![(0, -s), (s, 0), (0, s), (-s, 0)], BLACK.filled())
         };
-        chart.draw_series(std::iter::once(diamond(p, 7)))?.label(l.plan).legend(move |(x, y)| {
-            Polygon::new(vec![(x + 8, y - 5), (x + 13, y), (x + 8, y + 5), (x + 3, y)], BLACK.filled())
-        });
+        chart.draw_series(std::iter::once(diamond(p, 7)))?.label(l.plan).legend(|(x, y)| legend_diamond(x, y));
     }
     let Some(below) = below else { return finish(area, chart, None, Some(SeriesLabelPosition::UpperRight)) };
     let half = i32::try_from(w / 2).unwrap_or(0);
     for ((name, color, diamond), (row, col)) in entries.iter().zip(at) {
         let (x, y) = (10 + col * half, 10 + row * 18);
         if *diamond {
-            below.draw(&Polygon::new(vec![(x + 8, y - 5), (x + 13, y), (x + 8, y + 5), (x + 3, y)], BLACK.filled()))?;
+            below.draw(&legend_diamond(x, y))?;
         } else {
             below.draw(&PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2)))?;
         }
