@@ -73,6 +73,8 @@ fn gpt3(batch: f64, bytes: f64) -> gpu_planner::domain::memory::ActivationShape 
         sequence_parallel: true,
         fused_swiglu: false,
         fp8_gemm_inputs: false,
+        frozen_mlp: false,
+        recompute_layers: 0,
         bytes,
     }
 }
@@ -95,6 +97,57 @@ fn a_pipeline_stage_holds_its_layers_times_the_micro_batches_in_flight() {
     let want = 12.0 * 8.0 * 2.0 * sbh / 8.0 + sbh * (34.0 + 80.0) / 8.0;
     let got = stage_activation_bytes(&x, 96, &full, false, 8.0);
     assert!((got / want - 1.0).abs() < 1e-12, "{got} vs {want}");
+}
+
+/// Megatron-Core's block recompute (`--recompute-method block --recompute-num-layers 4`) on the
+/// same GPT-3 stage: 4 of its 12 layers keep only their input (2·sbh/t), the other 8 keep
+/// everything (sbh·(34 + 5as/h)/t without flash attention), each × 8 micro-batches in flight,
+/// plus the working set of the layer being recomputed.
+#[test]
+fn block_recompute_of_some_layers_keeps_the_others_whole() {
+    use gpu_planner::domain::memory::{stage_activation_bytes, Layout};
+    use gpu_planner::domain::scenario::Recompute;
+    let x = gpu_planner::domain::memory::ActivationShape { recompute_layers: 4, ..gpt3(2.0, 2.0) };
+    let sbh = 2048.0 * 2.0 * 12288.0;
+    let l = Layout { tp: 8, pp: 8, dp: 1, recompute: Recompute::Full, ..Layout::single() };
+    let want = 8.0 * (4.0 * 2.0 * sbh / 8.0 + 8.0 * sbh * (34.0 + 80.0) / 8.0) + sbh * (34.0 + 80.0) / 8.0;
+    let got = stage_activation_bytes(&x, 96, &l, false, 8.0);
+    assert!((got / want - 1.0).abs() < 1e-12, "{got} vs {want}");
+    // More layers than the stage has: every layer, as 0 means.
+    let all = gpu_planner::domain::memory::ActivationShape { recompute_layers: 40, ..x };
+    let every = gpu_planner::domain::memory::ActivationShape { recompute_layers: 0, ..x };
+    let (a, b) = (stage_activation_bytes(&all, 96, &l, false, 8.0), stage_activation_bytes(&every, 96, &l, false, 8.0));
+    assert!((a / b - 1.0).abs() < 1e-12, "{a} vs {b}");
+}
+
+/// LoRA on the attention projections only leaves the MLP frozen: its two GEMMs compute no
+/// weight gradient, so neither input is kept — the MLP input (2h bytes per token at 16 bits)
+/// and the second GEMM's input (2f): Transformer Engine's LayerNormMLP skips them when the
+/// weight needs no gradient (TE PR #739), PyTorch's matmul saves an input only for the other
+/// operand's gradient (pytorch#42371). Llama 2 70B (h 8192, f 28672, 80 layers), 8192 tokens,
+/// one card, flash attention: 80 · 8192 · (2·8192 + 2·28672) bytes fewer than LoRA on every
+/// linear layer, which keeps them all.
+#[test]
+fn lora_on_attention_keeps_no_input_of_the_frozen_mlp() {
+    use gpu_planner::domain::memory::{worst_stage, Layout};
+    use gpu_planner::domain::scenario::{LoraTargets, Recompute, Task};
+    let mut s = gpu_planner::domain::Scenario { model: "llama-2-70b".into(), task: Task::Lora, ..Default::default() };
+    s.training.seq_len = 8192;
+    s.training.micro_batch = 1;
+    s.training.global_batch = 8;
+    s.training.flash_attention = true;
+    let m = preset("llama-2-70b").unwrap_or_else(|| panic!("preset"));
+    let l = Layout { dp: 8, recompute: Recompute::None, ..Layout::single() };
+    s.lora.targets = LoraTargets::AllLinear;
+    let every = worst_stage(m, &s, &l).breakdown.activations;
+    s.lora.targets = LoraTargets::Attention;
+    let attention = worst_stage(m, &s, &l).breakdown.activations;
+    let want = 80.0 * 8192.0 * (2.0 * 8192.0 + 2.0 * 28672.0);
+    assert!(((every - attention) / want - 1.0).abs() < 1e-9, "{} vs {want}", every - attention);
+    // Full fine-tuning trains the MLP: nothing dropped.
+    s.task = Task::FullFinetune;
+    let full = worst_stage(m, &s, &l).breakdown.activations;
+    assert!((full / every - 1.0).abs() < 1e-12, "{full} vs {every}");
 }
 
 /// Whisper large-v3 (h = q = kv = 1280, plain 5,120-wide MLP, 32 + 32 layers, 1,500 encoder

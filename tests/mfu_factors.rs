@@ -160,3 +160,27 @@ fn kernel_efficiency_is_a_share_and_unmeasured_stacks_are_not_above_cuda() {
         }
     }
 }
+
+/// Block recompute of some layers (Megatron-Core `--recompute-num-layers`) repeats the forward
+/// pass of those layers only: LoRA's full recompute costs ×1.5 (a 2N forward on a 4N step), so
+/// 21 of Llama 2 70B's 80 layers cost 1 + 0.5 · 21/80 = ×1.13125 (the MLPerf v5.0 MI300X LoRA
+/// run, AMD's "recomputing all 21 transformer blocks"); 0 layers means all 80 (×1.5), and the
+/// automatic search always recomputes whole stages.
+#[test]
+fn recomputing_some_layers_costs_their_share_of_a_forward_pass() {
+    let mut s = Scenario { model: "llama-2-70b".into(), task: Task::Lora, ..Scenario::default() };
+    s.parallel.auto = false;
+    let g = card("mi300x");
+    let l = Layout { dp: 8, recompute: Recompute::Full, ..Layout::single() };
+    s.parallel.recompute_layers = 21;
+    common::assert_close(mfu_of(&s, &g, &l).recompute, 1.0 / 1.131_25, 1e-12);
+    s.parallel.recompute_layers = 0;
+    common::assert_close(mfu_of(&s, &g, &l).recompute, 1.0 / 1.5, 1e-12);
+    s.parallel.recompute_layers = 21;
+    s.parallel.auto = true;
+    common::assert_close(mfu_of(&s, &g, &l).recompute, 1.0 / 1.5, 1e-12);
+    // Selective recompute is its own setting: the layer count does not touch it.
+    s.parallel.auto = false;
+    let sel = Layout { recompute: Recompute::Selective, ..l };
+    common::assert_close(mfu_of(&s, &g, &sel).recompute, 1.0 / 1.03, 1e-12);
+}

@@ -199,6 +199,12 @@ fn bad_input_is_an_error_value_with_a_clear_message() {
 
     let huge = Scenario { training: Training { tokens: 1e308, ..Training::default() }, ..Scenario::default() };
     assert!(matches!(plan(&huge, cat), Err(PlanError::OutOfRange { .. })));
+
+    let mut layers = Scenario::default();
+    layers.parallel.recompute_layers = 5_000;
+    assert!(matches!(plan(&layers, cat), Err(PlanError::OutOfRange { field: "parallel.recompute_layers", .. })));
+    layers.parallel.recompute_layers = 1_000;
+    assert!(plan(&layers, cat).is_ok());
 }
 
 #[test]

@@ -54,6 +54,8 @@ fn gpt3_175b_shape() -> ActivationShape {
         sequence_parallel: true,
         fused_swiglu: false,
         fp8_gemm_inputs: false,
+        frozen_mlp: false,
+        recompute_layers: 0,
         bytes: 2.0,
     }
 }

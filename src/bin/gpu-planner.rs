@@ -8,6 +8,7 @@
 //! gpu-planner scenario               the default scenario as JSON (a template to edit)
 //! gpu-planner accuracy [--json]      the engine against published reference numbers
 //! gpu-planner accuracy --file CASES  the same for candidate cases (a JSON list like accuracy.json)
+//! gpu-planner accuracy --scenario ID the scenario a case is measured with (to `report` it)
 //! gpu-planner from-config FILE       a scenario (default workload) for a model's config.json
 //! gpu-planner prerender              the default answer as static HTML (public/prerender.html)
 //! ```
@@ -53,6 +54,12 @@ fn run(args: &[String]) -> Result<String, String> {
         Some("encode") => {
             let arg = args.get(1).ok_or("usage: gpu-planner encode FILE")?;
             Ok(format!("?s={}", share::encode(&read_scenario(arg)?)))
+        }
+        Some("accuracy") if args.get(1).map(String::as_str) == Some("--scenario") => {
+            let id = args.get(2).ok_or("usage: gpu-planner accuracy --scenario CASE_ID")?;
+            let case = accuracy::cases().iter().find(|c| &c.id == id).ok_or(format!("no case {id}"))?;
+            let s = accuracy::scenario(case)?;
+            serde_json::to_string_pretty(&s).map_err(|e| e.to_string())
         }
         Some("accuracy") => {
             let extra;

@@ -53,6 +53,26 @@ pub fn recompute_factor(r: Recompute, task: Task) -> f64 {
     }
 }
 
+/// [`recompute_factor`] of a layout whose full recompute may cover only some layers of each
+/// stage (`parallel.recompute_layers`): the extra forward pass is paid on that share of the
+/// stage's `stage_layers` layers.
+#[must_use]
+pub fn layout_recompute_factor(s: &Scenario, l: &Layout, stage_layers: f64) -> f64 {
+    let full = recompute_factor(l.recompute, s.task);
+    (full - 1.0) * recomputed_share(s, l, stage_layers) + 1.0
+}
+
+/// Share of a stage's layers that the layout recomputes in full: 1 unless full recompute is
+/// limited to `parallel.recompute_layers` of them (0 for the other settings' layers, which
+/// [`recompute_factor`] prices on its own).
+#[must_use]
+pub fn recomputed_share(s: &Scenario, l: &Layout, stage_layers: f64) -> f64 {
+    match (l.recompute, s.parallel.partial_recompute()) {
+        (Recompute::Full, n) if n > 0 && stage_layers > 0.0 => (f64::from(n) / stage_layers).min(1.0),
+        _ => 1.0,
+    }
+}
+
 /// Dense peak TFLOPS of a card at a precision (falls back to the nearest format it has).
 #[must_use]
 pub fn peak_tflops(g: &Gpu, p: Precision) -> Option<f64> {
@@ -188,7 +208,8 @@ pub fn mfu_with(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u
     let elementwise = elementwise_at(m, s, g, l, matmul).unwrap_or(0.0);
     // A benchmark's calibration scales the kernels' share of peak (domain/calibrate.rs).
     let kernel = (matmul * s.efficiency.kernel_scale).min(1.0) / (1.0 + elementwise);
-    let rf = recompute_factor(l.recompute, s.task);
+    let stage_layers = (f64::from(m.layers) / f64::from(l.pp.max(1))).ceil();
+    let rf = layout_recompute_factor(s, l, stage_layers);
     // Compute seconds of one step on one GPU at kernel efficiency (hardware FLOPs, recompute in).
     let tokens_step = f64::from(t.global_batch) * f64::from(t.seq_len);
     let flops_step = training_flops(m, s.task, t.seq_len, tokens_step, true) * rf / f64::from(l.gpus().max(1));
@@ -203,7 +224,6 @@ pub fn mfu_with(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u
     let cp = f64::from(l.cp.max(1));
     let tokens_mb = f64::from(t.seq_len) * f64::from(mb);
     let h = f64::from(m.hidden);
-    let stage_layers = (f64::from(m.layers) / f64::from(l.pp.max(1))).ceil();
     // Group-limited routing with deduplicated sends: a token crosses to at most `route_groups`
     // other nodes once each and is forwarded to its experts inside the node (DeepSeek-V3 §3.2.2:
     // "each token will be dispatched to at most 4 nodes"), when the experts spread over nodes.
@@ -230,7 +250,12 @@ pub fn mfu_with(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u
         act_bytes: tokens_mb / cp * h * 2.0,
         stage_layers,
         microbatches,
-        tp_collectives: if l.recompute == Recompute::Full { 6.0 } else { 4.0 },
+        // The recomputed forward repeats its two all-reduces (forward only) per layer.
+        tp_collectives: if l.recompute == Recompute::Full {
+            4.0 + 2.0 * recomputed_share(s, l, stage_layers)
+        } else {
+            4.0
+        },
         overlap_window: if l.zero >= 3 { 1.0 } else { 2.0 / 3.0 },
         moe_layers,
         dispatch_bytes: tokens_mb / cp * h * a2a_bytes * top_k,

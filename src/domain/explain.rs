@@ -434,11 +434,18 @@ fn activation_formula(m: &super::model::ModelSpec, s: &Scenario, l: &Layout) -> 
         Recompute::Full => {
             let input = memory::layer_input_bytes(x, l.tp);
             let working = memory::layer_activation_bytes(x, l.tp, !flash);
+            let recomputed = memory::recomputed_layers(x, layers);
+            // Partial recompute: the layers not recomputed keep everything.
+            let kept = if recomputed < layers {
+                format!(" + {} layers not recomputed × {} × {in_flight} in flight", layers - recomputed, mib(working))
+            } else {
+                String::new()
+            };
             format!(
-                "full recompute keeps each layer's input s·b·2h B{bytes} / tp {} = {} × {} layers × {in_flight} in flight + one layer's working set {}{cp}, s={} b={} h={}",
+                "full recompute keeps each layer's input s·b·2h B{bytes} / tp {} = {} × {} layers × {in_flight} in flight{kept} + one layer's working set {}{cp}, s={} b={} h={}",
                 l.tp,
                 mib(input),
-                layers,
+                recomputed,
                 mib(working),
                 x.seq,
                 x.batch,

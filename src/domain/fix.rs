@@ -170,6 +170,8 @@ fn memory_layout_fixes(s: &Scenario, catalog: &Catalog, v: &CardVerdict, out: &m
         same_count(x);
         x.parallel.auto = false;
         x.parallel.recompute = Recompute::Full;
+        // Every layer: a partial setting left over from the manual layout would not be "full".
+        x.parallel.recompute_layers = 0;
     }));
     out.extend(try_fix(
         s,

@@ -205,9 +205,7 @@ pub struct WorstStage {
 #[must_use]
 pub fn worst_stage(m: &ModelSpec, s: &Scenario, layout: &Layout) -> WorstStage {
     let t = &s.training;
-    let shape = ActivationShape::of(m, t.seq_len, t.micro_batch, activation_value_bytes(s))
-        .with(&t.conventions)
-        .with_precision(s.precision);
+    let shape = ActivationShape::of_training(m, s, t.micro_batch);
     let microbatches = f64::from(t.global_batch) / (f64::from(layout.dp.max(1)) * f64::from(t.micro_batch.max(1)));
     let mut worst = WorstStage { stage: Stage::Only, in_flight: 1.0, shape, breakdown: MemoryBreakdown::default() };
     for &stage in Stage::of(layout) {

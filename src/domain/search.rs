@@ -134,9 +134,7 @@ fn stage_coeffs(m: &ModelSpec, s: &Scenario, l: Layout) -> [(f64, f64); 2] {
 
 /// Activations = K · in-flight micro-batches + W.
 fn act_coeffs(m: &ModelSpec, s: &Scenario, l: Layout, mb: u32) -> (f64, f64) {
-    let x = ActivationShape::of(m, s.training.seq_len, mb, memory::activation_value_bytes(s))
-        .with(&s.training.conventions)
-        .with_precision(s.precision);
+    let x = ActivationShape::of_training(m, s, mb);
     let a = |n: f64| memory::model_activation_bytes(m, &x, &l, s.training.flash_attention, n);
     let (a1, a2) = (a(1.0), a(2.0));
     (a2 - a1, 2.0 * a1 - a2)

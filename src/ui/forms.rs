@@ -162,6 +162,11 @@ pub fn ParallelForm() -> impl IntoView {
             <NumFields rows=LAYOUT_FIELDS/>
             <SelectField label=Key::Zero testid="zero" options=zeros disabled=auto value=get(sc, |s| s.parallel.zero.to_string()) on_change=set(sc, |s, v: String| s.parallel.zero = v.parse().unwrap_or(0))/>
             <SelectField label=Key::RecomputeLabel testid="recompute" options=recs disabled=auto value=enum_get(sc, |s| s.parallel.recompute) on_change=enum_set(sc, |s, v| s.parallel.recompute = v)/>
+            <Show when=move || !auto.get() && sc.with(|s| s.parallel.recompute == Recompute::Full)>
+                <NumField label=Key::RecomputeLayers testid="recompute-layers" min=0.0 max=1000.0 integer=true
+                    value=num(sc, |s| f64::from(s.parallel.recompute_layers))
+                    on_change=set(sc, |s, v: f64| s.parallel.recompute_layers = v as u32)/>
+            </Show>
             <SelectField label=Key::OffloadLabel testid="offload" options=offs value=enum_get(sc, |s| s.parallel.offload) on_change=enum_set(sc, |s, v| s.parallel.offload = v)/>
             <NumField label=Key::Efficiency testid="mfu" min=1.0 max=100.0
                 on_empty=Callback::new(move |()| sc.update(|s| s.efficiency.mfu = None))

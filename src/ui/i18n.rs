@@ -269,6 +269,7 @@ strings! {
     QuantEmbeddings => "quantize embeddings too", "嵌入层也量化";
     AttentionFlops => "count attention FLOPs as model FLOPs", "注意力计算计入模型 FLOPs";
     VirtualStages => "virtual pipeline stages (interleaved)", "虚拟流水线阶段（交错调度）";
+    RecomputeLayers => "layers recomputed per pipeline stage (0 = all)", "每个流水线阶段重算的层数（0 = 全部）";
     Ep => "Expert parallel (MoE)", "专家并行（MoE）";
     Cp => "Context parallel (long sequences)", "上下文并行（长序列）";
     TargetsQv => "q and v only", "仅 q 和 v";

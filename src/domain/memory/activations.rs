@@ -4,7 +4,7 @@
 use super::{Layout, Stage};
 use crate::domain::framework::Conventions;
 use crate::domain::model::ModelSpec;
-use crate::domain::scenario::Recompute;
+use crate::domain::scenario::{LoraTargets, Recompute, Scenario, Task};
 
 /// Inputs of the activation formula for one layer.
 #[derive(Debug, Clone, Copy)]
@@ -30,6 +30,15 @@ pub struct ActivationShape {
     /// as the 1-byte FP8 copies the forward cast them to: Transformer Engine's `_Linear` and
     /// `_LayerNormLinear` save the FP8 input for the weight-gradient GEMM when FP8 is on.
     pub fp8_gemm_inputs: bool,
+    /// The MLP's weights are frozen and carry no adapter (LoRA on attention only): its two GEMMs
+    /// compute no weight gradient, so their inputs (the MLP input and the second GEMM's input)
+    /// are not kept. PyTorch's autograd saves a matmul input only when the other operand needs a
+    /// gradient (pytorch#42371; the generated `should_compute_output` guards), and Transformer
+    /// Engine's `LayerNormMLP` and `Linear` skip it when the weight needs none (TE PR #739, 1.6).
+    pub frozen_mlp: bool,
+    /// Layers of each pipeline stage that full recompute recomputes (Megatron-Core
+    /// `--recompute-method block --recompute-num-layers N`); 0 = every layer.
+    pub recompute_layers: u32,
     /// Bytes per activation value (2 for 16-bit).
     pub bytes: f64,
 }
@@ -55,6 +64,8 @@ impl ActivationShape {
             sequence_parallel: true,
             fused_swiglu: false,
             fp8_gemm_inputs: false,
+            frozen_mlp: false,
+            recompute_layers: 0,
             bytes: act_bytes,
         }
     }
@@ -73,6 +84,18 @@ impl ActivationShape {
     pub fn with_precision(mut self, p: crate::domain::scenario::Precision) -> Self {
         self.fp8_gemm_inputs = p == crate::domain::scenario::Precision::Fp8;
         self
+    }
+
+    /// The shape a training scenario's layers store at `micro_batch` sequences: its conventions,
+    /// precision, LoRA targets and partial recompute.
+    #[must_use]
+    pub fn of_training(m: &ModelSpec, s: &Scenario, micro_batch: u32) -> Self {
+        let mut x = Self::of(m, s.training.seq_len, micro_batch, super::activation_value_bytes(s))
+            .with(&s.training.conventions)
+            .with_precision(s.precision);
+        x.frozen_mlp = matches!(s.task, Task::Lora | Task::Qlora) && s.lora.targets != LoraTargets::AllLinear;
+        x.recompute_layers = s.parallel.partial_recompute();
+        x
     }
 }
 
@@ -125,14 +148,16 @@ impl TokenCoefficients {
             (true, true) => 6.0,
             _ => 4.0,
         } - 2.0 * (1.0 - gemm_in);
+        // A frozen MLP keeps neither GEMM input: the MLP input (h) and the second GEMM's (f).
+        let frozen = if x.frozen_mlp { 2.0 * gemm_in } else { 0.0 };
         Self {
             // Two layer-norm inputs (4h), the QKV input (2h) and the MLP input (2h).
-            hidden: 4.0 + 4.0 * gemm_in,
+            hidden: 4.0 + 4.0 * gemm_in - frozen,
             // Q and the output projection's input.
             q: 2.0 + 2.0 * gemm_in,
             // K and V.
             kv: 4.0,
-            ffn: mlp_f,
+            ffn: mlp_f - frozen,
         }
     }
 
@@ -167,12 +192,24 @@ pub fn stage_activation_bytes(x: &ActivationShape, layers: u32, layout: &Layout,
     let cp = f64::from(layout.cp.max(1));
     let all = match layout.recompute {
         Recompute::Full => {
-            layer_input_bytes(x, layout.tp) * layers_per_stage * in_flight
-                + layer_activation_bytes(x, layout.tp, !flash)
+            // Recomputed layers keep their input; the others (partial recompute) keep everything.
+            let whole = layer_activation_bytes(x, layout.tp, !flash);
+            let recomputed = recomputed_layers(x, layers_per_stage);
+            (layer_input_bytes(x, layout.tp) * recomputed + whole * (layers_per_stage - recomputed)) * in_flight + whole
         }
         _ => per_layer * layers_per_stage * in_flight,
     };
     all / cp
+}
+
+/// Layers of a stage of `layers_per_stage` that full recompute recomputes: the shape's
+/// `recompute_layers`, at most the stage, or all of them when it is 0.
+#[must_use]
+pub fn recomputed_layers(x: &ActivationShape, layers_per_stage: f64) -> f64 {
+    match x.recompute_layers {
+        0 => layers_per_stage,
+        n => f64::from(n).min(layers_per_stage),
+    }
 }
 
 /// Activations of one stage of the whole model: the decoder (or only) stack at the scenario's

@@ -155,9 +155,23 @@ pub struct Parallel {
     /// count the planner picks itself is also rounded to an orderable shape (plan.rs
     /// `orderable`).
     pub memory_headroom: f64,
+    /// Layers of each pipeline stage that full recompute recomputes, the rest keeping their
+    /// activations (Megatron-Core `--recompute-method block --recompute-num-layers N`); 0 = all.
+    pub recompute_layers: u32,
 }
 
 impl Parallel {
+    /// Layers per stage that full recompute covers (0 = all): the manual layout's setting; the
+    /// automatic search recomputes whole stages.
+    #[must_use]
+    pub fn partial_recompute(&self) -> u32 {
+        if self.auto {
+            0
+        } else {
+            self.recompute_layers
+        }
+    }
+
     /// The bytes of a card of `capacity` bytes a plan may fill: all but the stated headroom
     /// (held to 0–50% as `validate` does, for a scenario that skipped it).
     #[must_use]
@@ -181,6 +195,7 @@ impl Default for Parallel {
             cp: 1,
             virtual_stages: 1,
             memory_headroom: 0.05,
+            recompute_layers: 0,
         }
     }
 }
@@ -372,7 +387,8 @@ crate::read_fields!(Parallel {
     ep: whole,
     cp: whole,
     virtual_stages: whole,
-    memory_headroom: real
+    memory_headroom: real,
+    recompute_layers: whole
 });
 crate::read_fields!(CardFilter { segments: any, vendors: any, min_memory_gb: real, only: any, interconnect: text });
 crate::read_fields!(PriceOverride { gpu: text, rent_hourly: real });

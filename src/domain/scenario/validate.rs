@@ -86,6 +86,7 @@ impl Scenario {
         check("parallel.ep", f64::from(p.ep), 1.0, 1_024.0)?;
         check("parallel.cp", f64::from(p.cp), 1.0, 64.0)?;
         check("parallel.memory_headroom", p.memory_headroom, 0.0, 0.5)?;
+        check("parallel.recompute_layers", f64::from(p.recompute_layers), 0.0, 1_000.0)?;
         check("cards.min_memory_gb", self.cards.min_memory_gb, 0.0, 10_000.0)?;
         check("money.cny_per_usd", self.money.cny_per_usd, 0.01, 1_000.0)?;
         for o in &self.money.overrides {
