@@ -363,3 +363,30 @@ proptest::proptest! {
         proptest::prop_assert!((convert(&s, amount, "USD") - amount).abs() <= 0.0);
     }
 }
+
+/// The demand profile as a person types it: commas (ASCII or full-width) or spaces between the
+/// months, decimals with a point; a value that is not a number from 0 to 1e9, or more than 120
+/// months, is refused with the reason (the page shows it and keeps the last good profile), and
+/// the limits are the ones `Scenario::validate` holds a stored profile to.
+#[test]
+fn a_typed_demand_profile_is_read_or_refused_with_its_reason() {
+    use gpu_planner::domain::scenario::{DemandError, Ownership, DEMAND_MAX, DEMAND_MONTHS};
+    assert_eq!(Ownership::parse_demand("120, 80，300  4.5"), Ok(vec![120.0, 80.0, 300.0, 4.5]));
+    assert_eq!(Ownership::parse_demand(" "), Ok(vec![]));
+    assert_eq!(Ownership::parse_demand("0, 1000000000"), Ok(vec![0.0, 1e9]));
+    for bad in ["-1", "1000000001", "abc", "1, x", "NaN", "inf"] {
+        assert_eq!(Ownership::parse_demand(bad), Err(DemandError::BadNumber), "{bad}");
+    }
+    let months = |n: usize| vec!["10"; n].join(",");
+    assert_eq!(Ownership::parse_demand(&months(120)).map(|v| v.len()), Ok(120));
+    assert_eq!(Ownership::parse_demand(&months(121)), Err(DemandError::TooManyMonths));
+    // What the parser accepts, validation accepts; one month more or a larger value it refuses.
+    let cat = gpu_planner::domain::Catalog::embedded();
+    let mut s = gpu_planner::domain::Scenario::default();
+    s.ownership.demand = vec![DEMAND_MAX; DEMAND_MONTHS];
+    assert!(gpu_planner::domain::plan(&s, cat).is_ok());
+    s.ownership.demand.push(1.0);
+    assert!(gpu_planner::domain::plan(&s, cat).is_err());
+    s.ownership.demand = vec![DEMAND_MAX * 1.01];
+    assert!(gpu_planner::domain::plan(&s, cat).is_err());
+}

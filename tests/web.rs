@@ -368,6 +368,18 @@ async fn rent_vs_buy_charts_draw_and_electricity_moves_the_breakeven() {
     let rule = text("rvb-rules");
     assert!(rule.starts_with("At these prices on-demand renting stays cheaper") && rule.contains('✗'), "{rule}");
     assert!(text("rvb-figures").contains("Enter a monthly demand profile"), "no made-up hybrid");
+    // A demand profile: a bad value or too many months says why and keeps the last good one.
+    type_into("own-demand", "100, x");
+    settle().await;
+    assert!(text("own-demand-error").contains("1,000,000,000"), "{}", text("own-demand-error"));
+    type_into("own-demand", &vec!["10"; 121].join(","));
+    settle().await;
+    assert_eq!(text("own-demand-error"), "at most 120 months");
+    assert!(text("rvb-figures").contains("Enter a monthly demand profile"), "nothing read yet");
+    type_into("own-demand", "100，2000 300");
+    settle().await;
+    assert!(find("own-demand-error").is_none(), "the error goes with a good profile");
+    assert!(!text("rvb-figures").contains("Enter a monthly demand profile"), "{}", text("rvb-figures"));
 }
 
 #[wasm_bindgen_test]

@@ -359,3 +359,34 @@ fn every_warning_is_worded_in_both_languages_with_its_figures() {
         assert!(seen.insert(en.clone()) && seen.insert(zh), "{w:?} shares its words: {en}");
     }
 }
+
+/// The FLOPs tooltip states the count the figure was computed with: 6·N per token for full
+/// training, 4·N for LoRA and QLoRA (no weight gradients of the frozen weights), the 12·L·h·s
+/// attention term only when the convention counts it (compute::training_flops, evaluated here
+/// per token of Llama 3.1 8B at 4,096 tokens); and no English inside the Chinese text.
+#[test]
+fn the_flops_tooltip_states_the_count_the_figure_uses() {
+    use gpu_planner::domain::compute::training_flops;
+    let m = gpu_planner::domain::model::preset("llama-3.1-8b").unwrap_or_else(|| panic!("preset"));
+    let n = m.params().active;
+    let attention = 12.0 * f64::from(m.layers) * f64::from(m.heads * m.head_dim()) * 4096.0;
+    for task in [Task::Pretrain, Task::FullFinetune, Task::Lora, Task::Qlora] {
+        for counted in [true, false] {
+            let per_token = training_flops(m, task, 4096, 1.0, counted);
+            let dense = if matches!(task, Task::Lora | Task::Qlora) { 4.0 } else { 6.0 };
+            let want = dense * n + if counted { attention } else { 0.0 };
+            assert!((per_token / want - 1.0).abs() < 1e-12, "{task:?} {counted}: {per_token} vs {want}");
+            for lang in [Lang::En, Lang::Zh] {
+                let text = format::flops_formula(task, false, counted, lang);
+                assert!(text.contains(&format!("{dense}·N")), "{task:?}: {text}");
+                assert_eq!(text.contains("12·L·h·s"), counted, "{task:?} {counted}: {text}");
+                if lang == Lang::Zh {
+                    assert!(english_words(text).is_empty(), "{text}");
+                }
+            }
+        }
+    }
+    let vision = format::flops_formula(Task::Pretrain, true, true, Lang::En);
+    assert!(vision.starts_with("3 × forward FLOPs per sample"), "{vision}");
+    assert!(english_words(format::flops_formula(Task::Lora, true, true, Lang::Zh)).is_empty());
+}

@@ -137,6 +137,26 @@ pub fn flops(f: f64) -> String {
     format!("{f:.2e}").replace("e", "e+").replace("e+-", "e-")
 }
 
+/// How the shown training FLOPs are counted, for the figure's tooltip: the formula
+/// `compute::training_flops` or `vision::training_flops` evaluates for this kind of job.
+/// LoRA/QLoRA skip the frozen weights' gradients (4·N, not 6·N); the attention term only when
+/// the scenario's convention counts it; vision jobs count 3 × the forward pass per sample.
+#[must_use]
+pub fn flops_formula(task: super::scenario::Task, vision: bool, attention: bool, lang: Lang) -> &'static str {
+    use super::scenario::Task::{Lora, Qlora};
+    let lora = matches!(task, Lora | Qlora);
+    match (vision, lora, attention, lang) {
+        (true, _, _, Lang::En) => "3 × forward FLOPs per sample × samples × epochs (backward ≈ 2 × forward)",
+        (true, _, _, Lang::Zh) => "每个样本前向 FLOPs × 3 × 样本数 × 轮数（反向约为前向的 2 倍）",
+        (false, false, true, _) => "(6·N + 12·L·h·s) × D — Kaplan 2020, PaLM App. B",
+        (false, false, false, _) => "6·N × D — Kaplan 2020",
+        (false, true, true, Lang::En) => "(4·N + 12·L·h·s) × D — frozen weights compute no weight gradient",
+        (false, true, true, Lang::Zh) => "(4·N + 12·L·h·s) × D — 冻结的权重不计算权重梯度",
+        (false, true, false, Lang::En) => "4·N × D — frozen weights compute no weight gradient",
+        (false, true, false, Lang::Zh) => "4·N × D — 冻结的权重不计算权重梯度",
+    }
+}
+
 /// A factor or byte count without float noise: 2 → "2", 1.2 → "1.2", 0.5625 → "0.56".
 #[must_use]
 pub fn short(v: f64) -> String {

@@ -165,6 +165,7 @@ strings! {
     Source => "Source", "来源";
     MemoryChart => "Memory per card", "每卡显存构成";
     InvalidNumber => "enter a number between {min} and {max}", "请输入 {min} 到 {max} 之间的数";
+    TooManyMonths => "at most {n} months", "最多 {n} 个月";
     InvalidInteger => "enter a whole number between {min} and {max}", "请输入 {min} 到 {max} 之间的整数";
     LinkDamaged => "The share link could not be read; showing your saved scenario instead", "分享链接无法读取，已显示你保存的方案";
     PlanFailed => "Cannot plan this scenario; showing the last valid result", "此方案无法计算，显示上一次的有效结果";

@@ -8,6 +8,7 @@ use crate::chart::RentLabels;
 use crate::domain::cost::{BuyVerdict, IDLE_UTILISATION};
 use crate::domain::host::{host, use_as_custom, HostClass};
 use crate::domain::pricing::Quote;
+use crate::domain::scenario::{DemandError, Ownership, DEMAND_MAX, DEMAND_MONTHS};
 use crate::domain::sites::{site, SITES};
 use crate::domain::{format, Catalog, Report, Scenario};
 use leptos::{html::Canvas, prelude::*};
@@ -99,7 +100,7 @@ pub fn OwnershipForm(report: Signal<Option<Report>>) -> impl IntoView {
     let (mnt, set_mnt) = pct(sc, |s| s.ownership.maintenance_per_year, |s, v| s.ownership.maintenance_per_year = v);
     let (res, set_res) = pct(sc, |s| s.ownership.residual, |s, v| s.ownership.residual = v);
     let (disc, set_disc) = pct(sc, |s| s.ownership.discount_rate, |s, v| s.ownership.discount_rate = v);
-    let demand_err = RwSignal::new(false);
+    let demand_err = RwSignal::new(None::<DemandError>);
     let profiles = Signal::derive(move || {
         let l = lang.get();
         let mut v = vec![(String::new(), Key::ProfileAuto.text(l).to_string())];
@@ -179,17 +180,20 @@ pub fn OwnershipForm(report: Signal<Option<Report>>) -> impl IntoView {
             <NumField label=Key::LeadWeeks testid="own-lead" min=0.0 max=156.0 value=lw on_change=set_lw on_empty=clear_lw/>
             <NumField label=Key::Months testid="own-months" min=1.0 max=240.0 integer=true value=num(sc, |s| f64::from(s.ownership.months)) on_change=set(sc, |s, v: f64| s.ownership.months = v as u32)/>
             <label class="field"><span>{move || Key::Demand.text(lang.get())}</span>
-                <input type="text" data-testid="own-demand" aria-invalid=move || demand_err.get().to_string()
+                <input type="text" data-testid="own-demand" aria-invalid=move || demand_err.get().is_some().to_string()
                     prop:value=move || sc.with(|s| s.ownership.demand.iter().map(|v| format!("{v}")).collect::<Vec<_>>().join(", "))
-                    on:input=move |ev| {
-                        let parsed: Result<Vec<f64>, ()> = event_target_value(&ev).split([',', '，', ' ']).filter(|t| !t.trim().is_empty())
-                            .map(|t| crate::domain::units::parse_decimal(t.trim()).filter(|v| v.is_finite() && *v >= 0.0 && *v <= 1e9).ok_or(())).collect();
-                        match parsed {
-                            Ok(v) if v.len() <= 120 => { demand_err.set(false); sc.update(|s| s.ownership.demand = v) }
-                            _ => demand_err.set(true),
-                        }
+                    on:input=move |ev| match Ownership::parse_demand(&event_target_value(&ev)) {
+                        Ok(v) => { demand_err.set(None); sc.update(|s| s.ownership.demand = v) }
+                        Err(e) => demand_err.set(Some(e)),
                     }/>
-                <Show when=move || demand_err.get()><span class="field-error" role="alert">{move || Key::InvalidNumber.text(lang.get()).replace("{min}", "0").replace("{max}", "1,000,000,000")}</span></Show>
+                {move || demand_err.get().map(|e| {
+                    let l = lang.get();
+                    let text = match e {
+                        DemandError::BadNumber => Key::InvalidNumber.text(l).replace("{min}", "0").replace("{max}", &crate::domain::format::grouped(DEMAND_MAX, 0)),
+                        DemandError::TooManyMonths => Key::TooManyMonths.text(l).replace("{n}", &DEMAND_MONTHS.to_string()),
+                    };
+                    view! { <span class="field-error" role="alert" data-testid="own-demand-error">{text}</span> }
+                })}
             </label>
             <NumField label=Key::Budget testid="own-budget" min=0.0 max=1e12 value=bu on_change=set_bu on_empty=clear_bu/>
         </fieldset>

@@ -39,17 +39,22 @@ fn cmp(col: Col, a: &CardVerdict, b: &CardVerdict) -> std::cmp::Ordering {
 #[component]
 pub fn Summary(report: Signal<Option<Report>>) -> impl IntoView {
     let lang = expect_context::<RwSignal<Lang>>();
+    let sc = expect_context::<RwSignal<crate::domain::Scenario>>();
     move || {
         let l = lang.get();
         report.get().map(|r| {
             let q = r.quick_rule;
+            let formula = sc.with(|s| {
+                let vision = crate::domain::vision::model(&s.model).is_some();
+                format::flops_formula(s.task, vision, s.training.conventions.attention_flops, l)
+            });
             view! {
                 <section class="summary" aria-live="polite" data-testid="summary">
                     <p>{Key::Params.text(l)} ": " <b data-testid="params">{if r.params >= 1e9 { format!("{:.2} B", r.params / 1e9) } else { format!("{:.1} M", r.params / 1e6) }}</b>
                         {(r.active_params < r.params).then(|| format!(" ({} {:.1} B)", Key::Active.text(l), r.active_params / 1e9))}</p>
                     <p>{Key::MemorySingle.text(l)} ": " <b data-testid="memory-total">{format::gib(r.memory_single.total)}</b></p>
                     {(q.bytes_per_param > 0.0).then(|| view! { <p>{Key::QuickRule.text(l)} ": " {format::quick_rule(&q)}</p> })}
-                    {r.training_flops.map(|f| view! { <p title="(6·N + 12·L·h·s) × D — Kaplan 2020, PaLM App. B">{Key::Flops.text(l)} ": " {format::flops(f)}</p> })}
+                    {r.training_flops.map(|f| view! { <p title=formula data-testid="flops">{Key::Flops.text(l)} ": " {format::flops(f)}</p> })}
                     {r.warnings.iter().map(|w| view! { <p class="warn">{format::warning(w, l)}</p> }).collect_view()}
                     {(!r.unknown_specs.is_empty()).then(|| view! { <p class="muted">{Key::UnknownSpecs.text(l)} ": " {r.unknown_specs.join(", ")}</p> })}
                 </section>

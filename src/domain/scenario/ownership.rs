@@ -99,7 +99,45 @@ impl Default for Ownership {
     }
 }
 
+/// Most months a demand profile may list (ten years).
+pub const DEMAND_MONTHS: usize = 120;
+/// Largest GPU-hours one month may need.
+pub const DEMAND_MAX: f64 = 1e9;
+
+/// Why a typed demand profile was not read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DemandError {
+    /// A value is not a number from 0 to [`DEMAND_MAX`].
+    BadNumber,
+    /// More than [`DEMAND_MONTHS`] values.
+    TooManyMonths,
+}
+
 impl Ownership {
+    /// The monthly GPU-hour demand as typed: numbers separated by commas (ASCII or the
+    /// full-width "，") or spaces, each read as `units::parse_decimal` reads a field (a decimal
+    /// comma is not a separator here), from 0 to [`DEMAND_MAX`], at most [`DEMAND_MONTHS`].
+    /// Empty text is an empty profile (no hybrid plan).
+    ///
+    /// # Errors
+    /// [`DemandError`] naming the first problem.
+    pub fn parse_demand(text: &str) -> Result<Vec<f64>, DemandError> {
+        let values = text
+            .split([',', '，', ' '])
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(|t| {
+                crate::domain::units::parse_decimal(t)
+                    .filter(|v| v.is_finite() && (0.0..=DEMAND_MAX).contains(v))
+                    .ok_or(DemandError::BadNumber)
+            })
+            .collect::<Result<Vec<f64>, _>>()?;
+        if values.len() > DEMAND_MONTHS {
+            return Err(DemandError::TooManyMonths);
+        }
+        Ok(values)
+    }
+
     /// The seeds' figures as a preset: "an A100 80G card at ¥70–100k, a 4-card A100 server at
     /// ¥250–300k". The server figure only adds up as a complete server (4 × ¥70k alone is ¥280k),
     /// so the preset buys that bundle at its midpoint: 4 cards at ¥275,000 / 4 = ¥68,750 each with

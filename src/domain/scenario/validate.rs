@@ -149,16 +149,16 @@ impl Scenario {
         if let Some(w) = o.lead_weeks {
             check("ownership.lead_weeks", w, 0.0, 156.0)?;
         }
-        if o.demand.len() > 120 {
+        if o.demand.len() > super::ownership::DEMAND_MONTHS {
             return Err(PlanError::OutOfRange {
                 field: "ownership.demand (months)",
                 value: o.demand.len() as f64,
                 min: 0.0,
-                max: 120.0,
+                max: super::ownership::DEMAND_MONTHS as f64,
             });
         }
         for v in &o.demand {
-            check("ownership.demand", *v, 0.0, 1e9)?;
+            check("ownership.demand", *v, 0.0, super::ownership::DEMAND_MAX)?;
         }
         Ok(())
     }
