@@ -14,6 +14,7 @@
 //! ```
 
 use gpu_planner::domain::{accuracy, model, plan, scenario::Task, share, Catalog, Scenario};
+use std::io::Write as _;
 use std::process::ExitCode;
 
 fn read_scenario(arg: &str) -> Result<Scenario, String> {
@@ -61,85 +62,8 @@ fn run(args: &[String]) -> Result<String, String> {
             let s = accuracy::scenario(case)?;
             serde_json::to_string_pretty(&s).map_err(|e| e.to_string())
         }
-        Some("accuracy") => {
-            let extra;
-            let rows = if args.get(1).map(String::as_str) == Some("--file") {
-                let arg = args.get(2).ok_or("usage: gpu-planner accuracy --file CASES.json")?;
-                let text = std::fs::read_to_string(arg).map_err(|e| format!("cannot read {arg}: {e}"))?;
-                extra = gpu_planner::domain::json::parse::<Vec<accuracy::Case>>(&text)
-                    .map_err(|e| format!("{arg} is not a list of cases: {e}"))?;
-                accuracy::table_of(&extra, catalog)
-            } else {
-                accuracy::table(catalog)
-            };
-            if args.get(1).map(String::as_str) == Some("--json") {
-                return gpu_planner::domain::json::write(&accuracy::shown(&rows), false).map_err(|e| e.to_string());
-            }
-            if args.get(1).map(String::as_str) == Some("--html") {
-                return Ok(gpu_planner::ui::accuracy::page(&accuracy::shown(&rows), &accuracy::groups(&rows))
-                    .trim_end()
-                    .to_string());
-            }
-            let mut out = format!(
-                "{:<46} {:>14} {:>14} {:>8} {:>5}  {:<6} source\n",
-                "case", "published", "ours", "error", "tol", "within"
-            );
-            for r in &rows {
-                let c = &r.case;
-                out.push_str(&format!(
-                    "{:<46} {:>14} {:>14} {:>8} {:>4.0}%  {:<6} {}\n",
-                    c.id,
-                    format!("{} {}", c.published, c.unit),
-                    r.ours.map_or("-".into(), |o| format!("{o:.4}")),
-                    r.error.map_or("-".into(), |e| format!("{:+.1}%", e * 100.0)),
-                    c.tolerance * 100.0,
-                    match (&c.not_expressible, r.within) {
-                        (Some(_), _) => "n/e",
-                        (None, true) => "yes",
-                        (None, false) => "NO",
-                    },
-                    c.url
-                ));
-            }
-            let (within, counted) = accuracy::score(&rows);
-            let (_, all) = accuracy::headline(&rows);
-            out.push_str(&format!(
-                "{within} of {all} cases within tolerance ({counted} expressible; n/e = needs an input or feature the engine lacks, with the reason in the JSON)\n"
-            ));
-            out.push_str("role         kind           rows  within  lacks  median|err|  p90|err|\n");
-            for g in accuracy::groups(&rows) {
-                out.push_str(&format!(
-                    "{:<12} {:<14} {:>4}  {:>6}  {:>5}  {:>10.1}%  {:>7.1}%\n",
-                    format!("{:?}", g.role),
-                    format!("{:?}", g.kind),
-                    g.rows,
-                    g.within,
-                    g.lacking,
-                    g.median_abs_error * 100.0,
-                    g.p90_abs_error * 100.0
-                ));
-            }
-            Ok(out)
-        }
-        Some("matrix") => {
-            let mut out = String::new();
-            for m in model::presets() {
-                for task in Task::ALL {
-                    let s = Scenario { model: m.id.clone(), task, ..Scenario::default() };
-                    let line = match plan(&s, catalog) {
-                        Ok(r) => {
-                            let fit = r.cards.iter().filter(|c| c.fits).count();
-                            let best = r.cards.first().map_or("-".into(), |c| format!("{} x{}", c.gpu, c.gpus));
-                            format!("{}\t{task:?}\t{fit}/{} cards fit\tbest: {best}", m.id, r.cards.len())
-                        }
-                        Err(e) => format!("{}\t{task:?}\terror: {e}", m.id),
-                    };
-                    out.push_str(&line);
-                    out.push('\n');
-                }
-            }
-            Ok(out)
-        }
+        Some("accuracy") => accuracy_command(args, catalog),
+        Some("matrix") => Ok(matrix(catalog)),
         _ => {
             Err("usage: gpu-planner report FILE_OR_URL | report --default | matrix | accuracy | from-config FILE | encode FILE | scenario | prerender"
                 .into())
@@ -147,11 +71,95 @@ fn run(args: &[String]) -> Result<String, String> {
     }
 }
 
+/// `accuracy [--file CASES | --json | --html]`: the engine against published numbers.
+fn accuracy_command(args: &[String], catalog: &Catalog) -> Result<String, String> {
+    let extra;
+    let rows = if args.get(1).map(String::as_str) == Some("--file") {
+        let arg = args.get(2).ok_or("usage: gpu-planner accuracy --file CASES.json")?;
+        let text = std::fs::read_to_string(arg).map_err(|e| format!("cannot read {arg}: {e}"))?;
+        extra = gpu_planner::domain::json::parse::<Vec<accuracy::Case>>(&text)
+            .map_err(|e| format!("{arg} is not a list of cases: {e}"))?;
+        accuracy::table_of(&extra, catalog)
+    } else {
+        accuracy::table(catalog)
+    };
+    if args.get(1).map(String::as_str) == Some("--json") {
+        return gpu_planner::domain::json::write(&accuracy::shown(&rows), false).map_err(|e| e.to_string());
+    }
+    if args.get(1).map(String::as_str) == Some("--html") {
+        return Ok(gpu_planner::ui::accuracy::page(&accuracy::shown(&rows), &accuracy::groups(&rows))
+            .trim_end()
+            .to_string());
+    }
+    let mut out = format!(
+        "{:<46} {:>14} {:>14} {:>8} {:>5}  {:<6} source\n",
+        "case", "published", "ours", "error", "tol", "within"
+    );
+    for r in &rows {
+        let c = &r.case;
+        out.push_str(&format!(
+            "{:<46} {:>14} {:>14} {:>8} {:>4.0}%  {:<6} {}\n",
+            c.id,
+            format!("{} {}", c.published, c.unit),
+            r.ours.map_or("-".into(), |o| format!("{o:.4}")),
+            r.error.map_or("-".into(), |e| format!("{:+.1}%", e * 100.0)),
+            c.tolerance * 100.0,
+            match (&c.not_expressible, r.within) {
+                (Some(_), _) => "n/e",
+                (None, true) => "yes",
+                (None, false) => "NO",
+            },
+            c.url
+        ));
+    }
+    let (within, counted) = accuracy::score(&rows);
+    let (_, all) = accuracy::headline(&rows);
+    out.push_str(&format!(
+        "{within} of {all} cases within tolerance ({counted} expressible; n/e = needs an input or feature the engine lacks, with the reason in the JSON)\n"
+    ));
+    out.push_str("role         kind           rows  within  lacks  median|err|  p90|err|\n");
+    for g in accuracy::groups(&rows) {
+        out.push_str(&format!(
+            "{:<12} {:<14} {:>4}  {:>6}  {:>5}  {:>10.1}%  {:>7.1}%\n",
+            format!("{:?}", g.role),
+            format!("{:?}", g.kind),
+            g.rows,
+            g.within,
+            g.lacking,
+            g.median_abs_error * 100.0,
+            g.p90_abs_error * 100.0
+        ));
+    }
+    Ok(out)
+}
+
+/// One line per preset × task: how many cards fit and the best.
+fn matrix(catalog: &Catalog) -> String {
+    let mut out = String::new();
+    for m in model::presets() {
+        for task in Task::ALL {
+            let s = Scenario { model: m.id.clone(), task, ..Scenario::default() };
+            let line = match plan(&s, catalog) {
+                Ok(r) => {
+                    let fit = r.cards.iter().filter(|c| c.fits).count();
+                    let best = r.cards.first().map_or("-".into(), |c| format!("{} x{}", c.gpu, c.gpus));
+                    format!("{}\t{task:?}\t{fit}/{} cards fit\tbest: {best}", m.id, r.cards.len())
+                }
+                Err(e) => format!("{}\t{task:?}\terror: {e}", m.id),
+            };
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match run(&args) {
         Ok(out) => {
-            println!("{out}");
+            // A reader that stops early (`| head`) closes the pipe: that is not an error.
+            let _ = writeln!(std::io::stdout(), "{out}");
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -23,9 +23,16 @@ fn or_unknown(v: Option<&str>) -> &str {
     v.unwrap_or("?")
 }
 
-/// What to verify before buying `g`.
+/// What to verify before buying `g`: the hardware, then how it is bought.
 #[must_use]
 pub fn checklist(g: &Gpu) -> Vec<CheckItem> {
+    let mut out = hardware(g);
+    purchase(g, &mut out);
+    out
+}
+
+/// Architecture, memory, interconnect, power and ECC.
+fn hardware(g: &Gpu) -> Vec<CheckItem> {
     let arch = or_unknown(g.architecture.as_deref());
     let year = g.year.map_or("?".to_string(), |y| y.to_string());
     let mem_type = or_unknown(g.memory_type.as_deref());
@@ -91,6 +98,11 @@ pub fn checklist(g: &Gpu) -> Vec<CheckItem> {
         None => ("ECC not published: ask the vendor.".into(), "未公布 ECC 信息：向厂商确认。".into()),
     };
     out.push(item("ECC", "ECC", ecc.0, ecc.1));
+    out
+}
+
+/// Warranty, used cards, supply or export controls, and the software stack.
+fn purchase(g: &Gpu, out: &mut Vec<CheckItem>) {
     out.push(item(
         "Warranty and serial",
         "保修与序列号",
@@ -134,5 +146,4 @@ pub fn checklist(g: &Gpu) -> Vec<CheckItem> {
             format!("{}：确认框架版本、算子（flash attention、融合优化器）、并行库与推理引擎可用；预留迁移适配时间。", vendor_name(&g.software, &g.vendor, Lang::Zh) + " 软件栈"),
         ));
     }
-    out
 }

@@ -187,59 +187,79 @@ fn training_memory(s: &Scenario, m: &super::model::ModelSpec, v: &CardVerdict, o
         ZERO,
     ));
     if matches!(s.task, Task::Pretrain | Task::FullFinetune) {
-        out.push(line(
-            "gradients",
-            "gradients",
-            "梯度",
-            format!(
-                "{} ({})",
-                term(b.gradients, grads_sharded),
-                if c.grad == GradDtype::Fp32 { "fp32 accumulation" } else { "16-bit" }
-            ),
-            format::gib(b.gradients),
-            ZERO,
-        ));
-        out.push(line(
-            "optimizer",
-            "optimizer states",
-            "优化器状态",
-            format!(
-                "{} ({} at {} B per moment{}{})",
-                term(b.optimizer, l.zero >= 1),
-                optimizer_name(s.training.optimizer),
-                c.optimizer_state.bytes(),
-                if c.fp32_grad_partition { " + fp32 gradient partition" } else { "" },
-                if c.paged_optimizer { "; paged to host memory, not on the card" } else { "" }
-            ),
-            format::gib(b.optimizer),
-            ZERO,
-        ));
-        out.push(line(
-            "master",
-            "fp32 master weights",
-            "fp32 主权重",
-            term(b.master_weights, l.zero >= 1),
-            format::gib(b.master_weights),
-            ZERO,
-        ));
+        full_training_states(s, v, &term, grads_sharded, out);
     } else {
-        let a = memory::lora_params(m, s.lora.rank, s.lora.targets);
-        out.push(line(
-            "adapters",
-            "LoRA adapters",
-            "LoRA 适配器",
-            format!(
-                "r {} × (d_in + d_out) per matrix × {} layers = {:.3e} params; {} weights + gradients + optimizer",
-                s.lora.rank,
-                m.layers,
-                a,
-                if c.adapter_fp32 { "fp32" } else { "16-bit" }
-            ),
-            format::gib(b.gradients + b.optimizer + b.master_weights),
-            "Hu et al., LoRA (2021); Dettmers et al., QLoRA (2023) §3",
-        ));
+        adapter_states(s, m, v, out);
     }
     working_memory(s, m, v, out);
+}
+
+/// Gradients, optimizer states and master weights of full training, each as its term prints it.
+fn full_training_states(
+    s: &Scenario,
+    v: &CardVerdict,
+    term: &dyn Fn(f64, bool) -> String,
+    grads_sharded: bool,
+    out: &mut Vec<Explanation>,
+) {
+    let (l, b) = (&v.layout, &v.memory);
+    let c = &s.training.conventions;
+    out.push(line(
+        "gradients",
+        "gradients",
+        "梯度",
+        format!(
+            "{} ({})",
+            term(b.gradients, grads_sharded),
+            if c.grad == GradDtype::Fp32 { "fp32 accumulation" } else { "16-bit" }
+        ),
+        format::gib(b.gradients),
+        ZERO,
+    ));
+    out.push(line(
+        "optimizer",
+        "optimizer states",
+        "优化器状态",
+        format!(
+            "{} ({} at {} B per moment{}{})",
+            term(b.optimizer, l.zero >= 1),
+            optimizer_name(s.training.optimizer),
+            c.optimizer_state.bytes(),
+            if c.fp32_grad_partition { " + fp32 gradient partition" } else { "" },
+            if c.paged_optimizer { "; paged to host memory, not on the card" } else { "" }
+        ),
+        format::gib(b.optimizer),
+        ZERO,
+    ));
+    out.push(line(
+        "master",
+        "fp32 master weights",
+        "fp32 主权重",
+        term(b.master_weights, l.zero >= 1),
+        format::gib(b.master_weights),
+        ZERO,
+    ));
+}
+
+/// The LoRA adapters' weights, gradients and optimizer states (the frozen weights are above).
+fn adapter_states(s: &Scenario, m: &super::model::ModelSpec, v: &CardVerdict, out: &mut Vec<Explanation>) {
+    let b = &v.memory;
+    let c = &s.training.conventions;
+    let a = memory::lora_params(m, s.lora.rank, s.lora.targets);
+    out.push(line(
+        "adapters",
+        "LoRA adapters",
+        "LoRA 适配器",
+        format!(
+            "r {} × (d_in + d_out) per matrix × {} layers = {:.3e} params; {} weights + gradients + optimizer",
+            s.lora.rank,
+            m.layers,
+            a,
+            if c.adapter_fp32 { "fp32" } else { "16-bit" }
+        ),
+        format::gib(b.gradients + b.optimizer + b.master_weights),
+        "Hu et al., LoRA (2021); Dettmers et al., QLoRA (2023) §3",
+    ));
 }
 
 /// The training memory that is not model state: framework buffers, activations, logits.

@@ -5,7 +5,7 @@ use super::bind::{enum_get, enum_set, get, num, set};
 use super::fields::{num_row, Num, NumField, NumFields, SelectField};
 use super::i18n::{Key, Lang};
 use crate::chart::RentLabels;
-use crate::domain::cost::{BuyVerdict, IDLE_UTILISATION};
+use crate::domain::cost::{BuyVerdict, RentVsBuy, IDLE_UTILISATION};
 use crate::domain::host::{host, use_as_custom, HostClass};
 use crate::domain::pricing::Quote;
 use crate::domain::scenario::{DemandError, Ownership, DEMAND_MAX, DEMAND_MONTHS};
@@ -61,6 +61,24 @@ pub fn price_note(q: &Quote, l: Lang) -> String {
 pub fn OwnershipForm(report: Signal<Option<Report>>) -> impl IntoView {
     let sc = expect_context::<RwSignal<Scenario>>();
     let lang = expect_context::<RwSignal<Lang>>();
+    let (bu, set_bu, clear_bu) = opt(sc, |s| s.ownership.budget, |s, v| s.ownership.budget = v);
+    view! {
+        <fieldset class="group own-form" id="rent-buy">
+            <legend>{move || Key::RentVsBuy.text(lang.get())}</legend>
+            <button type="button" data-testid="own-seed" on:click=move |_| sc.update(Scenario::apply_seed_a100_server)>{move || Key::SeedPreset.text(lang.get())}</button>
+            <PurchaseFields report=report/>
+            <RunningFields/>
+            <DemandField/>
+            <NumField label=Key::Budget testid="own-budget" min=0.0 max=1e12 value=bu on_change=set_bu on_empty=clear_bu/>
+        </fieldset>
+    }
+}
+
+/// The card, count, currency, price and the machine they are priced in.
+#[component]
+fn PurchaseFields(report: Signal<Option<Report>>) -> impl IntoView {
+    let sc = expect_context::<RwSignal<Scenario>>();
+    let lang = expect_context::<RwSignal<Lang>>();
     let cards: Signal<Vec<(String, String)>> = Memo::new(move |_| {
         let mut v = vec![(String::new(), Key::BestFitting.text(lang.get()).to_string())];
         v.extend(
@@ -69,38 +87,10 @@ pub fn OwnershipForm(report: Signal<Option<Report>>) -> impl IntoView {
         v
     })
     .into();
-    let sites = Signal::derive(move || {
-        let l = lang.get();
-        let mut v: Vec<(String, String)> = SITES
-            .iter()
-            .map(|s| (s.id.to_string(), if l == Lang::Zh { s.name_zh } else { s.name_en }.to_string()))
-            .collect();
-        v.push(("custom".into(), Key::CustomSite.text(l).into()));
-        v
-    });
-    let on_site = Callback::new(move |id: String| {
-        sc.update(|s| match site(&id) {
-            Some(p) => {
-                let rate = s.money.cny_per_usd;
-                s.ownership.apply_site(p, rate);
-            }
-            None => s.ownership.site = id,
-        })
-    });
     let currencies =
         Signal::derive(|| vec![("CNY".to_string(), "CNY ¥".to_string()), ("USD".to_string(), "USD $".to_string())]);
     let (price, set_price, clear_price) = opt(sc, |s| s.ownership.card_price, |s, v| s.ownership.card_price = v);
-    let (rh, set_rh, clear_rh) = opt(sc, |s| s.ownership.rent_hourly, |s, v| s.ownership.rent_hourly = v);
-    let (rm, set_rm, clear_rm) = opt(sc, |s| s.ownership.rent_monthly, |s, v| s.ownership.rent_monthly = v);
-    let (ry, set_ry, clear_ry) = opt(sc, |s| s.ownership.rent_yearly, |s, v| s.ownership.rent_yearly = v);
-    let (bu, set_bu, clear_bu) = opt(sc, |s| s.ownership.budget, |s, v| s.ownership.budget = v);
-    let (lw, set_lw, clear_lw) = opt(sc, |s| s.ownership.lead_weeks, |s, v| s.ownership.lead_weeks = v);
-    let (util, set_util) = pct(sc, |s| s.ownership.utilisation, |s, v| s.ownership.utilisation = v);
     let (ops, set_ops) = pct(sc, |s| s.ownership.ops_share, |s, v| s.ownership.ops_share = v);
-    let (mnt, set_mnt) = pct(sc, |s| s.ownership.maintenance_per_year, |s, v| s.ownership.maintenance_per_year = v);
-    let (res, set_res) = pct(sc, |s| s.ownership.residual, |s, v| s.ownership.residual = v);
-    let (disc, set_disc) = pct(sc, |s| s.ownership.discount_rate, |s, v| s.ownership.discount_rate = v);
-    let demand_err = RwSignal::new(None::<DemandError>);
     let profiles = Signal::derive(move || {
         let l = lang.get();
         let mut v = vec![(String::new(), Key::ProfileAuto.text(l).to_string())];
@@ -152,51 +142,92 @@ pub fn OwnershipForm(report: Signal<Option<Report>>) -> impl IntoView {
         })
     };
     view! {
-        <fieldset class="group own-form" id="rent-buy">
-            <legend>{move || Key::RentVsBuy.text(lang.get())}</legend>
-            <button type="button" data-testid="own-seed" on:click=move |_| sc.update(Scenario::apply_seed_a100_server)>{move || Key::SeedPreset.text(lang.get())}</button>
-            <SelectField label=Key::CardToBuy testid="own-gpu" options=cards value=get(sc, |s| s.ownership.gpu.clone()) on_change=set(sc, |s, v| s.ownership.gpu = v)/>
-            <NumField label=Key::CardsToBuy testid="own-cards" min=0.0 max=100_000.0 integer=true value=num(sc, |s| f64::from(s.ownership.cards)) on_change=set(sc, |s, v: f64| s.ownership.cards = v as u32)/>
-            <SelectField label=Key::OwnCurrency testid="own-currency" options=currencies value=enum_get(sc, |s| s.ownership.currency) on_change=enum_set(sc, |s, v| s.ownership.currency = v)/>
-            <NumField label=Key::CardPrice testid="own-price" min=0.0 max=1e12 value=price on_change=set_price on_empty=clear_price/>
-            <SelectField label=Key::Profile testid="own-profile" options=profiles value=get(sc, |s| s.ownership.profile.clone()) on_change=on_profile/>
-            <p class="muted" data-testid="own-host" hidden=move || custom.get()>{host_line}</p>
-            <div hidden=move || !custom.get()>
-                <NumFields rows=OWNERSHIP_COSTS/>
-                <NumField label=Key::OpsShare testid="own-ops" min=0.0 max=10_000.0 value=ops on_change=set_ops/>
-                <NumField label=Key::CardsPerHost testid="own-per-host" min=1.0 max=64.0 integer=true value=num(sc, |s| f64::from(s.ownership.cards_per_host.max(1)))
-                    on_change=set(sc, |s, v: f64| s.ownership.cards_per_host = v as u32)/>
-            </div>
-            <SelectField label=Key::Site testid="own-site" options=sites value=get(sc, |s| s.ownership.site.clone()) on_change=on_site/>
-            <NumFields rows=OWNERSHIP_SITE/>
-            <NumField label=Key::Maintenance testid="own-maint" min=0.0 max=100.0 value=mnt on_change=set_mnt/>
-            <NumField label=Key::Depreciation testid="own-years" min=0.5 max=20.0 value=num(sc, |s| s.ownership.depreciation_years) on_change=set(sc, |s, v| s.ownership.depreciation_years = v)/>
-            <NumField label=Key::Residual testid="own-residual" min=0.0 max=100.0 value=res on_change=set_res/>
-            <NumField label=Key::Discount testid="own-discount" min=0.0 max=100.0 value=disc on_change=set_disc/>
-            <NumField label=Key::Utilisation testid="own-util" min=0.1 max=100.0 value=util on_change=set_util/>
-            <NumField label=Key::RentHourly testid="own-rent-h" min=0.0 max=1e9 value=rh on_change=set_rh on_empty=clear_rh/>
-            <NumField label=Key::RentMonthly testid="own-rent-m" min=0.0 max=1e9 value=rm on_change=set_rm on_empty=clear_rm/>
-            <NumField label=Key::RentYearly testid="own-rent-y" min=0.0 max=1e12 value=ry on_change=set_ry on_empty=clear_ry/>
-            <NumField label=Key::LeadWeeks testid="own-lead" min=0.0 max=156.0 value=lw on_change=set_lw on_empty=clear_lw/>
-            <NumField label=Key::Months testid="own-months" min=1.0 max=240.0 integer=true value=num(sc, |s| f64::from(s.ownership.months)) on_change=set(sc, |s, v: f64| s.ownership.months = v as u32)/>
-            <label class="field"><span>{move || Key::Demand.text(lang.get())}</span>
-                <input type="text" data-testid="own-demand" aria-invalid=move || demand_err.get().is_some().to_string()
-                    prop:value=move || sc.with(|s| s.ownership.demand.iter().map(|v| format!("{v}")).collect::<Vec<_>>().join(", "))
-                    on:input=move |ev| match Ownership::parse_demand(&event_target_value(&ev)) {
-                        Ok(v) => { demand_err.set(None); sc.update(|s| s.ownership.demand = v) }
-                        Err(e) => demand_err.set(Some(e)),
-                    }/>
-                {move || demand_err.get().map(|e| {
-                    let l = lang.get();
-                    let text = match e {
-                        DemandError::BadNumber => Key::InvalidNumber.text(l).replace("{min}", "0").replace("{max}", &crate::domain::format::grouped(DEMAND_MAX, 0)),
-                        DemandError::TooManyMonths => Key::TooManyMonths.text(l).replace("{n}", &DEMAND_MONTHS.to_string()),
-                    };
-                    view! { <span class="field-error" role="alert" data-testid="own-demand-error">{text}</span> }
-                })}
-            </label>
-            <NumField label=Key::Budget testid="own-budget" min=0.0 max=1e12 value=bu on_change=set_bu on_empty=clear_bu/>
-        </fieldset>
+        <SelectField label=Key::CardToBuy testid="own-gpu" options=cards value=get(sc, |s| s.ownership.gpu.clone()) on_change=set(sc, |s, v| s.ownership.gpu = v)/>
+        <NumField label=Key::CardsToBuy testid="own-cards" min=0.0 max=100_000.0 integer=true value=num(sc, |s| f64::from(s.ownership.cards)) on_change=set(sc, |s, v: f64| s.ownership.cards = v as u32)/>
+        <SelectField label=Key::OwnCurrency testid="own-currency" options=currencies value=enum_get(sc, |s| s.ownership.currency) on_change=enum_set(sc, |s, v| s.ownership.currency = v)/>
+        <NumField label=Key::CardPrice testid="own-price" min=0.0 max=1e12 value=price on_change=set_price on_empty=clear_price/>
+        <SelectField label=Key::Profile testid="own-profile" options=profiles value=get(sc, |s| s.ownership.profile.clone()) on_change=on_profile/>
+        <p class="muted" data-testid="own-host" hidden=move || custom.get()>{host_line}</p>
+        <div hidden=move || !custom.get()>
+            <NumFields rows=OWNERSHIP_COSTS/>
+            <NumField label=Key::OpsShare testid="own-ops" min=0.0 max=10_000.0 value=ops on_change=set_ops/>
+            <NumField label=Key::CardsPerHost testid="own-per-host" min=1.0 max=64.0 integer=true value=num(sc, |s| f64::from(s.ownership.cards_per_host.max(1)))
+                on_change=set(sc, |s, v: f64| s.ownership.cards_per_host = v as u32)/>
+        </div>
+    }
+}
+
+/// The site, running costs, depreciation, use and the rental prices compared.
+#[component]
+fn RunningFields() -> impl IntoView {
+    let sc = expect_context::<RwSignal<Scenario>>();
+    let lang = expect_context::<RwSignal<Lang>>();
+    let sites = Signal::derive(move || {
+        let l = lang.get();
+        let mut v: Vec<(String, String)> = SITES
+            .iter()
+            .map(|s| (s.id.to_string(), if l == Lang::Zh { s.name_zh } else { s.name_en }.to_string()))
+            .collect();
+        v.push(("custom".into(), Key::CustomSite.text(l).into()));
+        v
+    });
+    let on_site = Callback::new(move |id: String| {
+        sc.update(|s| match site(&id) {
+            Some(p) => {
+                let rate = s.money.cny_per_usd;
+                s.ownership.apply_site(p, rate);
+            }
+            None => s.ownership.site = id,
+        })
+    });
+    let (rh, set_rh, clear_rh) = opt(sc, |s| s.ownership.rent_hourly, |s, v| s.ownership.rent_hourly = v);
+    let (rm, set_rm, clear_rm) = opt(sc, |s| s.ownership.rent_monthly, |s, v| s.ownership.rent_monthly = v);
+    let (ry, set_ry, clear_ry) = opt(sc, |s| s.ownership.rent_yearly, |s, v| s.ownership.rent_yearly = v);
+    let (lw, set_lw, clear_lw) = opt(sc, |s| s.ownership.lead_weeks, |s, v| s.ownership.lead_weeks = v);
+    let (util, set_util) = pct(sc, |s| s.ownership.utilisation, |s, v| s.ownership.utilisation = v);
+    let (mnt, set_mnt) = pct(sc, |s| s.ownership.maintenance_per_year, |s, v| s.ownership.maintenance_per_year = v);
+    let (res, set_res) = pct(sc, |s| s.ownership.residual, |s, v| s.ownership.residual = v);
+    let (disc, set_disc) = pct(sc, |s| s.ownership.discount_rate, |s, v| s.ownership.discount_rate = v);
+    view! {
+        <SelectField label=Key::Site testid="own-site" options=sites value=get(sc, |s| s.ownership.site.clone()) on_change=on_site/>
+        <NumFields rows=OWNERSHIP_SITE/>
+        <NumField label=Key::Maintenance testid="own-maint" min=0.0 max=100.0 value=mnt on_change=set_mnt/>
+        <NumField label=Key::Depreciation testid="own-years" min=0.5 max=20.0 value=num(sc, |s| s.ownership.depreciation_years) on_change=set(sc, |s, v| s.ownership.depreciation_years = v)/>
+        <NumField label=Key::Residual testid="own-residual" min=0.0 max=100.0 value=res on_change=set_res/>
+        <NumField label=Key::Discount testid="own-discount" min=0.0 max=100.0 value=disc on_change=set_disc/>
+        <NumField label=Key::Utilisation testid="own-util" min=0.1 max=100.0 value=util on_change=set_util/>
+        <NumField label=Key::RentHourly testid="own-rent-h" min=0.0 max=1e9 value=rh on_change=set_rh on_empty=clear_rh/>
+        <NumField label=Key::RentMonthly testid="own-rent-m" min=0.0 max=1e9 value=rm on_change=set_rm on_empty=clear_rm/>
+        <NumField label=Key::RentYearly testid="own-rent-y" min=0.0 max=1e12 value=ry on_change=set_ry on_empty=clear_ry/>
+        <NumField label=Key::LeadWeeks testid="own-lead" min=0.0 max=156.0 value=lw on_change=set_lw on_empty=clear_lw/>
+        <NumField label=Key::Months testid="own-months" min=1.0 max=240.0 integer=true value=num(sc, |s| f64::from(s.ownership.months)) on_change=set(sc, |s, v: f64| s.ownership.months = v as u32)/>
+    }
+}
+
+/// The monthly demand profile, read by the domain (`Ownership::parse_demand`), with the reason
+/// a typed profile was refused.
+#[component]
+fn DemandField() -> impl IntoView {
+    let sc = expect_context::<RwSignal<Scenario>>();
+    let lang = expect_context::<RwSignal<Lang>>();
+    let demand_err = RwSignal::new(None::<DemandError>);
+    view! {
+        <label class="field"><span>{move || Key::Demand.text(lang.get())}</span>
+            <input type="text" data-testid="own-demand" aria-invalid=move || demand_err.get().is_some().to_string()
+                prop:value=move || sc.with(|s| s.ownership.demand.iter().map(|v| format!("{v}")).collect::<Vec<_>>().join(", "))
+                on:input=move |ev| match Ownership::parse_demand(&event_target_value(&ev)) {
+                    Ok(v) => { demand_err.set(None); sc.update(|s| s.ownership.demand = v) }
+                    Err(e) => demand_err.set(Some(e)),
+                }/>
+            {move || demand_err.get().map(|e| {
+                let l = lang.get();
+                let text = match e {
+                    DemandError::BadNumber => Key::InvalidNumber.text(l).replace("{min}", "0").replace("{max}", &crate::domain::format::grouped(DEMAND_MAX, 0)),
+                    DemandError::TooManyMonths => Key::TooManyMonths.text(l).replace("{n}", &DEMAND_MONTHS.to_string()),
+                };
+                view! { <span class="field-error" role="alert" data-testid="own-demand-error">{text}</span> }
+            })}
+        </label>
     }
 }
 
@@ -235,72 +266,10 @@ pub fn RentVsBuyView(report: Signal<Option<Report>>) -> impl IntoView {
     });
     let figures = move || {
         let l = lang.get();
-        let cur = sc.with(|s| s.money.currency);
-        let m = |v: f64| format::money(v, cur);
-        let Some(r) = rvb.get() else {
-            return view! { <p class="muted" data-testid="rvb-none">{Key::NoPrice.text(l)}</p> }.into_any();
-        };
-        let note = |q: &Option<Quote>| q.as_ref().map(|q| format!(" ({})", price_note(q, l))).unwrap_or_default();
-        // No rental price: nothing to break even against (not "never").
-        let never = if r.rent.hourly.is_some() { Key::Never } else { Key::NoRentPrice }.text(l);
-        let rows = vec![
-            (Key::Card, format!("{} × {}", r.name, r.own.cards)),
-            (Key::Hardware, format!("{}{}", m(r.own.hardware), note(&r.buy_quote))),
-            (Key::AnnualFixed, m(r.own.annual_fixed)),
-            (Key::PowerPerHour, m(r.own.power_per_hour)),
-            (Key::OwnPerGpuHour, format!("{} ({:.0}%)", m(r.own_per_gpu_hour), r.utilisation * 100.0)),
-            (
-                Key::RentPerGpuHour,
-                r.rent.hourly.map_or(Key::NoRentPrice.text(l).into(), |h| format!("{}{}", m(h), note(&r.rent_quote))),
-            ),
-            (
-                Key::BreakevenHours,
-                r.breakeven_hours
-                    .map_or(never.into(), |h| format!("{} {}", format::grouped(h, 0), Key::HoursPerYear.text(l))),
-            ),
-            (
-                Key::BreakevenMonth,
-                r.breakeven_month.map_or(never.into(), |x| format!("{x:.1} {}", Key::MonthN.text(l))),
-            ),
-        ];
-        let lead = [
-            (
-                Key::LeadTime,
-                format!(
-                    "{} {} ({})",
-                    format::grouped(r.lead_weeks, 1),
-                    Key::Weeks.text(l),
-                    if r.lead_date.is_empty() { Key::Assumed.text(l) } else { &r.lead_date }
-                ),
-                r.lead_source.clone(),
-            ),
-            (
-                Key::Bridge,
-                r.bridge.map_or(Key::NoRentPrice.text(l).into(), m),
-                crate::domain::explain::bridge_formula(l).to_string(),
-            ),
-        ];
-        let no_demand = sc.with(|s| s.ownership.demand.is_empty());
-        let hybrid = match r.hybrid.as_ref() {
-            Some(h) => Some((
-                Key::HybridBest,
-                format!("{} ({} {})", h.best_cards, m(h.best_annual), Key::PerYear.text(l)),
-                crate::domain::explain::hybrid_formula(l).to_string(),
-            )),
-            None if no_demand => Some((Key::HybridBest, Key::HybridNeedsDemand.text(l).to_string(), String::new())),
-            None => None,
-        };
-        let how = sc.with(|s| crate::domain::explain::rent_vs_buy_formulas(s, &r, l));
-        view! {
-            <table class="figures" data-testid="rvb-figures"><tbody>
-                {rows.into_iter().zip(how).map(|((k, v), f)| (k, v, f)).chain(lead).chain(hybrid).map(|(k, v, f)| view! {
-                    <tr><th>{k.text(l)}</th><td>{v}</td><td class="muted mono how">{f}</td></tr>
-                }).collect_view()}
-            </tbody></table>
-            <p data-testid="rvb-rules">{buy_text(BuyVerdict::of(&r), l)}</p>
-            {[(r.rent_first, Key::RentFirst), (r.utilisation < IDLE_UTILISATION, Key::IdleWarning)].into_iter().filter(|w| w.0).map(|w| view! { <p class="warn">{w.1.text(l)}</p> }).collect_view()}
+        match rvb.get() {
+            Some(r) => sc.with(|s| figures(&r, s, l)),
+            None => view! { <p class="muted" data-testid="rvb-none">{Key::NoPrice.text(l)}</p> }.into_any(),
         }
-        .into_any()
     };
     let budget = move || {
         let l = lang.get();
@@ -325,6 +294,69 @@ pub fn RentVsBuyView(report: Signal<Option<Report>>) -> impl IntoView {
             {budget}
         </section>
     }
+}
+
+/// The rent-or-buy figures with their formulas, lead time, bridge, hybrid plan and verdict.
+fn figures(r: &RentVsBuy, s: &Scenario, l: Lang) -> AnyView {
+    let m = |v: f64| format::money(v, s.money.currency);
+    let note = |q: &Option<Quote>| q.as_ref().map(|q| format!(" ({})", price_note(q, l))).unwrap_or_default();
+    // No rental price: nothing to break even against (not "never").
+    let never = if r.rent.hourly.is_some() { Key::Never } else { Key::NoRentPrice }.text(l);
+    let rows = vec![
+        (Key::Card, format!("{} × {}", r.name, r.own.cards)),
+        (Key::Hardware, format!("{}{}", m(r.own.hardware), note(&r.buy_quote))),
+        (Key::AnnualFixed, m(r.own.annual_fixed)),
+        (Key::PowerPerHour, m(r.own.power_per_hour)),
+        (Key::OwnPerGpuHour, format!("{} ({:.0}%)", m(r.own_per_gpu_hour), r.utilisation * 100.0)),
+        (
+            Key::RentPerGpuHour,
+            r.rent.hourly.map_or(Key::NoRentPrice.text(l).into(), |h| format!("{}{}", m(h), note(&r.rent_quote))),
+        ),
+        (
+            Key::BreakevenHours,
+            r.breakeven_hours
+                .map_or(never.into(), |h| format!("{} {}", format::grouped(h, 0), Key::HoursPerYear.text(l))),
+        ),
+        (Key::BreakevenMonth, r.breakeven_month.map_or(never.into(), |x| format!("{x:.1} {}", Key::MonthN.text(l)))),
+    ];
+    let lead = [
+        (
+            Key::LeadTime,
+            format!(
+                "{} {} ({})",
+                format::grouped(r.lead_weeks, 1),
+                Key::Weeks.text(l),
+                if r.lead_date.is_empty() { Key::Assumed.text(l) } else { &r.lead_date }
+            ),
+            r.lead_source.clone(),
+        ),
+        (
+            Key::Bridge,
+            r.bridge.map_or(Key::NoRentPrice.text(l).into(), m),
+            crate::domain::explain::bridge_formula(l).to_string(),
+        ),
+    ];
+    let no_demand = s.ownership.demand.is_empty();
+    let hybrid = match r.hybrid.as_ref() {
+        Some(h) => Some((
+            Key::HybridBest,
+            format!("{} ({} {})", h.best_cards, m(h.best_annual), Key::PerYear.text(l)),
+            crate::domain::explain::hybrid_formula(l).to_string(),
+        )),
+        None if no_demand => Some((Key::HybridBest, Key::HybridNeedsDemand.text(l).to_string(), String::new())),
+        None => None,
+    };
+    let how = crate::domain::explain::rent_vs_buy_formulas(s, r, l);
+    view! {
+        <table class="figures" data-testid="rvb-figures"><tbody>
+            {rows.into_iter().zip(how).map(|((k, v), f)| (k, v, f)).chain(lead).chain(hybrid).map(|(k, v, f)| view! {
+                <tr><th>{k.text(l)}</th><td>{v}</td><td class="muted mono how">{f}</td></tr>
+            }).collect_view()}
+        </tbody></table>
+        <p data-testid="rvb-rules">{buy_text(BuyVerdict::of(r), l)}</p>
+        {[(r.rent_first, Key::RentFirst), (r.utilisation < IDLE_UTILISATION, Key::IdleWarning)].into_iter().filter(|w| w.0).map(|w| view! { <p class="warn">{w.1.text(l)}</p> }).collect_view()}
+    }
+    .into_any()
 }
 
 /// "Buying beats on-demand renting above 3,100 h a year; yours: 5,256 h ✓ · or when …".

@@ -161,6 +161,26 @@ struct Request {
     decoding: bool,
 }
 
+impl Request {
+    /// Its tokens out of a stride of `n` decode steps ending at `now`: `n` while it decodes, the
+    /// first when its prompt has just been computed, none while it prefills; the first token's
+    /// time is kept. Returns the tokens added to the cache.
+    fn emit(&mut self, n: f64, now: f64) -> f64 {
+        let made = if self.decoding {
+            n
+        } else if self.done >= self.prefill {
+            1.0
+        } else {
+            0.0
+        };
+        self.made += made;
+        if made > 0.0 && self.first.is_nan() {
+            self.first = now;
+        }
+        made
+    }
+}
+
 /// Arrivals not yet queued, earliest first. Times are finite and ≥ 0, so their bit patterns order
 /// as the numbers do.
 #[derive(Default)]
@@ -218,6 +238,169 @@ impl Mix {
     }
 }
 
+/// A request arriving at `arrival` from `user`, its prompt and answer drawn around the engine's
+/// means (log-normal) within the cache of `cap` tokens.
+fn draw(e: &Engine, rng: &mut Rng, (cap, mean_prompt): (f64, f64), id: usize, (arrival, user): (f64, u32)) -> Request {
+    // A request longer than the cache is cut to fit: engines refuse longer ones outright.
+    let own = rng.lognormal(mean_prompt, e.sigma).round().clamp(1.0, cap - e.enc_seq - 1.0);
+    let output = rng.lognormal(e.output, e.out_sigma).round().clamp(1.0, cap - e.enc_seq - own);
+    let prefill = (own * (1.0 - e.prefix_share)).ceil().max(1.0) + e.enc_seq;
+    Request {
+        id,
+        arrival,
+        prompt: own + e.enc_seq,
+        prefill,
+        done: 0.0,
+        base: prefill,
+        output,
+        made: 0.0,
+        first: f64::NAN,
+        user,
+        decoding: false,
+    }
+}
+
+/// Arrivals not yet queued at the start: an open load keeps its next one here, a closed loop
+/// one per thinking user. `None` for a rate that is not a positive number.
+fn first_arrivals(e: &Engine, load: Load, users: u32, last: usize, rng: &mut Rng) -> Option<Pending> {
+    let mut pending = Pending::default();
+    match load {
+        Load::Rate(r) if r > 0.0 && r.is_finite() => pending.push(rng.exp(1.0 / r), 0),
+        Load::Rate(_) => return None,
+        Load::Bench { concurrency, .. } => {
+            (0..concurrency.clamp(1, 1 << 20).min(last as u32)).for_each(|u| pending.push(0.0, u));
+        }
+        Load::Users { think_s, .. } => {
+            // Users who never think are spread over one request's time at their load, as if
+            // they had been asking for a while: all asking at once would keep equal requests in
+            // lock step for the whole run.
+            let life = e.step(0.0, e.uncached) + e.output * e.step(f64::from(users), 0.0);
+            for u in 0..users {
+                pending.push(if think_s > 0.0 { rng.exp(think_s) } else { life * rng.uniform() }, u);
+            }
+        }
+    }
+    Some(pending)
+}
+
+/// No cache room for this step's tokens: preempts the newest running requests until there is
+/// (they go back to the front of the queue to recompute), rescans the mix, and returns how
+/// many were preempted.
+fn preempt(
+    running: &mut Vec<Request>,
+    waiting: &mut std::collections::VecDeque<Request>,
+    kv: &mut f64,
+    mix: &mut Mix,
+    cap: f64,
+) -> u32 {
+    let mut n = 0;
+    while *kv + mix.decoding > cap && running.len() > 1 {
+        let Some(mut r) = running.pop() else { break };
+        *kv -= r.prompt + r.made;
+        mix.decoding -= if r.decoding { 1.0 } else { 0.0 };
+        r.prefill = r.base + r.made;
+        r.done = 0.0;
+        r.decoding = false;
+        waiting.push_front(r);
+        n += 1;
+    }
+    if n > 0 {
+        *mix = scan(running);
+    }
+    n
+}
+
+/// The measured requests' latencies and the completions the rate counts.
+#[derive(Default)]
+struct Tally {
+    ttft: Vec<f64>,
+    tpot: Vec<f64>,
+    e2e: Vec<f64>,
+    completed: f64,
+    /// Measured requests still running or to come.
+    left: usize,
+    /// When the last measured request finished.
+    end: f64,
+    /// Ids of the measured requests (after the warm-up).
+    window: std::ops::Range<usize>,
+}
+
+impl Tally {
+    /// `r` finished at `now`; `measuring` once the first measured request has arrived.
+    fn finished(&mut self, r: &Request, now: f64, measuring: bool) {
+        // Every completion inside the measured window counts towards the rate, whoever's.
+        self.completed += if measuring { 1.0 } else { 0.0 };
+        if self.window.contains(&r.id) {
+            self.ttft.push(r.first - r.arrival);
+            self.e2e.push(now - r.arrival);
+            if r.made > 1.0 {
+                self.tpot.push((now - r.first) / (r.made - 1.0));
+            }
+            self.left -= 1;
+            self.end = now;
+        }
+    }
+}
+
+/// What a step may admit: at most `seqs` running requests, `cap` cache tokens, and nobody in
+/// a step that preempted.
+#[derive(Clone, Copy)]
+struct Limits {
+    seqs: f64,
+    cap: f64,
+    admit: bool,
+}
+
+/// Fills a step's `room` of batched tokens with prefill: the running prompts' chunks in
+/// admission order (when any is `prefilling`), then requests admitted from the queue while the
+/// `limits` allow. Returns the tokens prefilled.
+fn prefill(
+    running: &mut Vec<Request>,
+    waiting: &mut std::collections::VecDeque<Request>,
+    kv: &mut f64,
+    mut room: f64,
+    prefilling: bool,
+    limits: Limits,
+) -> f64 {
+    let mut chunk = 0.0;
+    for r in running.iter_mut().filter(|_| prefilling) {
+        if !r.decoding && room >= 1.0 {
+            let take = (r.prefill - r.done).min(room);
+            r.done += take;
+            room -= take;
+            chunk += take;
+        }
+    }
+    while let Some(r) = waiting.front().filter(|_| limits.admit) {
+        if room < 1.0 || running.len() as f64 >= limits.seqs || *kv + r.prompt + r.made + 1.0 > limits.cap {
+            break;
+        }
+        let Some(mut r) = waiting.pop_front() else { break };
+        let take = r.prefill.min(room);
+        r.done = take;
+        room -= take;
+        chunk += take;
+        *kv += r.prompt + r.made;
+        running.push(r);
+    }
+    chunk
+}
+
+/// The closed loop's users, and the warm-up's and the run's request counts. A closed loop starts
+/// with every user asking at once: the warm-up lets that burst clear (one round of every user)
+/// and the measured requests span another round at least; a benchmark measures every prompt.
+fn window(load: Load, run: Run) -> (u32, usize, usize) {
+    let users = if let Load::Users { users, .. } = load { users.clamp(1, 1 << 20) } else { 0 };
+    let (warmup, last) = match load {
+        Load::Bench { prompts, .. } => (0, prompts.clamp(1, 1 << 20) as usize),
+        _ => {
+            let warmup = run.warmup.max(users) as usize;
+            (warmup, warmup + run.requests.max(users).max(1) as usize)
+        }
+    };
+    (users, warmup, last)
+}
+
 /// Steps a run may take before it counts as fallen behind.
 const STEP_LIMIT: u32 = 2_000_000;
 
@@ -235,66 +418,18 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
     // the budget has tokens.
     let budget = (e.chunk * e.groups).floor().max(1.0);
     let seqs = if run.max_seqs == 0 { budget } else { f64::from(run.max_seqs).min(budget) };
-    // A closed loop starts with every user asking at once: the warm-up lets that burst clear
-    // (one round of every user) and the measured requests span another round at least.
-    let users = if let Load::Users { users, .. } = load { users.clamp(1, 1 << 20) } else { 0 };
-    let (warmup, last) = match load {
-        Load::Bench { prompts, .. } => (0, prompts.clamp(1, 1 << 20) as usize),
-        _ => {
-            let warmup = run.warmup.max(users) as usize;
-            (warmup, warmup + run.requests.max(users).max(1) as usize)
-        }
-    };
+    let (users, warmup, last) = window(load, run);
     let mut rng = Rng(run.seed);
-    let draw = |rng: &mut Rng, id: usize, arrival: f64, user: u32| {
-        // A request longer than the cache is cut to fit: engines refuse longer ones outright.
-        let own = rng.lognormal(mean_prompt, e.sigma).round().clamp(1.0, cap - e.enc_seq - 1.0);
-        let output = rng.lognormal(e.output, e.out_sigma).round().clamp(1.0, cap - e.enc_seq - own);
-        let prefill = (own * (1.0 - e.prefix_share)).ceil().max(1.0) + e.enc_seq;
-        Request {
-            id,
-            arrival,
-            prompt: own + e.enc_seq,
-            prefill,
-            done: 0.0,
-            base: prefill,
-            output,
-            made: 0.0,
-            first: f64::NAN,
-            user,
-            decoding: false,
-        }
-    };
-
-    // Arrivals not yet queued: an open load keeps its next one here, a closed loop one per
-    // thinking user.
-    let mut pending = Pending::default();
-    match load {
-        Load::Rate(r) if r > 0.0 && r.is_finite() => pending.push(rng.exp(1.0 / r), 0),
-        Load::Rate(_) => return None,
-        Load::Bench { concurrency, .. } => {
-            (0..concurrency.clamp(1, 1 << 20).min(last as u32)).for_each(|u| pending.push(0.0, u))
-        }
-        Load::Users { think_s, .. } => {
-            // Users who never think are spread over one request's time at their load, as if
-            // they had been asking for a while: all asking at once would keep equal requests in
-            // lock step for the whole run.
-            let life = e.step(0.0, e.uncached) + e.output * e.step(f64::from(users), 0.0);
-            for u in 0..users {
-                pending.push(if think_s > 0.0 { rng.exp(think_s) } else { life * rng.uniform() }, u);
-            }
-        }
-    }
+    let mut pending = first_arrivals(e, load, users, last, &mut rng)?;
     let mut arrived = 0;
     let mut waiting = std::collections::VecDeque::<Request>::new();
     // Running requests in admission order (the newest is preempted first), held in place: the
     // per-step passes over them are the simulation's inner loop.
     let mut running: Vec<Request> = Vec::new();
     let (mut now, mut kv) = (0.0_f64, 0.0_f64);
-    let (mut ttft, mut tpot, mut e2e) = (Vec::new(), Vec::new(), Vec::new());
+    let mut tally = Tally { left: last - warmup, window: warmup..last, ..Tally::default() };
     let (mut preemptions, mut prefill_time, mut batch_time) = (0, 0.0, 0.0);
-    let (mut start, mut end, mut completed) = (f64::NAN, 0.0, 0.0);
-    let mut left = last - warmup;
+    let mut start = f64::NAN;
     // The running requests' mix at the start of the next step: each step's last pass counts it.
     let mut mix = Mix::default();
 
@@ -304,7 +439,7 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
             now = now.max(pending.next());
         }
         while let Some((t, user)) = pending.due(now) {
-            waiting.push_back(draw(&mut rng, arrived, t, user));
+            waiting.push_back(draw(e, &mut rng, (cap, mean_prompt), arrived, (t, user)));
             arrived += 1;
             if arrived == warmup + 1 {
                 start = now;
@@ -314,58 +449,26 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
             }
         }
         let before = preemptions;
-        // No cache room for this step's tokens: preempt the newest until there is (recompute).
-        while kv + mix.decoding > cap && running.len() > 1 {
-            let Some(mut r) = running.pop() else { break };
-            kv -= r.prompt + r.made;
-            mix.decoding -= if r.decoding { 1.0 } else { 0.0 };
-            r.prefill = r.base + r.made;
-            r.done = 0.0;
-            r.decoding = false;
-            waiting.push_front(r);
-            preemptions += 1;
-        }
-        if preemptions > before {
-            mix = scan(&mut running);
-        }
+        preemptions += preempt(&mut running, &mut waiting, &mut kv, &mut mix, cap);
         let Mix { decoding, context, finish, prefilling } = mix;
-        // Decode tokens first, then prefill chunks in admission order, then admissions.
-        let mut room = (budget - decoding).max(0.0);
-        let mut chunk = 0.0;
-        for r in running.iter_mut().filter(|_| prefilling) {
-            if !r.decoding && room >= 1.0 {
-                let take = (r.prefill - r.done).min(room);
-                r.done += take;
-                room -= take;
-                chunk += take;
-            }
-        }
-        // vLLM V1 admits nobody in a step that preempted.
-        while let Some(r) = waiting.front().filter(|_| preemptions == before) {
-            if room < 1.0 || running.len() as f64 >= seqs || kv + r.prompt + r.made + 1.0 > cap {
-                break;
-            }
-            let Some(mut r) = waiting.pop_front() else { break };
-            let take = r.prefill.min(room);
-            r.done = take;
-            room -= take;
-            chunk += take;
-            kv += r.prompt + r.made;
-            running.push(r);
-        }
+        // Decode tokens first, then prefill chunks in admission order, then admissions; vLLM V1
+        // admits nobody in a step that preempted.
+        let room = (budget - decoding).max(0.0);
+        let limits = Limits { seqs, cap, admit: preemptions == before };
+        let chunk = prefill(&mut running, &mut waiting, &mut kv, room, prefilling, limits);
         // A pure decode stretch (nothing to prefill, nothing arriving, nobody finishing, the cache
         // not filling) runs as one stride of `n` steps.
-        let mut n: f64 = 1.0;
-        if chunk == 0.0 && decoding > 0.0 {
+        let n = if chunk == 0.0 && decoding > 0.0 {
             let fill = ((cap - kv) / decoding).floor();
             let arrive = if waiting.is_empty() {
-                let next = pending.next();
-                ((next - now) / e.step_at(decoding, context, 0.0)).ceil()
+                ((pending.next() - now) / e.step_at(decoding, context, 0.0)).ceil()
             } else {
                 f64::INFINITY
             };
-            n = finish.min(fill).min(arrive).max(1.0);
-        }
+            finish.min(fill).min(arrive).max(1.0)
+        } else {
+            1.0
+        };
         let dt = n * e.step_at(decoding, context + decoding * (n - 1.0) / 2.0, chunk / e.groups.max(1.0));
         now += dt;
         if chunk > 0.0 {
@@ -380,18 +483,7 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
         let mut kept = 0;
         for k in 0..running.len() {
             let mut r = running[k];
-            let made = if r.decoding {
-                n
-            } else if r.done >= r.prefill {
-                1.0
-            } else {
-                0.0
-            };
-            r.made += made;
-            kv += made;
-            if made > 0.0 && r.first.is_nan() {
-                r.first = now;
-            }
+            kv += r.emit(n, now);
             if r.made < r.output {
                 mix.add(&mut r);
                 running[kept] = r;
@@ -399,17 +491,7 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
                 continue;
             }
             kv -= r.prompt + r.made;
-            // Every completion inside the measured window counts towards the rate, whoever's.
-            completed += if start.is_nan() { 0.0 } else { 1.0 };
-            if (warmup..last).contains(&r.id) {
-                ttft.push(r.first - r.arrival);
-                e2e.push(now - r.arrival);
-                if r.made > 1.0 {
-                    tpot.push((now - r.first) / (r.made - 1.0));
-                }
-                left -= 1;
-                end = now;
-            }
+            tally.finished(&r, now, !start.is_nan());
             match load {
                 Load::Users { think_s, .. } => {
                     pending.push(now + if think_s > 0.0 { rng.exp(think_s) } else { 0.0 }, r.user);
@@ -419,17 +501,17 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
             }
         }
         running.truncate(kept);
-        if left == 0 {
-            let span = (end - start).max(1e-12);
+        if tally.left == 0 {
+            let span = (tally.end - start).max(1e-12);
             return Some(Outcome {
-                rate: completed / span,
+                rate: tally.completed / span,
                 batch: batch_time / span,
                 prefill_busy: prefill_time / now.max(1e-12),
                 preemptions,
                 finished: true,
-                ttft: Spread::of(ttft),
-                tpot: Spread::of(tpot),
-                e2e: Spread::of(e2e),
+                ttft: Spread::of(tally.ttft),
+                tpot: Spread::of(tally.tpot),
+                e2e: Spread::of(tally.e2e),
             });
         }
     }
