@@ -152,3 +152,156 @@ fn shortfalls_carry_the_figures_of_the_failure() {
     assert_eq!(shortfalls(&big, v), vec![Shortfall::DoesNotFit { needed: v.memory.total, capacity: v.capacity }]);
     assert!(v.memory.total > v.capacity);
 }
+
+/// More of the same card doubles from the plan's count to the first that works: 70B full
+/// fine-tuning forced onto two RTX 4090s is offered 2·2^k cards, and half of that would not work.
+/// Under a card limit that no doubling reaches, no such fix is offered (and the search stops).
+#[test]
+fn more_cards_doubles_to_the_fewest_that_works_and_stops_at_the_limit() {
+    let s = Scenario { search: Search { max_gpus: 256, ..Search::default() }, ..seventy_b_on_4090s(2) };
+    let fs = fixes(&s, Catalog::embedded());
+    let more = fs.iter().find(|f| f.en.starts_with("use ")).unwrap_or_else(|| panic!("{fs:?}"));
+    let n: u32 = more.en.trim_start_matches("use ").trim_end_matches(" cards").parse().unwrap_or(0);
+    assert!(n > 2 && (n / 2).is_power_of_two() && n % 2 == 0, "doubling from 2: {}", more.en);
+    assert_eq!(more.scenario.parallel.gpus, n);
+    let half = Scenario { parallel: Parallel { gpus: n / 2, auto: true, ..s.parallel.clone() }, ..s.clone() };
+    let r = report(&half);
+    let v = r.cards.iter().find(|c| c.gpu == "rtx-4090").unwrap_or_else(|| panic!("planned"));
+    assert!(!works(&half, v), "{} cards already work", n / 2);
+    let capped = Scenario { search: Search { max_gpus: n / 2, ..Search::default() }, ..s };
+    let fs = fixes(&capped, Catalog::embedded());
+    assert!(!fs.iter().any(|f| f.en.starts_with("use ") && f.gpu == "rtx-4090"), "{fs:?}");
+}
+
+/// A vision training job that does not fit is offered half the batch per card: ResNet-50 at 512
+/// images per RTX 4090 needs ~26 GiB, at 256 ~14 GiB; a batch of 1 has no smaller batch to offer.
+#[test]
+fn a_vision_job_that_does_not_fit_is_offered_half_the_batch() {
+    let mut s = Scenario {
+        task: Task::Pretrain,
+        model: "resnet50".into(),
+        parallel: Parallel { gpus: 1, ..Parallel::default() },
+        cards: CardFilter { only: vec!["rtx-4090".into()], ..CardFilter::default() },
+        ..Scenario::default()
+    };
+    s.vision.batch = 512;
+    assert!(!report(&s).cards[0].fits);
+    let fs = fixes(&s, Catalog::embedded());
+    let batch = fs.iter().find(|f| f.en.contains("per card")).unwrap_or_else(|| panic!("{fs:?}"));
+    assert_eq!(batch.en, "batch 256 per card");
+    assert_eq!(batch.zh, "每卡批大小减为 256");
+    assert_eq!(batch.scenario.vision.batch, 256);
+    assert_eq!(batch.scenario.parallel.gpus, 1, "the same card count");
+    check_all(&s);
+    // ViT-H/14 needs ~12 GiB at one image: on an 8 GB card there is no smaller batch to offer.
+    let mut small = Catalog::embedded().gpu("l4").cloned().unwrap_or_else(|| panic!("l4"));
+    small.id = "l4-8gb".into();
+    small.memory_gb = Some(8.0);
+    s.model = "vit-h14".into();
+    s.vision.batch = 1;
+    s.custom_gpus = vec![small];
+    s.cards.only = vec!["l4-8gb".into()];
+    assert!(!report(&s).cards[0].fits);
+    let fs = fixes(&s, Catalog::embedded());
+    assert!(!fs.is_empty() && !fs.iter().any(|f| f.en.contains("per card")), "{fs:?}");
+}
+
+/// A manual training layout that runs out of memory is offered the memory layouts that fix it on
+/// the same cards, each applying what its label says: Llama 3.1 8B fully fine-tuned on eight
+/// A100 80 GB without ZeRO keeps 16 B of states per parameter (~128 GB) on every card — ZeRO-3
+/// shards them; pre-training at 4 × 8,192 tokens per card under ZeRO-3 keeps ~170 GB of
+/// activations — full recompute keeps only each layer's input, on every layer (a partial
+/// setting left from the manual layout is cleared).
+#[test]
+fn an_out_of_memory_layout_is_offered_the_memory_layouts_that_fix_it() {
+    use gpu_planner::domain::scenario::Recompute;
+    let manual = Parallel { auto: false, gpus: 8, zero: 0, recompute: Recompute::None, ..Parallel::default() };
+    let states = Scenario {
+        task: Task::FullFinetune,
+        model: "llama-3.1-8b".into(),
+        parallel: manual.clone(),
+        cards: CardFilter { only: vec!["a100-80gb-sxm4".into()], ..CardFilter::default() },
+        ..Scenario::default()
+    };
+    assert!(!report(&states).cards[0].fits);
+    let fs = fixes(&states, Catalog::embedded());
+    let zero = fs.iter().find(|f| f.en == "ZeRO stage 3").unwrap_or_else(|| panic!("{fs:?}"));
+    assert_eq!((zero.scenario.parallel.zero, zero.scenario.parallel.gpus, zero.gpus), (3, 8, 8));
+    assert_eq!(zero.zh, "使用 ZeRO-3");
+    check_all(&states);
+
+    let mut acts = Scenario { task: Task::Pretrain, parallel: Parallel { zero: 3, ..manual }, ..states };
+    acts.training.seq_len = 8192;
+    acts.training.micro_batch = 4;
+    acts.training.global_batch = 32;
+    acts.parallel.recompute_layers = 4;
+    assert!(!report(&acts).cards[0].fits);
+    let fs = fixes(&acts, Catalog::embedded());
+    let full = fs.iter().find(|f| f.en == "full activation recompute").unwrap_or_else(|| panic!("{fs:?}"));
+    let p = &full.scenario.parallel;
+    assert_eq!((p.recompute, p.recompute_layers, p.zero, p.gpus), (Recompute::Full, 0, 3, 8));
+    check_all(&acts);
+
+    // Two sequences of 8,192 per card (~85 GB of activations): half the sequence or one
+    // sequence per micro-batch fits; with one sequence already, no micro-batch fix.
+    acts.training.micro_batch = 2;
+    acts.training.global_batch = 16;
+    assert!(!report(&acts).cards[0].fits);
+    let fs = fixes(&acts, Catalog::embedded());
+    let seq = fs.iter().find(|f| f.en.starts_with("sequence length")).unwrap_or_else(|| panic!("{fs:?}"));
+    assert_eq!((seq.en.as_str(), seq.scenario.training.seq_len), ("sequence length 4096", 4096));
+    let mb = fs.iter().find(|f| f.en == "micro-batch 1").unwrap_or_else(|| panic!("{fs:?}"));
+    assert_eq!(mb.scenario.training.micro_batch, 1);
+    acts.training.micro_batch = 1;
+    acts.training.seq_len = 32_768;
+    assert!(!report(&acts).cards[0].fits);
+    assert!(!fixes(&acts, Catalog::embedded()).iter().any(|f| f.en == "micro-batch 1"));
+}
+
+/// A serving plan whose prompts do not fit is offered prompts of half the length (and their p90
+/// halved, never below the new mean), and an FP8 KV cache only when the cache is not FP8
+/// already.
+#[test]
+fn serving_fixes_halve_the_prompt_and_offer_fp8_cache_once() {
+    use gpu_planner::domain::scenario::KvPrecision;
+    let mut s = Scenario {
+        task: Task::Inference,
+        model: "llama-3.1-8b".into(),
+        parallel: Parallel { gpus: 1, ..Parallel::default() },
+        cards: CardFilter { only: vec!["rtx-4090".into()], ..CardFilter::default() },
+        ..Scenario::default()
+    };
+    s.inference.context = 64_000;
+    s.inference.context_p90 = Some(70_000);
+    s.inference.concurrent = 1;
+    // An internal tool's relaxed targets: only the memory decides.
+    s.inference.ttft_p50_s = 60.0;
+    s.inference.ttft_p99_s = 120.0;
+    s.inference.tpot_p50_ms = 500.0;
+    s.inference.tpot_p99_ms = 1000.0;
+    let fs = fixes(&s, Catalog::embedded());
+    let names: Vec<&str> = fs.iter().map(|f| f.en.as_str()).collect();
+    if let Some(short) = fs.iter().find(|f| f.en.starts_with("prompts of ")) {
+        assert_eq!(short.en, "prompts of 32000 tokens");
+        assert_eq!(short.scenario.inference.context, 32_000);
+        assert_eq!(short.scenario.inference.context_p90, Some(35_000));
+    } else {
+        panic!("no shorter prompts: {names:?}");
+    }
+    assert!(names.contains(&"FP8 KV cache"), "{names:?}");
+    s.inference.kv = KvPrecision::Fp8;
+    let fs = fixes(&s, Catalog::embedded());
+    assert!(!fs.iter().any(|f| f.en == "FP8 KV cache"), "already FP8");
+    // Four requests of 20,000 tokens hold ~10 GB of cache beside 16 GB of weights: two fit.
+    s.inference.kv = KvPrecision::Bf16;
+    s.inference.context = 20_000;
+    s.inference.context_p90 = None;
+    s.inference.concurrent = 4;
+    let fs = fixes(&s, Catalog::embedded());
+    let fewer = fs.iter().find(|f| f.en.ends_with("concurrent requests")).unwrap_or_else(|| panic!("{fs:?}"));
+    assert_eq!((fewer.en.as_str(), fewer.scenario.inference.concurrent), ("2 concurrent requests", 2));
+    assert_eq!(fewer.zh, "并发请求减为 2");
+    s.inference.concurrent = 1;
+    s.inference.context = 64_000;
+    assert!(!fixes(&s, Catalog::embedded()).iter().any(|f| f.en.contains("concurrent")), "one is the fewest");
+}

@@ -268,7 +268,7 @@ fn shape_fixes(s: &Scenario, catalog: &Catalog, v: &CardVerdict, out: &mut Vec<F
                 s,
                 catalog,
                 g,
-                format!("{half} concurrent requests"),
+                format!("{half} concurrent request{}", if half == 1 { "" } else { "s" }),
                 format!("并发请求减为 {half}"),
                 |x| x.inference.concurrent = half,
             ));
