@@ -162,7 +162,7 @@ fn more_cards_doubles_to_the_fewest_that_works_and_stops_at_the_limit() {
     let fs = fixes(&s, Catalog::embedded());
     let more = fs.iter().find(|f| f.en.starts_with("use ")).unwrap_or_else(|| panic!("{fs:?}"));
     let n: u32 = more.en.trim_start_matches("use ").trim_end_matches(" cards").parse().unwrap_or(0);
-    assert!(n > 2 && (n / 2).is_power_of_two() && n % 2 == 0, "doubling from 2: {}", more.en);
+    assert!(n > 2 && (n / 2).is_power_of_two() && n.is_multiple_of(2), "doubling from 2: {}", more.en);
     assert_eq!(more.scenario.parallel.gpus, n);
     let half = Scenario { parallel: Parallel { gpus: n / 2, auto: true, ..s.parallel.clone() }, ..s.clone() };
     let r = report(&half);
