@@ -289,6 +289,17 @@ fn serving_fixes_halve_the_prompt_and_offer_fp8_cache_once() {
         panic!("no shorter prompts: {names:?}");
     }
     assert!(names.contains(&"FP8 KV cache"), "{names:?}");
+    // Another card: the first in the whole ranking, other than this one, whose serving plan
+    // meets the targets.
+    let other = fs.iter().find(|f| f.en.ends_with(" instead")).unwrap_or_else(|| panic!("{names:?}"));
+    let mut anywhere = s.clone();
+    anywhere.cards.only.clear();
+    let ranked = report(&anywhere).cards;
+    let first = ranked
+        .iter()
+        .find(|c| c.gpu != "rtx-4090" && c.serving.as_ref().is_some_and(|p| p.meets))
+        .unwrap_or_else(|| panic!("a card meets"));
+    assert_eq!((other.gpu.as_str(), other.gpus), (first.gpu.as_str(), first.gpus));
     s.inference.kv = KvPrecision::Fp8;
     let fs = fixes(&s, Catalog::embedded());
     assert!(!fs.iter().any(|f| f.en == "FP8 KV cache"), "already FP8");
