@@ -168,3 +168,108 @@ fn when_every_price_is_flagged_the_newest_is_used() {
     assert_close(q.amount, 3_129.99 * 7.1, 1e-9);
     assert!(q.stale && q.flagged(), "{q:?}");
 }
+
+/// A hand-made catalog dated 2026-06-15, one card "x", worked by hand:
+/// - rentals: $2.00 (2026-01, global marketplace), ¥12.00 (2025-06, china cloud: 12 months old,
+///   not stale), ¥9.00 (2025-05, china cloud: 13 months, stale), ¥8.00 (2026-05, a press report);
+/// - purchases: $10,000 new (2026-03), ¥50,000 used (2026-02).
+///
+/// At ¥7.1 per $: any market → the $2.00 record as ¥14.20 loses to ¥12.00 (current, cheaper);
+/// the global market → ¥14.20, 5 months old; in USD the ¥12.00 is $1.690…; the stale and press
+/// records are never chosen while a current one exists, and alone the newest flagged one is.
+/// Purchase new → ¥71,000; used → ¥50,000. Your own hourly quote wins, in any market; the
+/// `my_quotes` market without one has no rental price.
+fn hand_catalog() -> Catalog {
+    use gpu_planner::domain::catalog::Price;
+    let p = |kind: &str, amount: f64, currency: &str, date: &str, market: &str, condition: &str| Price {
+        gpu: "x".into(),
+        kind: kind.into(),
+        amount,
+        currency: currency.into(),
+        date: date.into(),
+        market: market.into(),
+        condition: condition.into(),
+        source: format!("https://example.org/{date}"),
+        ..Price::default()
+    };
+    let mut c = Catalog::embedded().clone();
+    c.updated = "2026-06-15".into();
+    c.prices = vec![
+        p("rent_hourly", 2.0, "USD", "2026-01", "global_marketplace", ""),
+        p("rent_hourly", 12.0, "CNY", "2025-06", "china_cloud", ""),
+        p("rent_hourly", 9.0, "CNY", "2025-05-20", "china_cloud", ""),
+        p("rent_hourly", 8.0, "CNY", "2026-05", "press", ""),
+        p("purchase", 10_000.0, "USD", "2026-03", "retail", ""),
+        p("purchase", 50_000.0, "CNY", "2026-02", "retail", "used"),
+    ];
+    c
+}
+
+#[test]
+fn prices_are_chosen_converted_and_aged_as_worked_by_hand() {
+    let c = hand_catalog();
+    let mut s = Scenario::default();
+    s.money.cny_per_usd = 7.1;
+    let q = quote(&s, &c, "x", "rent_hourly").unwrap_or_else(|| panic!("a price"));
+    assert_close(q.amount, 12.0, 1e-12);
+    assert_eq!((q.age_months, q.stale, q.market.as_str(), q.date.as_str()), (12, false, "china_cloud", "2025-06"));
+    s.money.rent_market = "global_marketplace".into();
+    let q = quote(&s, &c, "x", "rent_hourly").unwrap_or_else(|| panic!("a price"));
+    assert_close(q.amount, 14.2, 1e-12);
+    assert_eq!((q.age_months, q.source.as_str()), (5, "https://example.org/2026-01"));
+    s.money.rent_market = String::new();
+    s.money.currency = gpu_planner::domain::scenario::Currency::USD;
+    assert_close(quote(&s, &c, "x", "rent_hourly").map_or(0.0, |q| q.amount), 12.0 / 7.1, 1e-12);
+    assert_close(quote(&s, &c, "x", "purchase").map_or(0.0, |q| q.amount), 10_000.0, 1e-12);
+    s.money.currency = gpu_planner::domain::scenario::Currency::CNY;
+    assert_close(quote(&s, &c, "x", "purchase").map_or(0.0, |q| q.amount), 71_000.0, 1e-9);
+    s.money.used = true;
+    assert_close(quote(&s, &c, "x", "purchase").map_or(0.0, |q| q.amount), 50_000.0, 1e-12);
+
+    // Only flagged records left: the newest (the press report), flagged as one; a stale record is
+    // flagged by its age.
+    let mut flagged = c.clone();
+    flagged.prices.retain(|p| p.kind == "rent_hourly" && (p.market == "press" || p.date.starts_with("2025-05")));
+    let q = quote(&s, &flagged, "x", "rent_hourly").unwrap_or_else(|| panic!("a price"));
+    assert!(q.report() && q.flagged() && !q.stale, "{q:?}");
+    assert_close(q.amount, 8.0, 1e-12);
+    flagged.prices.retain(|p| p.market != "press");
+    let q = quote(&s, &flagged, "x", "rent_hourly").unwrap_or_else(|| panic!("a price"));
+    assert!(q.stale && q.flagged() && !q.report() && q.age_months == 13, "{q:?}");
+
+    // Your quote first, in any market; my_quotes alone has none without one.
+    s.money.rent_market = "my_quotes".into();
+    assert!(quote(&s, &c, "x", "rent_hourly").is_none());
+    s.money.overrides = vec![PriceOverride { gpu: "x".into(), rent_hourly: 3.5 }];
+    let q = quote(&s, &c, "x", "rent_hourly").unwrap_or_else(|| panic!("your quote"));
+    assert_eq!((q.amount, q.market.as_str(), q.source.as_str()), (3.5, "my_quotes", ""));
+    // A quote of 0 is no quote.
+    s.money.overrides[0].rent_hourly = 0.0;
+    s.money.rent_market = String::new();
+    assert_close(quote(&s, &c, "x", "rent_hourly").map_or(0.0, |q| q.amount), 12.0, 1e-12);
+}
+
+/// Lead times: the newest observation in the scenario currency's market (CNY → china), else the
+/// newest of any market.
+#[test]
+fn the_lead_time_is_the_newest_in_the_currencys_market() {
+    use gpu_planner::domain::catalog::Price;
+    use gpu_planner::domain::pricing::lead_time;
+    let l = |market: &str, date: &str, weeks: f64| Price {
+        gpu: "x".into(),
+        market: market.into(),
+        date: date.into(),
+        weeks_min: Some(weeks),
+        weeks_max: Some(weeks),
+        ..Price::default()
+    };
+    let mut c = hand_catalog();
+    c.lead_times = vec![l("china", "2025-01", 20.0), l("china", "2025-09", 12.0), l("global", "2026-03", 4.0)];
+    let mut s = Scenario::default();
+    assert_eq!(lead_time(&s, &c, "x").and_then(|t| t.weeks_min), Some(12.0));
+    s.money.currency = gpu_planner::domain::scenario::Currency::USD;
+    assert_eq!(lead_time(&s, &c, "x").and_then(|t| t.weeks_min), Some(4.0));
+    c.lead_times.retain(|t| t.market == "china");
+    assert_eq!(lead_time(&s, &c, "x").and_then(|t| t.weeks_min), Some(12.0));
+    assert!(lead_time(&s, &c, "y").is_none());
+}
