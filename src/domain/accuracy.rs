@@ -296,37 +296,51 @@ pub fn measure(c: &Case, catalog: &Catalog) -> Result<f64, String> {
             let v = first_card(&steady, catalog)?;
             t.tokens / (v.gpu_hours.ok_or("no time")? * 3600.0)
         }
-        Metric::RequestLatencyMs => {
-            let e = super::serving::Engine::new(m, &s, gpu()?, layout.tp, layout.tp)
-                .ok_or("card figures unknown, or no room for a KV cache")?;
-            e.static_latency(f64::from(s.inference.concurrent)) * 1e3
-        }
-        Metric::VisionSamplesS => return Err("not a vision model".into()),
-        Metric::ServingTtftMeanMs
+        Metric::RequestLatencyMs
+        | Metric::ServingTtftMeanMs
         | Metric::ServingTtftP99Ms
         | Metric::ServingTpotMeanMs
         | Metric::ServingTpotP99Ms
-        | Metric::ServingOutputTokS => {
-            let ep = s.inference.ep.max(layout.tp);
-            let e = super::serving::Engine::new(m, &s, gpu()?, layout.tp, ep)
-                .ok_or("card figures unknown, or no room for a KV cache")?;
-            let o = replay(c, &s, &e, gpu()?)?;
+        | Metric::ServingOutputTokS
+        | Metric::StaticBatchTokensSGpu => serving_figure(c, m, &s, gpu()?, &layout)?,
+        Metric::VisionSamplesS => return Err("not a vision model".into()),
+    })
+}
+
+/// A serving case's figure: one request's latency, a replayed benchmark's TTFT, TPOT or output
+/// rate, or a static batch's tokens/s per card.
+fn serving_figure(
+    c: &Case,
+    m: &super::model::ModelSpec,
+    s: &Scenario,
+    g: &super::catalog::Gpu,
+    layout: &Layout,
+) -> Result<f64, String> {
+    let ep = if c.metric == Metric::RequestLatencyMs || c.metric == Metric::StaticBatchTokensSGpu {
+        layout.tp
+    } else {
+        s.inference.ep.max(layout.tp)
+    };
+    let e =
+        super::serving::Engine::new(m, s, g, layout.tp, ep).ok_or("card figures unknown, or no room for a KV cache")?;
+    let i = &s.inference;
+    Ok(match c.metric {
+        Metric::RequestLatencyMs => e.static_latency(f64::from(i.concurrent)) * 1e3,
+        Metric::StaticBatchTokensSGpu => {
+            // The serving engine's static batch: every prompt prefilled in chunks, then the
+            // output's decode steps for the whole batch (serving.rs).
+            let (b, osl) = (f64::from(i.concurrent), f64::from(i.output_tokens));
+            b * osl / e.static_latency(b) / f64::from(layout.gpus().max(1))
+        }
+        _ => {
+            let o = replay(c, s, &e, g)?;
             match c.metric {
                 Metric::ServingTtftMeanMs => o.ttft.mean * 1e3,
                 Metric::ServingTtftP99Ms => o.ttft.p99 * 1e3,
                 Metric::ServingTpotMeanMs => o.tpot.mean * 1e3,
                 Metric::ServingTpotP99Ms => o.tpot.p99 * 1e3,
-                _ => o.rate * f64::from(s.inference.output_tokens) * f64::from(layout.dp.max(1)),
+                _ => o.rate * f64::from(i.output_tokens) * f64::from(layout.dp.max(1)),
             }
-        }
-        Metric::StaticBatchTokensSGpu => {
-            // The serving engine's static batch: every prompt prefilled in chunks, then the
-            // output's decode steps for the whole batch (serving.rs).
-            let e = super::serving::Engine::new(m, &s, gpu()?, layout.tp, layout.tp)
-                .ok_or("card figures unknown, or no room for a KV cache")?;
-            let i = &s.inference;
-            let (b, osl) = (f64::from(i.concurrent), f64::from(i.output_tokens));
-            b * osl / e.static_latency(b) / f64::from(layout.gpus().max(1))
         }
     })
 }

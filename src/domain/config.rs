@@ -140,6 +140,44 @@ fn whole(field: &str, v: &Value, min: u64, max: u64) -> Result<u32, ConfigError>
 
 const BIG: u64 = 10_000_000;
 
+/// The fields a config may leave out, with transformers' defaults and a note for each one
+/// missing: the KV heads (one per attention head), the context (4,096) and whether the output
+/// head is tied to the embeddings (Gemma ties, the others read here do not).
+fn read_defaulted(
+    f: &Fields,
+    model_type: &str,
+    heads: u32,
+    notes: &mut Vec<String>,
+) -> Result<(u32, u32, bool), ConfigError> {
+    let kv_heads = match f.uint("num_key_value_heads", 1, 1_024)? {
+        Some(k) => k,
+        None => {
+            notes.push("no num_key_value_heads: one KV head per attention head (multi-head attention)".into());
+            heads
+        }
+    };
+    let max_context = match f.any(&["max_position_embeddings", "max_sequence_length", "seq_length"], 0, 100_000_000)? {
+        Some(c) => c,
+        None => {
+            notes.push("no max_position_embeddings: context left at 4,096 tokens".into());
+            4096
+        }
+    };
+    let tied = match f.flag("tie_word_embeddings")? {
+        Some(t) => t,
+        None => {
+            // transformers' own defaults: Gemma ties its head, the others read here do not.
+            let t = model_type.starts_with("gemma");
+            notes.push(format!(
+                "no tie_word_embeddings: {} for model_type `{model_type}`",
+                if t { "tied" } else { "untied" }
+            ));
+            t
+        }
+    };
+    Ok((kv_heads, max_context, tied))
+}
+
 /// Reads a `config.json` text.
 ///
 /// # Errors
@@ -171,33 +209,8 @@ pub fn read_config(text: &str) -> Result<ConfigRead, ConfigError> {
     let hidden = f.need("hidden_size", 64, 100_000)?;
     let heads = f.need("num_attention_heads", 1, 1_024)?;
     let vocab = f.need("vocab_size", 2, 2_000_000)?;
-    let kv_heads = match f.uint("num_key_value_heads", 1, 1_024)? {
-        Some(k) => k,
-        None => {
-            notes.push("no num_key_value_heads: one KV head per attention head (multi-head attention)".into());
-            heads
-        }
-    };
+    let (kv_heads, max_context, tied) = read_defaulted(&f, &model_type, heads, &mut notes)?;
     let head_dim = f.uint("head_dim", 1, 4_096)?;
-    let max_context = match f.any(&["max_position_embeddings", "max_sequence_length", "seq_length"], 0, 100_000_000)? {
-        Some(c) => c,
-        None => {
-            notes.push("no max_position_embeddings: context left at 4,096 tokens".into());
-            4096
-        }
-    };
-    let tied = match f.flag("tie_word_embeddings")? {
-        Some(t) => t,
-        None => {
-            // transformers' own defaults: Gemma ties its head, the others read here do not.
-            let t = model_type.starts_with("gemma");
-            notes.push(format!(
-                "no tie_word_embeddings: {} for model_type `{model_type}`",
-                if t { "tied" } else { "untied" }
-            ));
-            t
-        }
-    };
 
     let moe = read_moe(&f, &model_type, layers, &mut notes)?;
     let intermediate = match (f.uint("intermediate_size", 1, BIG)?, &moe) {

@@ -131,6 +131,36 @@ pub fn lognormal_sigma(mean: f64, p90: f64) -> f64 {
     Z90 - d.max(0.0).sqrt()
 }
 
+/// A replica's communication per token: the tensor-parallel all-reduces and the expert
+/// all-to-alls (seconds over their links), and the collectives a step issues.
+struct Comm {
+    tp_per_token: f64,
+    a2a_per_token: f64,
+    steps: f64,
+}
+
+impl Comm {
+    fn of(m: &ModelSpec, s: &Scenario, g: &Gpu, (tp, ep): (u32, u32), (moe_layers, top_k): (f64, f64)) -> Self {
+        let t = f64::from(tp);
+        // Megatron-style TP: two all-reduces of the token's hidden state per layer, each moving
+        // 2·(t − 1)/t of h × 2 bytes over the group's link (Shoeybi et al. 2019, §3); with expert
+        // parallelism the MLP's is replaced by the all-to-all, leaving the attention's.
+        let per_layer = if ep > tp { 1.0 } else { 2.0 };
+        let tp_per_token = if tp > 1 {
+            let (link, _) = super::comms::link_within(g, tp);
+            per_layer * f64::from(m.layers) * 2.0 * (t - 1.0) / t * f64::from(m.hidden) * 2.0 / link
+        } else {
+            0.0
+        };
+        let dispatch_b = if s.precision == super::scenario::Precision::Fp8 { 1.0 } else { 2.0 };
+        let a2a_per_token =
+            if ep > tp { moe_layers * all_to_all_s(s, g, ep, f64::from(m.hidden), top_k, dispatch_b) } else { 0.0 };
+        let tp_steps = if tp > 1 { per_layer * f64::from(m.layers) } else { 0.0 };
+        let a2a_steps = if ep > tp { 2.0 * moe_layers } else { 0.0 };
+        Self { tp_per_token, a2a_per_token, steps: tp_steps + a2a_steps }
+    }
+}
+
 impl Engine {
     /// The replica of `tp`-card attention groups over `ep` cards (`ep` ≤ `tp`: no expert
     /// parallelism) of `g`, or `None` when the card's peak or bandwidth is unknown, `ep` is not a
@@ -178,23 +208,10 @@ impl Engine {
         let enc_share = m.encoder_fraction();
         let encoder = p.total * enc_share;
         let dense_flops = 2.0 * (p.active - encoder) - expert_flops;
-        // Megatron-style TP: two all-reduces of the token's hidden state per layer, each moving
-        // 2·(t − 1)/t of h × 2 bytes over the group's link (Shoeybi et al. 2019, §3); with expert
-        // parallelism the MLP's is replaced by the all-to-all, leaving the attention's.
-        let per_layer = if ep > tp { 1.0 } else { 2.0 };
-        let tp_per_token = if tp > 1 {
-            let (link, _) = super::comms::link_within(g, tp);
-            per_layer * f64::from(m.layers) * 2.0 * (t - 1.0) / t * f64::from(m.hidden) * 2.0 / link
-        } else {
-            0.0
-        };
-        let dispatch_b = if s.precision == super::scenario::Precision::Fp8 { 1.0 } else { 2.0 };
+        let Comm { tp_per_token, a2a_per_token, steps: comm_steps } = Comm::of(m, s, g, (tp, ep), (moe_layers, top_k));
         // FP8 weights (or FP8 math on unquantised weights) run block-scaled FP8 GEMMs.
         let fp8_weights = s.weight_quant == super::scenario::WeightQuant::Fp8
             || (s.weight_quant == super::scenario::WeightQuant::None && s.precision == super::scenario::Precision::Fp8);
-        let a2a_per_token =
-            if ep > tp { moe_layers * all_to_all_s(s, g, ep, f64::from(m.hidden), top_k, dispatch_b) } else { 0.0 };
-        let tp_steps = if tp > 1 { per_layer * f64::from(m.layers) } else { 0.0 };
         let card_flops = peak * s.efficiency.prefill_mfu;
         let expert_s = expert_flops / e / card_flops;
         // Cross-attention scores over the encoder positions, per decoder token; and the prefill's
@@ -207,7 +224,6 @@ impl Engine {
         let prefill_work = own * (dense_flops + attention(own / 2.0) + cross)
             + enc_seq * (2.0 * encoder + 4.0 * enc_layers * width * enc_seq);
         let prefill_flops = prefill_work / prompt.max(1.0);
-        let a2a_steps = if ep > tp { 2.0 * moe_layers } else { 0.0 };
         Some(Engine {
             tp,
             ep,
@@ -224,7 +240,7 @@ impl Engine {
             prefill_s: prefill_flops / (t * card_flops) + expert_s,
             decode_comm_s: tp_per_token / groups + a2a_per_token / e,
             prefill_comm_s: tp_per_token + a2a_per_token / t,
-            comm_per_step: (tp_steps + a2a_steps) * ALLREDUCE_LATENCY_S,
+            comm_per_step: comm_steps * ALLREDUCE_LATENCY_S,
             overhead: i.step_overhead_ms / 1e3,
             kv_tokens,
             chunk,

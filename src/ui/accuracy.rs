@@ -74,6 +74,13 @@ pub fn page(rows: &[Shown], groups: &[Group]) -> String {
             g.p90_abs_error * 100.0
         );
     }
+    case_rows(&mut h, rows, &both);
+    h.push_str("</tbody></table></body></html>\n");
+    h
+}
+
+/// The table of every case, one row each, with its role, figures, error and verdict.
+fn case_rows(h: &mut String, rows: &[Shown], both: &dyn Fn(Key) -> String) {
     h.push_str("</tbody></table><h2>&nbsp;</h2><table><thead><tr>");
     let _ = write!(h, "<th>{}</th><th>role · 用途</th>", both(Key::AccuracyCase));
     for k in [Key::Published, Key::Ours, Key::ErrorLabel, Key::Tolerance, Key::Within] {
@@ -103,8 +110,6 @@ pub fn page(rows: &[Shown], groups: &[Group]) -> String {
             c.tolerance * 100.0,
         );
     }
-    h.push_str("</tbody></table></body></html>\n");
-    h
 }
 
 /// The score and a link to the table.

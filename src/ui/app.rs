@@ -90,6 +90,38 @@ fn PageIndex(embed: bool, serving: Signal<bool>) -> impl IntoView {
     }
 }
 
+/// Every change of the scenario (or the open card) is saved (not when embedded) and written
+/// into the address bar; a storage failure is said once, in the page's language.
+fn persist(
+    scenario: RwSignal<Scenario>,
+    selected: RwSignal<Option<String>>,
+    (lang, storage_msg): (RwSignal<Lang>, RwSignal<Option<String>>),
+    embed: bool,
+) {
+    Effect::new(move |_| {
+        scenario.with(|s| {
+            if let Err(e) = if embed { Ok(()) } else { web::storage::save(s) } {
+                let e = Key::from(e).text(lang.get_untracked());
+                if storage_msg.get_untracked().as_deref() != Some(e) {
+                    storage_msg.set(Some(e.to_string()));
+                }
+            }
+            web::url::replace(s, selected.get().as_deref());
+        })
+    });
+}
+
+/// The chosen language is remembered and set on the document (screen readers, fonts).
+fn follow_lang(lang: RwSignal<Lang>) {
+    Effect::new(move |_| {
+        let l = lang.get();
+        web::storage::save_lang(l.tag());
+        if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+            let _ = root.set_attribute("lang", l.tag());
+        }
+    });
+}
+
 /// The whole page.
 #[component]
 pub fn App() -> impl IntoView {
@@ -118,30 +150,14 @@ pub fn App() -> impl IntoView {
     let report: Signal<Option<Report>> = Memo::new(move |_| result.get().ok()).into();
     // The card whose details are open; the share link carries it.
     let selected = RwSignal::new(web::url::load_card());
-    Effect::new(move |_| {
-        scenario.with(|s| {
-            if let Err(e) = if embed { Ok(()) } else { web::storage::save(s) } {
-                let e = Key::from(e).text(lang.get_untracked());
-                if storage_msg.get_untracked().as_deref() != Some(e) {
-                    storage_msg.set(Some(e.to_string()));
-                }
-            }
-            web::url::replace(s, selected.get().as_deref());
-        })
-    });
+    persist(scenario, selected, (lang, storage_msg), embed);
     if !embed {
         provide_context(Store::load(lang));
     }
     // Everything below the answer mounts after the answer is painted (the second frame).
     let later = RwSignal::new(false);
     request_animation_frame(move || request_animation_frame(move || later.set(true)));
-    Effect::new(move |_| {
-        let l = lang.get();
-        web::storage::save_lang(l.tag());
-        if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
-            let _ = root.set_attribute("lang", l.tag());
-        }
-    });
+    follow_lang(lang);
     let t = move |k: Key| k.text(lang.get());
     // Vision jobs have no tensor/pipeline layout (domain/vision.rs: data parallel only).
     let vision = super::vision::vision_job(scenario);

@@ -26,6 +26,52 @@ fn plain(items: &[&'static str]) -> Opts {
     Signal::derive(move || v.clone())
 }
 
+/// Training and serving precisions.
+fn precisions() -> Signal<Vec<(String, String)>> {
+    Signal::derive(|| {
+        [("fp32", "FP32"), ("tf32", "TF32"), ("bf16", "BF16"), ("fp16", "FP16"), ("fp8", "FP8")]
+            .map(|(v, l)| (v.to_string(), l.to_string()))
+            .to_vec()
+    })
+}
+
+/// Weight quantisation choices.
+fn quants(lang: RwSignal<Lang>) -> Signal<Vec<(String, String)>> {
+    Signal::derive(move || {
+        let none = Key::QuantNone.text(lang.get()).to_string();
+        vec![
+            ("none".into(), none),
+            ("fp8".into(), "FP8".into()),
+            ("int8".into(), "INT8".into()),
+            ("int4".into(), "INT4 (GPTQ/AWQ)".into()),
+            ("nf4".into(), "NF4".into()),
+        ]
+    })
+}
+
+/// Optimizers, named in the page's language.
+fn optimizers(lang: RwSignal<Lang>) -> Signal<Vec<(String, String)>> {
+    Signal::derive(move || {
+        let zh = lang.get() == Lang::Zh;
+        [
+            ("adam_w", "AdamW"),
+            ("adam_w8bit", if zh { "AdamW 8 比特" } else { "AdamW 8-bit" }),
+            ("sgd_momentum", if zh { "SGD + 动量" } else { "SGD + momentum" }),
+            ("sgd", "SGD"),
+            ("adafactor", "Adafactor"),
+        ]
+        .map(|(v, l)| (v.to_string(), l.to_string()))
+        .to_vec()
+    })
+}
+
+/// KV-cache precisions.
+fn kvs() -> Signal<Vec<(String, String)>> {
+    Signal::derive(|| {
+        [("bf16", "BF16"), ("fp8", "FP8"), ("int4", "INT4")].map(|(v, l)| (v.to_string(), l.to_string())).to_vec()
+    })
+}
+
 /// Task, model, precision, lengths and batch, task-specific settings.
 #[component]
 pub fn WorkloadForm() -> impl IntoView {
@@ -51,33 +97,6 @@ pub fn WorkloadForm() -> impl IntoView {
     // A custom model starts as a full copy of the preset shown before (domain/edit.rs).
     let on_model = Callback::new(move |id: String| sc.update(|s| s.select_model(&id)));
     let tasks = opts(lang, Task::ALL.into_iter().map(|t| (t, Key::from(t))).collect());
-    let precisions = Signal::derive(|| {
-        [("fp32", "FP32"), ("tf32", "TF32"), ("bf16", "BF16"), ("fp16", "FP16"), ("fp8", "FP8")]
-            .map(|(v, l)| (v.to_string(), l.to_string()))
-            .to_vec()
-    });
-    let quants = Signal::derive(move || {
-        let none = Key::QuantNone.text(lang.get()).to_string();
-        vec![
-            ("none".into(), none),
-            ("fp8".into(), "FP8".into()),
-            ("int8".into(), "INT8".into()),
-            ("int4".into(), "INT4 (GPTQ/AWQ)".into()),
-            ("nf4".into(), "NF4".into()),
-        ]
-    });
-    let optimizers = Signal::derive(move || {
-        let zh = lang.get() == Lang::Zh;
-        [
-            ("adam_w", "AdamW"),
-            ("adam_w8bit", if zh { "AdamW 8 比特" } else { "AdamW 8-bit" }),
-            ("sgd_momentum", if zh { "SGD + 动量" } else { "SGD + momentum" }),
-            ("sgd", "SGD"),
-            ("adafactor", "Adafactor"),
-        ]
-        .map(|(v, l)| (v.to_string(), l.to_string()))
-        .to_vec()
-    });
     let targets = opts(
         lang,
         vec![
@@ -86,9 +105,7 @@ pub fn WorkloadForm() -> impl IntoView {
             (LoraTargets::AllLinear, Key::TargetsAll),
         ],
     );
-    let kvs = Signal::derive(|| {
-        [("bf16", "BF16"), ("fp8", "FP8"), ("int4", "INT4")].map(|(v, l)| (v.to_string(), l.to_string())).to_vec()
-    });
+    let (precisions, quants, optimizers, kvs) = (precisions(), quants(lang), optimizers(lang), kvs());
     let custom = get(sc, |s| s.model == "custom");
     view! {
         <fieldset class="group">

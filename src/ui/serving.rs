@@ -7,7 +7,7 @@ use super::fields::{num_row, Num, NumField, NumFields};
 use super::i18n::{tr, Key, Lang};
 use crate::chart::TradeoffLabels;
 use crate::domain::format;
-use crate::domain::serving::tradeoffs;
+use crate::domain::serving::{tradeoffs, Capacity};
 use crate::domain::{verdict, Catalog, Report, Scenario};
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -47,25 +47,12 @@ pub(crate) fn shape(c: &crate::domain::serving::Capacity) -> String {
     format!("TP{}{ep} × {} = {}", c.tp, c.replicas, c.cards)
 }
 
-/// Per card: replicas × TP, latency p50/p99, tokens/s and cost per million tokens; and the
-/// throughput/latency trade-off of the card in focus: the one clicked (in the ranking or in this
-/// table), else the purchase card, else the best.
-#[component]
-pub fn ServingView(report: Signal<Option<Report>>, selected: RwSignal<Option<String>>) -> impl IntoView {
-    let sc = expect_context::<RwSignal<Scenario>>();
-    let lang = expect_context::<RwSignal<Lang>>();
-    let serving = move || report.with(|r| r.as_ref().is_some_and(|r| !r.task.is_training()));
-    let canvas = NodeRef::<Canvas>::new();
-    let focus = Memo::new(move |_| {
-        report.with(|r| {
-            let r = r.as_ref()?;
-            let clicked =
-                selected.with(|id| r.cards.iter().find(|c| Some(&c.gpu) == id.as_ref() && c.serving.is_some()));
-            clicked
-                .or_else(|| sc.with(|s| verdict::focus(s, &r.cards)))
-                .map(|v| (v.gpu.clone(), v.name.clone(), v.serving.clone()))
-        })
-    });
+/// The card in focus, its name and serving plan.
+type Focus = Option<(String, String, Option<Capacity>)>;
+
+/// Draws the throughput/latency trade-off of the card in focus, with its plan marked, whenever
+/// the focus, the scenario or the language changes.
+fn draw_focus(sc: RwSignal<Scenario>, lang: RwSignal<Lang>, focus: Memo<Focus>, canvas: NodeRef<Canvas>) {
     Effect::new(move |_| {
         let (Some((id, name, plan)), Some(el), l) = (focus.get(), canvas.get(), lang.get()) else { return };
         let curves = sc.with(|s| {
@@ -89,6 +76,28 @@ pub fn ServingView(report: Signal<Option<Report>>, selected: RwSignal<Option<Str
             leptos::logging::warn!("trade-off chart: {e}");
         }
     });
+}
+
+/// Per card: replicas × TP, latency p50/p99, tokens/s and cost per million tokens; and the
+/// throughput/latency trade-off of the card in focus: the one clicked (in the ranking or in this
+/// table), else the purchase card, else the best.
+#[component]
+pub fn ServingView(report: Signal<Option<Report>>, selected: RwSignal<Option<String>>) -> impl IntoView {
+    let sc = expect_context::<RwSignal<Scenario>>();
+    let lang = expect_context::<RwSignal<Lang>>();
+    let serving = move || report.with(|r| r.as_ref().is_some_and(|r| !r.task.is_training()));
+    let canvas = NodeRef::<Canvas>::new();
+    let focus = Memo::new(move |_| {
+        report.with(|r| {
+            let r = r.as_ref()?;
+            let clicked =
+                selected.with(|id| r.cards.iter().find(|c| Some(&c.gpu) == id.as_ref() && c.serving.is_some()));
+            clicked
+                .or_else(|| sc.with(|s| verdict::focus(s, &r.cards)))
+                .map(|v| (v.gpu.clone(), v.name.clone(), v.serving.clone()))
+        })
+    });
+    draw_focus(sc, lang, focus, canvas);
     let rows = move || {
         let l = lang.get();
         let cur = sc.with(|s| s.money.currency);

@@ -16,61 +16,8 @@ pub(super) fn read_encoder_decoder(
 ) -> Result<ModelSpec, ConfigError> {
     let hidden = f.need("d_model", 64, 100_000)?;
     let vocab = f.need("vocab_size", 2, 2_000_000)?;
-    // The decoder's figure, when given, must be the encoder's.
-    let same = |k: &'static str, x: u32| -> Result<(), ConfigError> {
-        match f.uint(k, 1, BIG)? {
-            Some(y) if y != x => Err(ConfigError::Unsupported {
-                field: k.into(),
-                value: y.to_string(),
-                why: "encoder and decoder of different shapes are not supported",
-            }),
-            _ => Ok(()),
-        }
-    };
-    let (enc_layers, layers, heads, head_dim, intermediate, gated, enc_seq, max_context) = if f.get("d_ff").is_some() {
-        let enc = f.need("num_layers", 1, 1_000)?;
-        let dec = f.uint("num_decoder_layers", 1, 1_000)?.unwrap_or(enc);
-        let proj = f.text_of("feed_forward_proj").unwrap_or("relu");
-        if f.get("feed_forward_proj").is_none() {
-            notes.push("no feed_forward_proj: relu, T5's default (two-matrix MLP)".into());
-        }
-        let gated = proj.starts_with("gated");
-        if !gated && !["relu", "gelu", "gelu_new", "silu"].contains(&proj) {
-            return Err(unsupported(
-                "feed_forward_proj",
-                f.get("feed_forward_proj").unwrap_or(&Value::Null),
-                "expected relu or gated-gelu",
-            ));
-        }
-        notes.push("encoder input: 512 tokens (T5's training length), editable as the encoder's positions".into());
-        let context = f.uint("n_positions", 1, 100_000_000)?.unwrap_or(512);
-        (
-            enc,
-            dec,
-            f.need("num_heads", 1, 1_024)?,
-            f.uint("d_kv", 1, 4_096)?,
-            f.need("d_ff", 1, BIG)?,
-            gated,
-            512,
-            context,
-        )
-    } else {
-        let enc = f.need("encoder_layers", 1, 1_000)?;
-        let dec = f.need("decoder_layers", 1, 1_000)?;
-        let heads = f.need("encoder_attention_heads", 1, 1_024)?;
-        same("decoder_attention_heads", heads)?;
-        let ffn = f.need("encoder_ffn_dim", 1, BIG)?;
-        same("decoder_ffn_dim", ffn)?;
-        let source = match f.uint("max_source_positions", 1, 100_000_000)? {
-            Some(n) => n,
-            None => {
-                notes.push("no max_source_positions: the encoder reads max_position_embeddings".into());
-                f.need("max_position_embeddings", 1, 100_000_000)?
-            }
-        };
-        let context = f.any(&["max_target_positions", "max_position_embeddings"], 1, 100_000_000)?.unwrap_or(source);
-        (enc, dec, heads, None, ffn, false, source, context)
-    };
+    let Stacks { enc_layers, layers, heads, head_dim, intermediate, gated, enc_seq, max_context } =
+        if f.get("d_ff").is_some() { t5_stacks(f, notes)? } else { bart_stacks(f, notes)? };
     // transformers' PretrainedConfig ties the output head unless told otherwise.
     let tied = match f.flag("tie_word_embeddings")? {
         Some(t) => t,
@@ -331,5 +278,88 @@ pub(super) fn read_vision(root: &Map<String, Value>) -> Result<Option<f64>, Conf
             Some(d * (4.0 * h * h + 2.0 * h * i))
         }
         _ => None,
+    })
+}
+
+/// The two stacks' shapes of an encoder–decoder config.
+struct Stacks {
+    enc_layers: u32,
+    layers: u32,
+    heads: u32,
+    head_dim: Option<u32>,
+    intermediate: u32,
+    gated: bool,
+    enc_seq: u32,
+    max_context: u32,
+}
+
+/// T5's naming: `num_layers` (encoder), `num_decoder_layers`, `num_heads`, `d_kv`, `d_ff`,
+/// `feed_forward_proj`; the encoder reads 512 tokens (T5's training length).
+fn t5_stacks(f: &Fields, notes: &mut Vec<String>) -> Result<Stacks, ConfigError> {
+    let enc = f.need("num_layers", 1, 1_000)?;
+    let dec = f.uint("num_decoder_layers", 1, 1_000)?.unwrap_or(enc);
+    let proj = f.text_of("feed_forward_proj").unwrap_or("relu");
+    if f.get("feed_forward_proj").is_none() {
+        notes.push("no feed_forward_proj: relu, T5's default (two-matrix MLP)".into());
+    }
+    let gated = proj.starts_with("gated");
+    if !gated && !["relu", "gelu", "gelu_new", "silu"].contains(&proj) {
+        return Err(unsupported(
+            "feed_forward_proj",
+            f.get("feed_forward_proj").unwrap_or(&Value::Null),
+            "expected relu or gated-gelu",
+        ));
+    }
+    notes.push("encoder input: 512 tokens (T5's training length), editable as the encoder's positions".into());
+    let context = f.uint("n_positions", 1, 100_000_000)?.unwrap_or(512);
+    Ok(Stacks {
+        enc_layers: enc,
+        layers: dec,
+        heads: f.need("num_heads", 1, 1_024)?,
+        head_dim: f.uint("d_kv", 1, 4_096)?,
+        intermediate: f.need("d_ff", 1, BIG)?,
+        gated,
+        enc_seq: 512,
+        max_context: context,
+    })
+}
+
+/// BART's naming, which Whisper shares: `encoder_layers`, `decoder_layers`,
+/// `*_attention_heads`, `*_ffn_dim`, `max_source_positions`; both stacks of one width.
+fn bart_stacks(f: &Fields, notes: &mut Vec<String>) -> Result<Stacks, ConfigError> {
+    // The decoder's figure, when given, must be the encoder's.
+    let same = |k: &'static str, x: u32| -> Result<(), ConfigError> {
+        match f.uint(k, 1, BIG)? {
+            Some(y) if y != x => Err(ConfigError::Unsupported {
+                field: k.into(),
+                value: y.to_string(),
+                why: "encoder and decoder of different shapes are not supported",
+            }),
+            _ => Ok(()),
+        }
+    };
+    let enc = f.need("encoder_layers", 1, 1_000)?;
+    let dec = f.need("decoder_layers", 1, 1_000)?;
+    let heads = f.need("encoder_attention_heads", 1, 1_024)?;
+    same("decoder_attention_heads", heads)?;
+    let ffn = f.need("encoder_ffn_dim", 1, BIG)?;
+    same("decoder_ffn_dim", ffn)?;
+    let source = match f.uint("max_source_positions", 1, 100_000_000)? {
+        Some(n) => n,
+        None => {
+            notes.push("no max_source_positions: the encoder reads max_position_embeddings".into());
+            f.need("max_position_embeddings", 1, 100_000_000)?
+        }
+    };
+    let context = f.any(&["max_target_positions", "max_position_embeddings"], 1, 100_000_000)?.unwrap_or(source);
+    Ok(Stacks {
+        enc_layers: enc,
+        layers: dec,
+        heads,
+        head_dim: None,
+        intermediate: ffn,
+        gated: false,
+        enc_seq: source,
+        max_context: context,
     })
 }

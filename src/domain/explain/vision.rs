@@ -6,6 +6,7 @@ use crate::domain::format::{self, Lang};
 use crate::domain::scenario::Scenario;
 use crate::domain::verdict::CardVerdict;
 use crate::domain::vision::VisionModel;
+use crate::domain::vision_data::VisionFigures;
 
 /// A vision job's figures: model states, activations from measured memory, the measured speed
 /// and how it was carried to this card, and the time or the serving latency.
@@ -33,71 +34,91 @@ pub(super) fn vision(s: &Scenario, m: &VisionModel, v: &CardVerdict, g: Option<&
         ),
     ];
     if let Some(x) = &v.vision {
-        let k = &x.basis;
-        let carried = if k.card == v.gpu {
-            String::new()
-        } else {
-            format!(
-                " × {:.2} (roofline 1 / (u / peak ratio + (1 − u) / bandwidth ratio), u the measured time's share at peak; the smaller ratio when the model's FLOPs are unknown; × software stack)",
-                k.ratio
-            )
-        };
-        let from = if k.from_inference { " × 1/3 (training from an inference figure)" } else { "" };
-        out.push(line(
-            "vision_speed",
-            "Speed per card",
-            "每卡速度",
-            format!(
-                "measured on {} ({}){carried}{from}, scaled to this size and steps",
-                // A catalog card by its name; a card outside the catalog is stored by name.
-                crate::domain::Catalog::embedded().gpu(&k.card).map_or(k.card.as_str(), |c| c.name.as_str()),
-                if k.date.is_empty() { t("undated", "未注明日期") } else { &k.date }
-            ),
-            format!("{:.3} {}", x.samples_s, t("samples/s", "样本/秒")),
-            "",
-        ));
-        if let Some(e) = out.last_mut() {
-            e.source.clone_from(&k.source);
-        }
-        if let Some(ms) = x.latency_ms {
-            out.push(line(
-                "vision_latency",
-                "Latency",
-                "延迟",
-                format!("2 × batch time at batch {} (waiting for the batch before + its own)", x.batch),
-                format!("{ms:.0} ms"),
-                t("M/D/1-style batching at full load (stated assumption)", "满载下的 M/D/1 式批处理（明示假设）"),
-            ));
-        }
+        speed(v, x, lang, &mut out);
     }
     if let (Some(h), Some(x)) = (v.hours, &v.vision) {
-        // The same terms as vision::verdict: steps = samples × epochs / (cards × batch), each a
-        // batch time plus the all-reduce the backward pass cannot hide.
-        let batch = f64::from(x.batch.max(1));
-        let step = batch / x.samples_s.max(f64::MIN_POSITIVE);
-        let exposed = g.map_or(0.0, |g| crate::domain::vision::exposed_allreduce(m, s, g, v.gpus, step));
-        let steps = m.samples(s.vision.dataset) * s.vision.epochs / (batch * f64::from(v.gpus.max(1)));
-        out.push(line(
-            "vision_time",
-            "Training time",
-            "训练时间",
-            format!(
-                "{} samples × {} epochs ÷ ({} cards × batch {}) = {} steps × (batch time {:.4} s + exposed all-reduce {:.4} s) / {}",
-                format::grouped(m.samples(s.vision.dataset), 0),
-                s.vision.epochs,
-                v.gpus,
-                x.batch,
-                format::grouped(steps, 0),
-                step,
-                exposed,
-                crate::domain::goodput::describe(&crate::domain::goodput::from_wall(s.efficiency.goodput, v.gpus, h))
-            ),
-            format::hours(h, lang),
-            t(
-                "Li et al., PyTorch Distributed (VLDB 2020): all-reduce overlapped with backward",
-                "Li 等，PyTorch Distributed（VLDB 2020）：all-reduce 与反向传播重叠",
-            ),
-        ));
+        out.push(time(s, m, v, g, (x, h), lang));
     }
     out
+}
+
+/// The measured speed, how it was carried to this card, and a service's latency.
+fn speed(v: &CardVerdict, x: &VisionFigures, lang: Lang, out: &mut Vec<Explanation>) {
+    let t = |en: &'static str, zh: &'static str| if lang == Lang::Zh { zh } else { en };
+    let k = &x.basis;
+    let carried = if k.card == v.gpu {
+        String::new()
+    } else {
+        format!(
+            " × {:.2} (roofline 1 / (u / peak ratio + (1 − u) / bandwidth ratio), u the measured time's share at peak; the smaller ratio when the model's FLOPs are unknown; × software stack)",
+            k.ratio
+        )
+    };
+    let from = if k.from_inference { " × 1/3 (training from an inference figure)" } else { "" };
+    out.push(line(
+        "vision_speed",
+        "Speed per card",
+        "每卡速度",
+        format!(
+            "measured on {} ({}){carried}{from}, scaled to this size and steps",
+            // A catalog card by its name; a card outside the catalog is stored by name.
+            crate::domain::Catalog::embedded().gpu(&k.card).map_or(k.card.as_str(), |c| c.name.as_str()),
+            if k.date.is_empty() { t("undated", "未注明日期") } else { &k.date }
+        ),
+        format!("{:.3} {}", x.samples_s, t("samples/s", "样本/秒")),
+        "",
+    ));
+    if let Some(e) = out.last_mut() {
+        e.source.clone_from(&k.source);
+    }
+    if let Some(ms) = x.latency_ms {
+        out.push(line(
+            "vision_latency",
+            "Latency",
+            "延迟",
+            format!("2 × batch time at batch {} (waiting for the batch before + its own)", x.batch),
+            format!("{ms:.0} ms"),
+            t("M/D/1-style batching at full load (stated assumption)", "满载下的 M/D/1 式批处理（明示假设）"),
+        ));
+    }
+}
+
+/// The training time: the same terms as vision::verdict — steps = samples × epochs / (cards ×
+/// batch), each a batch time plus the all-reduce the backward pass cannot hide.
+fn time(
+    s: &Scenario,
+    m: &VisionModel,
+    v: &CardVerdict,
+    g: Option<&Gpu>,
+    (x, h): (&VisionFigures, f64),
+    lang: Lang,
+) -> Explanation {
+    let t = |en: &'static str, zh: &'static str| if lang == Lang::Zh { zh } else { en };
+    // The same terms as vision::verdict: steps = samples × epochs / (cards × batch), each a
+    // batch time plus the all-reduce the backward pass cannot hide.
+    let batch = f64::from(x.batch.max(1));
+    let step = batch / x.samples_s.max(f64::MIN_POSITIVE);
+    let exposed = g.map_or(0.0, |g| crate::domain::vision::exposed_allreduce(m, s, g, v.gpus, step));
+    let steps = m.samples(s.vision.dataset) * s.vision.epochs / (batch * f64::from(v.gpus.max(1)));
+    line(
+        "vision_time",
+        "Training time",
+        "训练时间",
+        format!(
+            "{} samples × {} epochs ÷ ({} cards × batch {}) = {} steps × (batch time {:.4} s + exposed all-reduce {:.4} s) / {}",
+            format::grouped(m.samples(s.vision.dataset), 0),
+            s.vision.epochs,
+            v.gpus,
+            x.batch,
+            format::grouped(steps, 0),
+            step,
+            exposed,
+            crate::domain::goodput::describe(&crate::domain::goodput::from_wall(s.efficiency.goodput, v.gpus, h))
+        ),
+        format::hours(h, lang),
+        t(
+            "Li et al., PyTorch Distributed (VLDB 2020): all-reduce overlapped with backward",
+            "Li 等，PyTorch Distributed（VLDB 2020）：all-reduce 与反向传播重叠",
+        ),
+    )
 }

@@ -225,6 +225,15 @@ impl Default for Mix {
 }
 
 impl Mix {
+    /// A pure decode stretch (nothing to prefill, nothing arriving, nobody finishing, the cache
+    /// not filling) runs as one stride of steps: until the first running request finishes, the
+    /// `free` cache tokens fill, or the next arrival `until_arrival` seconds away; at least one.
+    fn stride(&self, e: &Engine, free: f64, until_arrival: f64) -> f64 {
+        let fill = (free / self.decoding).floor();
+        let arrive = (until_arrival / e.step_at(self.decoding, self.context, 0.0)).ceil();
+        self.finish.min(fill).min(arrive).max(1.0)
+    }
+
     /// Marks whether `r` decodes this step and counts it.
     fn add(&mut self, r: &mut Request) {
         r.decoding = r.done >= r.prefill;
@@ -326,6 +335,23 @@ struct Tally {
 }
 
 impl Tally {
+    /// The run's figures once every measured request finished, measured from `start`: the
+    /// completion rate, the mean batch (`batch_time` = Σ running × step time), the prefill's
+    /// share of the time (`prefill_busy`) and the latencies' spreads.
+    fn outcome(self, start: f64, (batch_time, prefill_busy): (f64, f64), preemptions: u32) -> Outcome {
+        let span = (self.end - start).max(1e-12);
+        Outcome {
+            rate: self.completed / span,
+            batch: batch_time / span,
+            prefill_busy,
+            preemptions,
+            finished: true,
+            ttft: Spread::of(self.ttft),
+            tpot: Spread::of(self.tpot),
+            e2e: Spread::of(self.e2e),
+        }
+    }
+
     /// `r` finished at `now`; `measuring` once the first measured request has arrived.
     fn finished(&mut self, r: &Request, now: f64, measuring: bool) {
         // Every completion inside the measured window counts towards the rate, whoever's.
@@ -450,25 +476,15 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
         }
         let before = preemptions;
         preemptions += preempt(&mut running, &mut waiting, &mut kv, &mut mix, cap);
-        let Mix { decoding, context, finish, prefilling } = mix;
+        let step_mix = mix;
+        let Mix { decoding, context, prefilling, .. } = mix;
         // Decode tokens first, then prefill chunks in admission order, then admissions; vLLM V1
         // admits nobody in a step that preempted.
         let room = (budget - decoding).max(0.0);
         let limits = Limits { seqs, cap, admit: preemptions == before };
         let chunk = prefill(&mut running, &mut waiting, &mut kv, room, prefilling, limits);
-        // A pure decode stretch (nothing to prefill, nothing arriving, nobody finishing, the cache
-        // not filling) runs as one stride of `n` steps.
-        let n = if chunk == 0.0 && decoding > 0.0 {
-            let fill = ((cap - kv) / decoding).floor();
-            let arrive = if waiting.is_empty() {
-                ((pending.next() - now) / e.step_at(decoding, context, 0.0)).ceil()
-            } else {
-                f64::INFINITY
-            };
-            finish.min(fill).min(arrive).max(1.0)
-        } else {
-            1.0
-        };
+        let until_arrival = if waiting.is_empty() { pending.next() - now } else { f64::INFINITY };
+        let n = if chunk == 0.0 && decoding > 0.0 { step_mix.stride(e, cap - kv, until_arrival) } else { 1.0 };
         let dt = n * e.step_at(decoding, context + decoding * (n - 1.0) / 2.0, chunk / e.groups.max(1.0));
         now += dt;
         if chunk > 0.0 {
@@ -502,17 +518,7 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
         }
         running.truncate(kept);
         if tally.left == 0 {
-            let span = (tally.end - start).max(1e-12);
-            return Some(Outcome {
-                rate: tally.completed / span,
-                batch: batch_time / span,
-                prefill_busy: prefill_time / now.max(1e-12),
-                preemptions,
-                finished: true,
-                ttft: Spread::of(tally.ttft),
-                tpot: Spread::of(tally.tpot),
-                e2e: Spread::of(tally.e2e),
-            });
+            return Some(tally.outcome(start, (batch_time, prefill_time / now.max(1e-12)), preemptions));
         }
     }
     Some(Outcome { preemptions, ..Outcome::default() })
