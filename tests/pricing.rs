@@ -237,6 +237,17 @@ fn prices_are_chosen_converted_and_aged_as_worked_by_hand() {
     let q = quote(&s, &flagged, "x", "rent_hourly").unwrap_or_else(|| panic!("a price"));
     assert!(q.stale && q.flagged() && !q.report() && q.age_months == 13, "{q:?}");
 
+    // Of two equal current prices the newer observation is cited, whichever is listed first.
+    let mut equal = c.clone();
+    equal.prices.retain(|p| p.kind == "rent_hourly" && p.market == "china_cloud" && p.date == "2025-06");
+    let mut newer = equal.prices[0].clone();
+    newer.date = "2026-04".into();
+    equal.prices.push(newer);
+    let q = quote(&s, &equal, "x", "rent_hourly").unwrap_or_else(|| panic!("a price"));
+    assert_eq!((q.date.as_str(), q.age_months), ("2026-04", 2));
+    equal.prices.reverse();
+    assert_eq!(quote(&s, &equal, "x", "rent_hourly").map(|q| q.date), Some("2026-04".to_string()));
+
     // Your quote first, in any market; my_quotes alone has none without one.
     s.money.rent_market = "my_quotes".into();
     assert!(quote(&s, &c, "x", "rent_hourly").is_none());

@@ -79,8 +79,9 @@ pub fn quote(s: &Scenario, catalog: &Catalog, gpu: &str, kind: &str) -> Option<Q
         return None;
     }
     let now = months(&catalog.updated);
-    // (flagged, age when flagged, amount): the lowest current price; failing that the newest
-    // flagged one (an old low price is the weakest evidence of today's market), the lowest on ties.
+    // (flagged, age when flagged, amount, age): the lowest current price; failing that the newest
+    // flagged one (an old low price is the weakest evidence of today's market), the lowest on ties;
+    // of equal prices the newer observation is cited.
     let mut best: Option<(bool, u32, f64, u32, &Price)> = None;
     for p in &catalog.prices {
         let fits =
@@ -91,7 +92,7 @@ pub fn quote(s: &Scenario, catalog: &Catalog, gpu: &str, kind: &str) -> Option<Q
         let age = now.zip(months(&p.date)).map_or(0, |(n, d)| n.saturating_sub(d));
         let flagged = age > STALE_MONTHS || p.market == "press";
         let key = (flagged, if flagged { age } else { 0 }, convert(s, p.amount, &p.currency), age, p);
-        if best.is_none_or(|b| (key.0, key.1, key.2) < (b.0, b.1, b.2)) {
+        if best.is_none_or(|b| (key.0, key.1, key.2, key.3) < (b.0, b.1, b.2, b.3)) {
             best = Some(key);
         }
     }
