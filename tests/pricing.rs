@@ -115,6 +115,11 @@ fn used_cards_lower_capital_and_resale_and_add_a_failure_allowance() {
     let b = own_costs(&s, g, 8, 10_000.0);
     assert_close(b.hardware, a.hardware, 1e-12);
     assert!(b.annual_fixed > a.annual_fixed + 8.0 * 10_000.0 * USED_FAILURE_PER_YEAR * 0.99);
+    // By hand, with the stated used-card assumptions (5% of the cards' price a year for failures,
+    // half the usual resale share on the cards) and the defaults (20% resale, 3 years, straight
+    // line): ¥80,000 of cards add 80,000 × 0.05 = ¥4,000 a year of failures, and their resale
+    // falls by 80,000 × 0.2 × 0.5 = ¥8,000, i.e. ¥2,666.67 a year more depreciation: ¥6,666.67.
+    assert_close(b.annual_fixed - a.annual_fixed, 6_666.666_667, 1e-9);
 }
 
 #[test]

@@ -133,6 +133,10 @@ fn present_value_view_costs_more_than_straight_line() {
     assert!(discounted > straight);
     // Textbook check: r = 10%, n = 3, no residual → CRF 0.402115 (annuity tables).
     assert_close(annualised_capital(1.0, 0.0, 3.0, 0.10), 0.402_115, 1e-5);
+    // With a resale: ¥100,000, 20% back after 3 years, 8%: the resale is worth
+    // 20,000 / 1.08³ = 15,876.64 today, and (100,000 − 15,876.64) × CRF 0.388034 = 32,642.68 a
+    // year (worked by hand).
+    assert_close(discounted, 32_642.68, 1e-6);
 }
 
 #[test]

@@ -1304,3 +1304,39 @@ async fn the_page_index_links_every_section() {
     frames().await;
     assert!(!targets().contains(&"#scenarios".to_string()), "{:?}", targets());
 }
+
+/// Block recompute of some layers, typed under the manual layout: the field appears only with
+/// full recompute, the row says how many layers it recomputes (not "full recompute"), and the
+/// memory per card is more than with every layer recomputed.
+#[wasm_bindgen_test]
+async fn recomputing_some_layers_is_named_in_the_row_and_keeps_more_memory() {
+    let _h = fresh().await;
+    choose("model", "llama-3.1-8b");
+    choose("task", "pretrain");
+    tick(&by_testid("auto"), false);
+    choose("recompute", "full");
+    settle().await;
+    // The first card of the ranking (its memory and layout are the plan's).
+    let row = || {
+        document()
+            .query_selector("[data-testid=ranking] tbody tr")
+            .ok()
+            .flatten()
+            .and_then(|r| r.text_content())
+            .unwrap_or_default()
+    };
+    let all = row();
+    assert!(all.contains("full recompute"), "{all}");
+    type_into("recompute-layers", "8");
+    settle().await;
+    let some = row();
+    assert!(some.contains("recompute 8 layers per stage") && !some.contains("full recompute"), "{some}");
+    let gib = |s: &str| {
+        let at = s.find(" GiB /").unwrap_or(0);
+        s[..at].rsplit(|c: char| !(c.is_ascii_digit() || c == '.')).next().and_then(|x| x.parse::<f64>().ok())
+    };
+    assert!(gib(&some) > gib(&all), "{some} vs {all}");
+    choose("recompute", "selective");
+    settle().await;
+    assert!(find("recompute-layers").is_none(), "the field belongs to full recompute");
+}

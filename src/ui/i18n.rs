@@ -114,6 +114,7 @@ strings! {
     RecNone => "no recompute", "不重算";
     RecSelective => "selective recompute", "选择性重算";
     RecFull => "full recompute", "全部重算";
+    RecLayers => "recompute {n} layers per stage", "每阶段重算 {n} 层";
     OffloadLabel => "CPU offload", "CPU 卸载";
     OffNone => "none", "不卸载";
     OffOptimizer => "optimizer", "优化器";

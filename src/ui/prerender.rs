@@ -51,7 +51,7 @@ pub fn answer(l: Lang) -> String {
     }
     h.push_str("</tr></thead><tbody>");
     for c in r.cards.iter().take(TOP) {
-        let x = row_text(c, l, s.money.currency, r.task.is_training());
+        let x = row_text(c, l, &s, r.task.is_training());
         let class = if x.fits { "fits" } else { "nofit" };
         let _ = write!(
             h,

@@ -4,7 +4,6 @@
 use super::i18n::{tr, Key, Lang};
 use crate::domain::explain::explain;
 use crate::domain::format;
-use crate::domain::scenario::Currency;
 use crate::domain::verdict::CardVerdict;
 use crate::domain::{Catalog, Report, Scenario};
 use leptos::{html::Canvas, prelude::*};
@@ -152,7 +151,20 @@ pub(crate) struct RowText {
     pub(crate) warnings: String,
 }
 
-pub(crate) fn row_text(c: &CardVerdict, l: Lang, cur: Currency, training: bool) -> RowText {
+/// The layout's recompute as the row says it: block recompute of some layers names the count
+/// (the figures beside it are computed with it), the other settings their name.
+fn recompute_text(c: &CardVerdict, s: &Scenario, l: Lang) -> String {
+    use crate::domain::scenario::Recompute;
+    let n = s.parallel.partial_recompute();
+    if c.layout.recompute == Recompute::Full && n > 0 {
+        Key::RecLayers.text(l).replace("{n}", &n.to_string())
+    } else {
+        Key::from(c.layout.recompute).text(l).to_string()
+    }
+}
+
+pub(crate) fn row_text(c: &CardVerdict, l: Lang, s: &Scenario, training: bool) -> RowText {
+    let cur = s.money.currency;
     // Vision jobs: the measured speed per card (and serving latency) instead of an MFU.
     let ips = c.vision.as_ref().map(|x| {
         let lat = x.latency_ms.map(|ms| format!(" · {} ms", format::grouped(ms, 0))).unwrap_or_default();
@@ -206,7 +218,7 @@ pub(crate) fn row_text(c: &CardVerdict, l: Lang, cur: Currency, training: bool) 
         layout: if let Some(x) = &c.vision {
             format!("DP{} · {} {}", c.layout.dp, Key::BatchPerCard.text(l), x.batch)
         } else if training {
-            format!("{} · ZeRO-{} · {}", parallel(), c.layout.zero, Key::from(c.layout.recompute).text(l))
+            format!("{} · ZeRO-{} · {}", parallel(), c.layout.zero, recompute_text(c, s, l))
         } else if let Some(x) = &c.serving {
             // Replicas, as the serving table writes them: "TP1·EP16 × 2 = 32".
             super::serving::shape(x)
@@ -230,10 +242,10 @@ fn Row(id: String, report: Signal<Option<Report>>, selected: RwSignal<Option<Str
     let sc = expect_context::<RwSignal<Scenario>>();
     let key = id.clone();
     let text = Memo::new(move |_| {
-        let (l, cur) = (lang.get(), sc.with(|s| s.money.currency));
+        let l = lang.get();
         report.with(|r| {
             let r = r.as_ref()?;
-            r.cards.iter().find(|c| c.gpu == key).map(|c| row_text(c, l, cur, r.task.is_training()))
+            sc.with(|s| r.cards.iter().find(|c| c.gpu == key).map(|c| row_text(c, l, s, r.task.is_training())))
         })
     });
     let t = move |f: fn(&RowText) -> String| move || text.with(|x| x.as_ref().map(f).unwrap_or_default());
