@@ -690,10 +690,18 @@ async fn import_file(text: &str) {
     let dt = web_sys::DataTransfer::new().unwrap_or_else(|_| panic!("data transfer"));
     let _ = dt.items().add_with_file(&file);
     let input: web_sys::HtmlInputElement = by_testid("sc-import").unchecked_into();
+    let before = all("[data-testid='saved-list'] li").len();
     input.set_files(dt.files().as_ref());
     fire(&input, "change");
-    sleep(150).await;
-    settle().await;
+    // The file is read asynchronously: wait (up to 5 s, a loaded machine is slow) until the list
+    // grows, rather than a fixed pause that a busy CI machine can outrun.
+    for _ in 0..100 {
+        sleep(50).await;
+        settle().await;
+        if all("[data-testid='saved-list'] li").len() > before {
+            break;
+        }
+    }
 }
 
 #[wasm_bindgen_test]
