@@ -22,6 +22,14 @@ fn check_all(s: &Scenario) -> usize {
     fs.len()
 }
 
+/// Latency targets of an internal tool: TTFT p50/p99 in seconds, TPOT p50/p99 in milliseconds.
+fn relax(s: &mut Scenario, (ttft50, ttft99): (f64, f64), (tpot50, tpot99): (f64, f64)) {
+    s.inference.ttft_p50_s = ttft50;
+    s.inference.ttft_p99_s = ttft99;
+    s.inference.tpot_p50_ms = tpot50;
+    s.inference.tpot_p99_ms = tpot99;
+}
+
 /// A 70B full fine-tune forced onto `gpus` RTX 4090s: it does not fit on two.
 fn seventy_b_on_4090s(gpus: u32) -> Scenario {
     Scenario {
@@ -82,10 +90,7 @@ fn inference_that_does_not_fit_suggests_quantization() {
         ..Scenario::default()
     };
     // Relaxed targets (an internal tool): on two L40S the INT4 weights then fit and serve in time.
-    s.inference.ttft_p50_s = 5.0;
-    s.inference.ttft_p99_s = 10.0;
-    s.inference.tpot_p50_ms = 100.0;
-    s.inference.tpot_p99_ms = 200.0;
+    relax(&mut s, (5.0, 10.0), (100.0, 200.0));
     let fs = fixes(&s, Catalog::embedded());
     assert!(fs.iter().any(|f| f.en.contains("INT4")), "{:?}", fs.iter().map(|f| &f.en).collect::<Vec<_>>());
     check_all(&s);
@@ -275,10 +280,7 @@ fn serving_fixes_halve_the_prompt_and_offer_fp8_cache_once() {
     s.inference.context_p90 = Some(70_000);
     s.inference.concurrent = 1;
     // An internal tool's relaxed targets: only the memory decides.
-    s.inference.ttft_p50_s = 60.0;
-    s.inference.ttft_p99_s = 120.0;
-    s.inference.tpot_p50_ms = 500.0;
-    s.inference.tpot_p99_ms = 1000.0;
+    relax(&mut s, (60.0, 120.0), (500.0, 1000.0));
     let fs = fixes(&s, Catalog::embedded());
     let names: Vec<&str> = fs.iter().map(|f| f.en.as_str()).collect();
     if let Some(short) = fs.iter().find(|f| f.en.starts_with("prompts of ")) {

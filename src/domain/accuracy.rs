@@ -286,8 +286,7 @@ pub fn measure(c: &Case, catalog: &Catalog) -> Result<f64, String> {
         Metric::HwTflops => {
             let v = first_card(&s, catalog)?;
             let peak = compute::peak_tflops(gpu()?, s.precision).ok_or("card peak unknown")?;
-            let stage_layers = (f64::from(m.layers) / f64::from(v.layout.pp.max(1))).ceil();
-            v.mfu * peak * compute::layout_recompute_factor(&s, &v.layout, stage_layers)
+            v.mfu * peak * compute::layout_recompute_factor(m, &s, &v.layout)
         }
         Metric::TokensPerSGpu => {
             // A measured tokens/s is a steady-state rate: no failures, no checkpoints.

@@ -55,11 +55,11 @@ pub fn recompute_factor(r: Recompute, task: Task) -> f64 {
 
 /// [`recompute_factor`] of a layout whose full recompute may cover only some layers of each
 /// stage (`parallel.recompute_layers`): the extra forward pass is paid on that share of the
-/// stage's `stage_layers` layers.
+/// stage's layers.
 #[must_use]
-pub fn layout_recompute_factor(s: &Scenario, l: &Layout, stage_layers: f64) -> f64 {
+pub fn layout_recompute_factor(m: &ModelSpec, s: &Scenario, l: &Layout) -> f64 {
     let full = recompute_factor(l.recompute, s.task);
-    (full - 1.0) * recomputed_share(s, l, stage_layers) + 1.0
+    (full - 1.0) * recomputed_share(s, l, memory::stage_layers(m.layers, l.pp)) + 1.0
 }
 
 /// Share of a stage's layers that the layout recomputes in full: 1 unless full recompute is
@@ -67,9 +67,10 @@ pub fn layout_recompute_factor(s: &Scenario, l: &Layout, stage_layers: f64) -> f
 /// [`recompute_factor`] prices on its own).
 #[must_use]
 pub fn recomputed_share(s: &Scenario, l: &Layout, stage_layers: f64) -> f64 {
-    match (l.recompute, s.parallel.partial_recompute()) {
-        (Recompute::Full, n) if n > 0 && stage_layers > 0.0 => (f64::from(n) / stage_layers).min(1.0),
-        _ => 1.0,
+    if l.recompute == Recompute::Full && stage_layers > 0.0 {
+        memory::recomputed_of(s.parallel.partial_recompute(), stage_layers) / stage_layers
+    } else {
+        1.0
     }
 }
 
@@ -208,8 +209,8 @@ pub fn mfu_with(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u
     let elementwise = elementwise_at(m, s, g, l, matmul).unwrap_or(0.0);
     // A benchmark's calibration scales the kernels' share of peak (domain/calibrate.rs).
     let kernel = (matmul * s.efficiency.kernel_scale).min(1.0) / (1.0 + elementwise);
-    let stage_layers = (f64::from(m.layers) / f64::from(l.pp.max(1))).ceil();
-    let rf = layout_recompute_factor(s, l, stage_layers);
+    let stage_layers = memory::stage_layers(m.layers, l.pp);
+    let rf = layout_recompute_factor(m, s, l);
     // Compute seconds of one step on one GPU at kernel efficiency (hardware FLOPs, recompute in).
     let tokens_step = f64::from(t.global_batch) * f64::from(t.seq_len);
     let flops_step = training_flops(m, s.task, t.seq_len, tokens_step, true) * rf / f64::from(l.gpus().max(1));

@@ -437,7 +437,7 @@ fn activation_formula(m: &super::model::ModelSpec, s: &Scenario, l: &Layout) -> 
     let x = &w.shape;
     let flash = s.training.flash_attention;
     let mib = |v: f64| format!("{:.2} MiB", v / 1_048_576.0);
-    let layers = (f64::from(m.layers) / f64::from(l.pp.max(1))).ceil();
+    let layers = memory::stage_layers(m.layers, l.pp);
     let k = TokenCoefficients::of(x);
     let coeff = |c: f64, name: &str| format!("{c}{name}");
     let bytes = if (x.bytes - 2.0).abs() > f64::EPSILON { format!(" × {}", x.bytes / 2.0) } else { String::new() };

@@ -270,7 +270,7 @@ fn speed_cost(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout) -> f64 {
     let micro =
         f64::from(s.training.global_batch) / (f64::from(l.dp.max(1)) * f64::from(s.training.micro_batch.max(1)));
     let comm = 1.0 + 0.02 * f64::from(l.tp - 1) + 0.01 * f64::from(l.zero);
-    compute::layout_recompute_factor(s, l, (f64::from(m.layers) / f64::from(l.pp.max(1))).ceil())
+    compute::layout_recompute_factor(m, s, l)
         * compute::pipeline_factor(l.pp, micro, 1)
         * comm
         * compute::offload_factor(l.offload)

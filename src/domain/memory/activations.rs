@@ -186,7 +186,7 @@ pub fn layer_input_bytes(x: &ActivationShape, tp: u32) -> f64 {
 /// sequence, and with it every activation, over `cp` cards (Megatron-Core context parallelism).
 #[must_use]
 pub fn stage_activation_bytes(x: &ActivationShape, layers: u32, layout: &Layout, flash: bool, in_flight: f64) -> f64 {
-    let layers_per_stage = (f64::from(layers) / f64::from(layout.pp.max(1))).ceil();
+    let layers_per_stage = stage_layers(layers, layout.pp);
     let store_scores = !flash && layout.recompute == Recompute::None;
     let per_layer = layer_activation_bytes(x, layout.tp, store_scores);
     let cp = f64::from(layout.cp.max(1));
@@ -206,10 +206,23 @@ pub fn stage_activation_bytes(x: &ActivationShape, layers: u32, layout: &Layout,
 /// `recompute_layers`, at most the stage, or all of them when it is 0.
 #[must_use]
 pub fn recomputed_layers(x: &ActivationShape, layers_per_stage: f64) -> f64 {
-    match x.recompute_layers {
+    recomputed_of(x.recompute_layers, layers_per_stage)
+}
+
+/// Of a stage of `layers_per_stage` layers, the `partial` ones recomputed (at most the stage),
+/// or all of them when `partial` is 0.
+#[must_use]
+pub fn recomputed_of(partial: u32, layers_per_stage: f64) -> f64 {
+    match partial {
         0 => layers_per_stage,
         n => f64::from(n).min(layers_per_stage),
     }
+}
+
+/// Layers of the most loaded of `pp` pipeline stages: ⌈layers / pp⌉.
+#[must_use]
+pub fn stage_layers(layers: u32, pp: u32) -> f64 {
+    (f64::from(layers) / f64::from(pp.max(1))).ceil()
 }
 
 /// Activations of one stage of the whole model: the decoder (or only) stack at the scenario's
