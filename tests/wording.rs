@@ -345,6 +345,7 @@ fn every_warning_is_worded_in_both_languages_with_its_figures() {
         (Warning::CpuOffload, ""),
         (Warning::UnknownCard { id: "x-9000".into() }, "x-9000"),
         (Warning::BeyondContext { tokens: 65_536, max: 32_768 }, "32768"),
+        (Warning::MemoryEstimated { from: "ViT-B/16".into(), scale: 27.19 }, "27.19"),
         (Warning::FabricDominates { needed_gbit: 412.0, fabric_gbit: 200.0 }, "412"),
         (Warning::RackPowerOverLimit { rack_kw: 14.2, limit_kw: 12.0 }, "14.2"),
         (Warning::OfficeRoom { server_w: 2_100.0 }, "2100"),

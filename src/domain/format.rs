@@ -212,6 +212,7 @@ pub fn warning(w: &Warning, lang: Lang) -> String {
         | Warning::RoundedToOrder { .. }
         | Warning::CpuOffload
         | Warning::BeyondContext { .. }
+        | Warning::MemoryEstimated { .. }
         | Warning::DoesNotFit { .. } => plan_warning(w, lang),
         Warning::MultiServer { .. }
         | Warning::FabricDominates { .. }
@@ -351,6 +352,13 @@ fn plan_warning(w: &Warning, lang: Lang) -> String {
                 format!("序列长度 {tokens} 超过模型训练上下文 {max}")
             } else {
                 format!("sequence of {tokens} tokens exceeds the model's trained context of {max}")
+            }
+        }
+        Warning::MemoryEstimated { from, scale } => {
+            if zh {
+                format!("显存为估算：此模型没有公开的显存实测，激活按 {from} 的实测 × {scale:.2}（每 √参数的前向 FLOPs 之比）；请以小批量实测核对")
+            } else {
+                format!("memory is an estimate: no published memory figure of this model, so its activations are {from}'s measured ones × {scale:.2} (the ratio of forward FLOPs per √parameter); check with a small batch")
             }
         }
         Warning::DoesNotFit { needed_gib, capacity_gib } => {

@@ -92,6 +92,13 @@ fn vision_report(s: &Scenario, catalog: &Catalog, m: &super::vision::VisionModel
     let mut verdicts = finish(s, catalog, &cards, |g| super::vision::verdict(m, s, g, catalog));
     super::units::sort_stable_by(&mut verdicts, rank);
     let memory_single = super::vision::memory(m, s, s.vision.batch);
+    let estimated = match super::vision::activation_basis(m, s) {
+        Some((_, super::vision::MemoryBasis::Borrowed { from, scale, .. })) => {
+            let from = super::vision::model(&from).map_or(from, |o| o.name.clone());
+            vec![super::verdict::Warning::MemoryEstimated { from, scale }]
+        }
+        _ => Vec::new(),
+    };
     Ok(Report {
         version: super::scenario::VERSION,
         model: m.name.clone(),
@@ -107,7 +114,7 @@ fn vision_report(s: &Scenario, catalog: &Catalog, m: &super::vision::VisionModel
         infra: None,
         unknown_specs: unknown(&cards),
         cards: verdicts,
-        warnings: left_out,
+        warnings: [left_out, estimated].concat(),
     })
 }
 

@@ -131,6 +131,9 @@ pub enum Warning {
     UnknownCard { id: String },
     /// Sequence longer than the model's trained context.
     BeyondContext { tokens: u32, max: u32 },
+    /// A vision model with no published memory figure: its activations are model `from`'s
+    /// measured ones × `scale` (domain/vision/memory.rs, `activation_basis`).
+    MemoryEstimated { from: String, scale: f64 },
     /// The inter-server fabric would take more than half of the step time.
     FabricDominates { needed_gbit: f64, fabric_gbit: f64 },
     /// One rack of these servers draws more than the rack position allows.

@@ -20,7 +20,7 @@ use super::units::GIB;
 pub use super::vision_data::*;
 
 mod memory;
-pub use memory::{activation_per_sample, memory, memory_with};
+pub use memory::{activation_basis, activation_per_sample, activation_size, memory, memory_with, MemoryBasis};
 
 /// Speed of a model on a card.
 #[derive(Debug, Clone, PartialEq)]

@@ -34,34 +34,73 @@ fn states(m: &VisionModel, task: Task, p: Precision, o: Optimizer) -> (f64, f64,
     }
 }
 
+/// Where a model's activation bytes per sample come from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MemoryBasis {
+    /// The model's own published memory figure.
+    Own,
+    /// No figure of the model: another model's, × `scale` (the ratio of their activation
+    /// sizes, [`activation_size`]). `family`: a model of its own family.
+    Borrowed { from: String, family: bool, scale: f64 },
+}
+
+/// The size activations grow with, up to a constant: forward FLOPs per √parameter. A
+/// transformer's forward FLOPs are 2 × parameters × tokens (Kaplan et al. 2020 §2.1) and its
+/// parameters 12·L·h², while the activations it keeps are tokens × h × L × a constant
+/// (Korthikanti et al. 2022 §4.1): FLOPs/√P = 2·T·h·L·√12/√L — activations up to √L. A
+/// convolution's likewise: FLOPs = output positions × k²·c² per layer, parameters k²·c², kept
+/// outputs positions × c. Between two models at one size and of one width/depth ratio it is
+/// √(FLOPs ratio); across sizes it follows the pixels (ViT-B/16 at 224 px to SAM's ViT-B at
+/// 1,024 px: ×27.2 — 20.9× the tokens, and the s² score term of SAM's four global-attention
+/// layers). `None` without FLOPs or parameters.
+#[must_use]
+pub fn activation_size(m: &VisionModel) -> Option<f64> {
+    let f = m.gflops.filter(|f| *f > 0.0)?;
+    (m.params_m > 0.0).then(|| f / m.params_m.sqrt())
+}
+
 /// Activation bytes per sample at the scenario's size, from the model's measured memory: the
 /// slope between two batch sizes when there are two, else one figure less the model states.
-/// A model with no memory figure borrows its family's nearest model's, × √(FLOPs ratio)
-/// (activations grow with width, FLOPs with width²). Serving with no serving figure keeps the
-/// training figure: an upper bound (inference frees each layer's input).
 #[must_use]
 pub fn activation_per_sample(m: &VisionModel, s: &Scenario) -> Option<f64> {
-    let wanted: &[Mode] = match s.task {
-        Task::Inference => &[Mode::Infer, Mode::Train],
+    activation_basis(m, s).map(|(a, _)| a)
+}
+
+/// Modes whose memory figures serve a task, best first. LoRA keeps what full training keeps
+/// (every adapted layer's input, for its adapter's gradient) and full training what LoRA keeps;
+/// serving with no serving figure keeps the training figure, an upper bound (inference frees
+/// each layer's input).
+fn memory_modes(task: Task) -> &'static [Mode] {
+    match task {
+        Task::Inference => &[Mode::Infer, Mode::Train, Mode::Lora],
         Task::Lora | Task::Qlora => &[Mode::Lora, Mode::Train],
-        _ => &[Mode::Train],
-    };
-    for &mode in wanted {
-        if let Some(a) = own_activation(m, s, mode) {
-            return Some(a);
-        }
+        Task::Pretrain | Task::FullFinetune => &[Mode::Train, Mode::Lora],
     }
-    // The family's nearest measured model.
-    let flops = m.gflops.unwrap_or(0.0);
-    let sibling = models()
-        .iter()
-        .filter(|o| o.id != m.id && o.family == m.family && o.arch == m.arch && o.gflops.is_some())
-        .filter_map(|o| Some((o, wanted.iter().find_map(|&md| own_activation(o, s, md))?)))
-        .min_by(|a, b| {
-            let d = |o: &VisionModel| (o.gflops.unwrap_or(0.0) / flops.max(1e-9)).ln().abs();
-            d(a.0).total_cmp(&d(b.0))
-        });
-    sibling.map(|(o, a)| a * (flops / o.gflops.unwrap_or(flops).max(1e-9)).sqrt())
+}
+
+/// [`activation_per_sample`] and where it comes from. A model with no memory figure borrows
+/// the measured model nearest in parameters — of its family and architecture first, else of
+/// its architecture — × the ratio of their [`activation_size`]s: the rule's error is the √L
+/// term it leaves out, smallest between models of one size, while the pixels (tokens) it
+/// carries exactly. SAM's ViT-B encoder thus borrows ViT-B/16's figure, not ViT-H/14's.
+#[must_use]
+pub fn activation_basis(m: &VisionModel, s: &Scenario) -> Option<(f64, MemoryBasis)> {
+    let wanted = memory_modes(s.task);
+    let own = |o: &VisionModel| wanted.iter().find_map(|&md| own_activation(o, s, md));
+    if let Some(a) = own(m) {
+        return Some((a, MemoryBasis::Own));
+    }
+    let size = activation_size(m)?;
+    let nearest = |family: bool| {
+        models()
+            .iter()
+            .filter(|o| o.id != m.id && o.arch == m.arch && (!family || o.family == m.family))
+            .filter_map(|o| Some((o, activation_size(o)?)))
+            .filter_map(|(o, so)| Some((o, so, own(o)?)))
+            .min_by(|a, b| (m.params_m / a.0.params_m).ln().abs().total_cmp(&(m.params_m / b.0.params_m).ln().abs()))
+            .map(|(o, so, a)| (a * size / so, MemoryBasis::Borrowed { from: o.id.clone(), family, scale: size / so }))
+    };
+    nearest(true).or_else(|| nearest(false))
 }
 
 fn own_activation(m: &VisionModel, s: &Scenario, mode: Mode) -> Option<f64> {
