@@ -394,3 +394,26 @@ fn a_typed_demand_profile_is_read_or_refused_with_its_reason() {
     s.ownership.demand = vec![DEMAND_MAX * 1.01];
     assert!(gpu_planner::domain::plan(&s, cat).is_err());
 }
+
+/// Without a rental price the seeds' rule decides: buy above ~4,000 busy hours a year.
+#[test]
+fn without_a_rental_price_the_rule_of_thumb_decides() {
+    use gpu_planner::domain::cost::{BuyVerdict, SEED_BUY_HOURS};
+    assert_close(SEED_BUY_HOURS, 4_000.0, 0.0);
+    assert!(BuyVerdict::RuleOfThumb { busy: 5_256.0 }.buy());
+    assert!(!BuyVerdict::RuleOfThumb { busy: 3_504.0 }.buy());
+    assert!(!BuyVerdict::RuleOfThumb { busy: 4_000.0 }.buy(), "at the threshold renting still suits");
+}
+
+/// Storage rented with the cards is a fixed cost of renting: it comes off owning's fixed
+/// costs before dividing by the hourly margin. 8 H100 (¥5.94 of power an hour, worked above)
+/// at ¥20 per card-hour with ¥12,000 a year of rented storage, by hand:
+/// (annual fixed − 12,000) / (8 × 20 − 5.94).
+#[test]
+fn rented_storage_comes_off_the_fixed_costs_in_the_breakeven() {
+    let g = Catalog::embedded().gpu("h100-sxm").unwrap_or_else(|| panic!("h100"));
+    let o = own_costs(&Scenario::default(), g, 8, 200_000.0);
+    let h = breakeven_hours(&o, 20.0, 12_000.0).unwrap_or(f64::NAN);
+    assert_close(h, (o.annual_fixed - 12_000.0) / (8.0 * 20.0 - 7.1 * 1.35 * 0.62), 1e-9);
+    assert!(h > 0.0 && h < YEAR_H);
+}
