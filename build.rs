@@ -75,8 +75,8 @@ fn strip(v: &mut Value) {
 }
 
 /// Field order of a vision model row and of a measurement row (src/domain/vision.rs reads them).
-const VISION_MODEL: [&str; 9] =
-    ["id", "name", "family", "arch", "params_m", "frozen_m", "gflops", "resolution", "steps"];
+const VISION_MODEL: [&str; 10] =
+    ["id", "name", "family", "arch", "params_m", "frozen_m", "gflops", "resolution", "steps", "parts"];
 const VISION_ROW: [&str; 15] = [
     "model",
     "card",

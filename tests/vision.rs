@@ -119,6 +119,7 @@ fn unlisted(id: &str, params_m: f64, gflops: f64) -> vision::VisionModel {
         gflops: Some(gflops),
         resolution: Some(640),
         steps: None,
+        parts: Vec::new(),
         source: String::new(),
     }
 }
@@ -301,6 +302,28 @@ fn no_data_is_its_own_error_in_both_languages() {
     let q = gpu_planner::domain::plan(&scenario("sdxl", Task::Qlora), c).err().unwrap_or_else(|| panic!("refused"));
     assert!(matches!(q, PlanError::QloraNeedsLanguageModel(_)), "{q:?}");
     assert!(plan_error(&q, Lang::Zh).starts_with("QLoRA 只适用于语言模型"));
+}
+
+/// A PP-OCR pipeline is served as one and trained as its modules: training it says which
+/// models to plan, by name, in both languages; serving it is planned. The page's copy of the
+/// file carries the parts (build.rs writes them in the model row).
+#[test]
+fn a_pipeline_is_trained_as_its_parts() {
+    use gpu_planner::domain::error::PlanError;
+    use gpu_planner::domain::format::{plan_error, Lang};
+    let c = Catalog::embedded();
+    let m = vision::model("pp-ocrv5-server").unwrap_or_else(|| panic!("pp-ocrv5-server"));
+    assert_eq!(m.parts, ["pp-ocrv5-server-det", "pp-ocrv5-server-rec"]);
+    assert!(m.is_pipeline() && !vision::model("pp-ocrv5-server-rec").is_some_and(vision::VisionModel::is_pipeline));
+    for task in [Task::FullFinetune, Task::Lora] {
+        let e = gpu_planner::domain::plan(&scenario("pp-ocrv5-server", task), c).err();
+        let Some(e @ PlanError::PipelineTraining { .. }) = e else { panic!("{task:?}: {e:?}") };
+        let en = plan_error(&e, Lang::En);
+        assert!(en.contains("PP-OCRv5_server_det + PP-OCRv5_server_rec") && en.contains("pipeline"), "{en}");
+        let zh = plan_error(&e, Lang::Zh);
+        assert!(zh.contains("流水线") && zh.contains("PP-OCRv5_server_rec"), "{zh}");
+    }
+    assert!(gpu_planner::domain::plan(&scenario("pp-ocrv5-server", Task::Inference), c).is_ok());
 }
 
 /// Every model and measurement parses from the full file, names a model that exists, carries a

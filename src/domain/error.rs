@@ -19,6 +19,10 @@ pub enum PlanError {
     /// the job: the page plans these only from measurements.
     #[error("{}", no_data_en(model, *training, *missing, *speech))]
     NoData { model: String, training: bool, missing: Missing, speech: bool },
+    /// A pipeline of separately trained models (PP-OCR's detection + recognition): trained as
+    /// its parts.
+    #[error("{model} is a pipeline of separately trained models: plan the training of {parts} one at a time (pick each as the model)")]
+    PipelineTraining { model: String, parts: String },
     #[error("QLoRA is for language models: choose LoRA or full fine-tuning for {0}")]
     QloraNeedsLanguageModel(String),
 }

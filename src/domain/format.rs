@@ -430,6 +430,9 @@ pub fn plan_error(e: &PlanError, l: Lang) -> String {
             if *missing == super::error::Missing::Speed { "速度" } else { "显存" },
             if *speech { "；语言模型中的 Whisper 预设可按架构估算" } else { "" }
         ),
+        PlanError::PipelineTraining { model, parts } => {
+            format!("{model} 是由分别训练的模型组成的流水线：请在模型中逐个选择 {parts} 来规划训练")
+        }
         PlanError::QloraNeedsLanguageModel(model) => {
             format!("QLoRA 只适用于语言模型：请为 {model} 选择 LoRA 或全参微调")
         }

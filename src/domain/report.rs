@@ -82,6 +82,11 @@ fn vision_report(s: &Scenario, catalog: &Catalog, m: &super::vision::VisionModel
     if s.task == Task::Qlora {
         return Err(PlanError::QloraNeedsLanguageModel(m.name.clone()));
     }
+    if m.is_pipeline() && s.task.is_training() {
+        let name = |id: &String| super::vision::model(id).map_or_else(|| id.clone(), |p| p.name.clone());
+        let parts = m.parts.iter().map(name).collect::<Vec<_>>().join(" + ");
+        return Err(PlanError::PipelineTraining { model: m.name.clone(), parts });
+    }
     if let Some(missing) = super::vision::missing_data(m, s) {
         // Whisper is also an encoder–decoder transformer preset: there a job the measurements
         // cannot answer is estimated from the architecture.

@@ -24,6 +24,8 @@ pub struct VisionModel {
     pub resolution: Option<u32>,
     /// Diffusion: default sampling steps.
     pub steps: Option<u32>,
+    /// A pipeline: the ids of the models it runs (each trained on its own).
+    pub parts: Vec<String>,
     pub source: String,
 }
 
@@ -32,6 +34,12 @@ impl VisionModel {
     #[must_use]
     pub fn is_speech(&self) -> bool {
         self.family == "speech"
+    }
+    /// A pipeline of separately trained models (PP-OCR's detection + recognition): it is
+    /// served, and trained as its parts.
+    #[must_use]
+    pub fn is_pipeline(&self) -> bool {
+        !self.parts.is_empty()
     }
     /// Samples in `dataset` (images, or clips in hours of audio).
     #[must_use]
@@ -107,7 +115,8 @@ fn int(v: &Value) -> Option<u32> {
     v.as_u64().and_then(|x| u32::try_from(x).ok())
 }
 
-/// A model row: id, name, family, arch, params_m, frozen_m, gflops, resolution, steps, source.
+/// A model row: id, name, family, arch, params_m, frozen_m, gflops, resolution, steps, parts,
+/// source.
 fn read_model(v: &Value, sources: &Value) -> Option<VisionModel> {
     Some(VisionModel {
         id: v[0].as_str()?.to_string(),
@@ -119,7 +128,8 @@ fn read_model(v: &Value, sources: &Value) -> Option<VisionModel> {
         gflops: v[6].as_f64(),
         resolution: int(&v[7]),
         steps: int(&v[8]),
-        source: text(&sources[v[9].as_u64()? as usize]),
+        parts: v[9].as_array().map(|p| p.iter().map(text).collect()).unwrap_or_default(),
+        source: text(&sources[v[10].as_u64()? as usize]),
     })
 }
 
