@@ -417,3 +417,20 @@ fn rented_storage_comes_off_the_fixed_costs_in_the_breakeven() {
     assert_close(h, (o.annual_fixed - 12_000.0) / (8.0 * 20.0 - 7.1 * 1.35 * 0.62), 1e-9);
     assert!(h > 0.0 && h < YEAR_H);
 }
+
+/// Until the cards arrive the busy hours are rented on demand, storage included: a week after
+/// the order owning has paid the hardware plus a quarter month of (¥/card-hour × cards × busy
+/// hours + rented storage), by hand from the report's own rent and costs.
+#[test]
+fn the_bridge_rental_before_delivery_includes_storage() {
+    let mut s = seed();
+    s.infra.storage_rent_per_tb_month = 120.0;
+    s.ownership.lead_weeks = Some(8.0);
+    let r = report(&s).rent_vs_buy.unwrap_or_else(|| panic!("rvb"));
+    let hourly = r.rent.hourly.unwrap_or(f64::NAN);
+    assert!(r.rent.storage_month > 0.0);
+    let p = r.cumulative.iter().find(|p| (p.month - 0.25).abs() < 1e-9).unwrap_or_else(|| panic!("month 0.25"));
+    let busy = gpu_planner::domain::cost::MONTH_H * s.ownership.utilisation;
+    let bridge = hourly * 4.0 * busy + r.rent.storage_month;
+    assert_close(p.own, r.own.hardware + 0.25 * bridge, 1e-9);
+}
