@@ -12,9 +12,12 @@ import { chromium } from 'playwright-core';
 
 const [base, runsArg, withPoor] = process.argv.slice(2);
 const runs = Number(runsArg || 7);
-// A teammate's share link (a Llama 3.1 70B LoRA, named): the prerendered first answer is the
-// default scenario's, so a link shows nothing until the WebAssembly has run (issue 29).
-const SHARE = '?s=v1.eyJtb2RlbCI6ImxsYW1hLTMuMS03MGIiLCJuYW1lIjoiNzBCIExvUkEgKHNoYXJlZCkiLCJ0YXNrIjoibG9yYSJ9';
+// A teammate's share link (a Llama 3.1 70B LoRA, named: bench/share.json). The page's links
+// carry the top of their answer (`&r=`, shown before the WebAssembly runs; issue 29): bench.sh
+// passes such a link in SHARE_QUERY (`gpu-planner encode bench/share.json --answer`). Without
+// it, the scenario alone, as links made before the answer was carried: nothing shows until the
+// WebAssembly has run.
+const SHARE = process.env.SHARE_QUERY || '?s=v1.eyJtb2RlbCI6ImxsYW1hLTMuMS03MGIiLCJuYW1lIjoiNzBCIExvUkEgKHNoYXJlZCkiLCJ0YXNrIjoibG9yYSJ9';
 const targets = [{ name: 'ours', url: `${base}/tools/gpu/` }, { name: 'share', url: `${base}/tools/gpu/${SHARE}` }];
 if (withPoor === 'with-gpu-poor') targets.push({ name: 'gpu_poor', url: `${base}/gpu_poor/` });
 

@@ -47,6 +47,37 @@ try {
   check('no request leaves the origin', foreign.length === 0, foreign.join(' '));
   await ctx.close();
 
+  check('the link carries the top of the answer (r=)', /[?&]r=[A-Za-z0-9_-]+/.test(shared), shared);
+  // A recipient sees the sender's top rows before the WebAssembly has run (issue 29): with the
+  // wasm held back, the static rows are the link's; then the live page replaces them.
+  {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    await ctx.route('**/*.wasm', () => {}); // never answered: the page cannot start
+    const page = await ctx.newPage();
+    const errs = [];
+    page.on('pageerror', (e) => errs.push(String(e)));
+    await page.goto(shared);
+    const rows = page.locator('#prerender:not([hidden]) [data-lang=link] tbody tr');
+    await rows.first().waitFor({ timeout: 5000 }).catch(() => {});
+    const n = await rows.count();
+    const first = n ? await rows.first().innerText() : '';
+    check('a shared link shows its answer before the WebAssembly starts', n === 3 && /[¥$]/.test(first) && errs.length === 0, `rows=${n} ${first} ${errs.join(' | ')}`);
+    await ctx.close();
+  }
+  {
+    const enc64 = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    const s = new URL(shared).searchParams.get('s');
+    const fake = enc64({ c: 'x', h: ['a', 'b', 'c', 'd'], r: [['<img src=x onerror="window.__xss=3">', '1', '2', '3']] });
+    for (const [name, r] of [['script in a row', fake], ['not JSON', 'bm90IGpzb24'], ['not base64', '%%%']]) {
+      const h = await open(`${base}/tools/gpu/?s=${s}&r=${r}`, { width: 1280, height: 900 }, 'en-US');
+      await h.page.waitForSelector('[data-testid=ranking] tbody tr');
+      const xss = await h.page.evaluate(() => window.__xss);
+      const gone = await h.page.locator('#prerender').count();
+      check(`answer in a link (${name}): stays text, the live page replaces it`, xss === undefined && gone === 0 && h.errors.length === 0, h.errors.join(' | '));
+      await h.ctx.close();
+    }
+  }
+
   const again = await open(shared, { width: 1280, height: 1000 }, 'en-US');
   await again.page.waitForSelector('[data-testid=seq]');
   check('share link reopens with the same input', (await again.page.locator('[data-testid=seq]').inputValue()) === '32768');

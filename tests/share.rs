@@ -94,3 +94,34 @@ fn an_old_link_without_market_choices_still_opens() {
     t.ownership.lead_weeks = Some(10.0);
     assert_eq!(decode(&encode(&t)), Ok(t));
 }
+
+/// A page link carries the top of its answer (`r=`, src/ui/prerender.rs): base64url JSON of a
+/// caption, four headings and the first three rows of the ranking as the page words them — the
+/// same card names, counts and costs as the report's top three — in the sender's language, and
+/// a scenario link still reads with it present.
+#[test]
+fn a_link_carries_the_top_of_its_answer() {
+    use base64::Engine as _;
+    use gpu_planner::domain::format::Lang;
+    use gpu_planner::ui::prerender::{snapshot, SNAPSHOT_MAX, SNAPSHOT_ROWS};
+    let s = Scenario { model: "llama-3.1-70b".into(), task: Task::Lora, ..Scenario::default() };
+    let r = gpu_planner::domain::plan(&s, gpu_planner::domain::Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    for (l, caption) in [(Lang::En, "link was sent"), (Lang::Zh, "链接发送时")] {
+        let snap = snapshot(&r, &s, l);
+        assert!(!snap.is_empty() && snap.len() <= SNAPSHOT_MAX, "{} characters", snap.len());
+        let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(&snap).unwrap_or_else(|e| panic!("{e}"));
+        let v: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{e}"));
+        assert!(v["c"].as_str().is_some_and(|c| c.contains(caption)), "{v}");
+        assert_eq!(v["h"].as_array().map(Vec::len), Some(4));
+        let rows = v["r"].as_array().cloned().unwrap_or_default();
+        assert_eq!(rows.len(), SNAPSHOT_ROWS);
+        for (row, card) in rows.iter().zip(&r.cards) {
+            assert_eq!(row[0].as_str(), Some(card.name.as_str()));
+            assert_eq!(row[1].as_str(), Some(card.gpus.to_string().as_str()));
+            let cost = card.cost.map(|c| gpu_planner::domain::format::money(c, s.money.currency));
+            assert_eq!(row[3].as_str(), cost.as_deref(), "{row}");
+        }
+        let link = format!("https://example.org/gpu/?s={}&r={snap}", encode(&s));
+        assert_eq!(decode(&link), Ok(s.clone()));
+    }
+}

@@ -5,6 +5,7 @@
 //! gpu-planner report --default       report of the default scenario
 //! gpu-planner matrix                 one line per preset × task (fits / best card)
 //! gpu-planner encode FILE            share-link payload of a scenario file
+//! gpu-planner encode FILE --answer [en|zh]   …with the top of its answer, as the page's links
 //! gpu-planner scenario               the default scenario as JSON (a template to edit)
 //! gpu-planner accuracy [--json]      the engine against published reference numbers
 //! gpu-planner accuracy --file CASES  the same for candidate cases (a JSON list like accuracy.json)
@@ -13,6 +14,7 @@
 //! gpu-planner prerender              the default answer as static HTML (public/prerender.html)
 //! ```
 
+use gpu_planner::domain::format::Lang;
 use gpu_planner::domain::{accuracy, model, plan, scenario::Task, share, Catalog, Scenario};
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -53,8 +55,20 @@ fn run(args: &[String]) -> Result<String, String> {
         Some("prerender") => Ok(gpu_planner::ui::prerender::document().trim_end().to_string()),
         Some("scenario") => serde_json::to_string_pretty(&Scenario::default()).map_err(|e| e.to_string()),
         Some("encode") => {
-            let arg = args.get(1).ok_or("usage: gpu-planner encode FILE")?;
-            Ok(format!("?s={}", share::encode(&read_scenario(arg)?)))
+            let arg = args.get(1).ok_or("usage: gpu-planner encode FILE [--answer [en|zh]]")?;
+            let s = read_scenario(arg)?;
+            let mut q = format!("?s={}", share::encode(&s));
+            // The page's own links carry the top of the answer (`r=`, src/ui/prerender.rs).
+            if args.get(2).map(String::as_str) == Some("--answer") {
+                let l = if args.get(3).map(String::as_str) == Some("zh") { Lang::Zh } else { Lang::En };
+                let r = plan(&s, catalog).map_err(|e| e.to_string())?;
+                let snap = gpu_planner::ui::prerender::snapshot(&r, &s, l);
+                if !snap.is_empty() {
+                    q.push_str("&r=");
+                    q.push_str(&snap);
+                }
+            }
+            Ok(q)
         }
         Some("accuracy") if args.get(1).map(String::as_str) == Some("--scenario") => {
             let id = args.get(2).ok_or("usage: gpu-planner accuracy --scenario CASE_ID")?;

@@ -93,7 +93,7 @@ fn PageIndex(embed: bool, serving: Signal<bool>) -> impl IntoView {
 /// Every change of the scenario (or the open card) is saved (not when embedded) and written
 /// into the address bar; a storage failure is said once, in the page's language.
 fn persist(
-    scenario: RwSignal<Scenario>,
+    (scenario, report): (RwSignal<Scenario>, Signal<Option<Report>>),
     selected: RwSignal<Option<String>>,
     (lang, storage_msg): (RwSignal<Lang>, RwSignal<Option<String>>),
     embed: bool,
@@ -106,7 +106,9 @@ fn persist(
                     storage_msg.set(Some(e.to_string()));
                 }
             }
-            web::url::replace(s, selected.get().as_deref());
+            // The link carries the top of this answer for its recipient's first paint.
+            let snap = report.with(|r| r.as_ref().map(|r| super::prerender::snapshot(r, s, lang.get())));
+            web::url::replace(s, selected.get().as_deref(), snap.as_deref());
         })
     });
 }
@@ -150,7 +152,7 @@ pub fn App() -> impl IntoView {
     let report: Signal<Option<Report>> = Memo::new(move |_| result.get().ok()).into();
     // The card whose details are open; the share link carries it.
     let selected = RwSignal::new(web::url::load_card());
-    persist(scenario, selected, (lang, storage_msg), embed);
+    persist((scenario, report), selected, (lang, storage_msg), embed);
     if !embed {
         provide_context(Store::load(lang));
     }
@@ -164,7 +166,12 @@ pub fn App() -> impl IntoView {
     let toggle_lang = move |_| lang.update(|l| *l = if *l == Lang::En { Lang::Zh } else { Lang::En });
     let lang_button = move || view! { <button type="button" data-testid="lang" on:click=toggle_lang>{tr(lang, Key::Language)}</button> };
     // In a wiki iframe: the same scenario and open card on the full page, in a new tab.
-    let full = move || web::files::page_url(&scenario.with(|s| web::url::query(s, selected.get().as_deref())));
+    let full = move || {
+        web::files::page_url(&scenario.with(|s| {
+            let snap = report.with(|r| r.as_ref().map(|r| super::prerender::snapshot(r, s, lang.get())));
+            web::url::query(s, selected.get().as_deref(), snap.as_deref())
+        }))
+    };
     view! {
         <div class="app" class:embed=embed>
             {if embed {

@@ -242,6 +242,7 @@ strings! {
     TpotTarget => "TPOT p50 target", "每 token 时间 p50 目标";
     ThisPlan => "this plan", "当前方案";
     FromLink => "Opened from a link", "通过链接打开";
+    LinkAnswer => "The answer as the link was sent — updating…", "链接发送时的结果——正在更新…";
     MemoryHeadroom => "Memory kept free per card (%)", "每卡预留显存（%）";
     PageSections => "Page sections", "页面导航";
     Answer => "Answer", "结果";

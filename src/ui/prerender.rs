@@ -8,7 +8,7 @@
 use super::i18n::Key;
 use super::results::{row_text, TOP};
 use crate::domain::format::{self, Lang};
-use crate::domain::{plan, Catalog, Scenario};
+use crate::domain::{plan, Catalog, Report, Scenario};
 use std::fmt::Write as _;
 
 /// Text made safe inside HTML elements and double-quoted attributes (this page and
@@ -75,12 +75,59 @@ pub fn answer(l: Lang) -> String {
     h
 }
 
+/// Rows of the answer a share link carries (`&r=`, [`snapshot`]).
+pub const SNAPSHOT_ROWS: usize = 3;
+/// The longest `r=` value the page reads (the inline script and src/web/url.rs).
+pub const SNAPSHOT_MAX: usize = 2000;
+
+/// The top of the answer for a share link's `r=`: base64url (no padding) of
+/// `{"c": caption, "h": [card, cards, time, cost], "r": [[…], …]}`, in the sender's language.
+/// The inline script ([`CHOOSER`]) shows it as text before the WebAssembly has started — a
+/// link's recipient otherwise waits for the whole start-up for a first row (issue 29) — and the
+/// live answer replaces it. Empty when the answer has no card or would not fit the limit.
+#[must_use]
+pub fn snapshot(r: &Report, s: &Scenario, l: Lang) -> String {
+    use base64::Engine as _;
+    let training = r.task.is_training();
+    let time = if training { Key::Time } else { Key::ThroughputLabel };
+    let rows: Vec<[String; 4]> = r
+        .cards
+        .iter()
+        .take(SNAPSHOT_ROWS)
+        .map(|c| {
+            let x = row_text(c, l, s, training);
+            [x.name, x.cards, x.time, x.cost]
+        })
+        .collect();
+    if rows.is_empty() {
+        return String::new();
+    }
+    let head = [Key::Card, Key::Cards, time, Key::Cost].map(|k| k.text(l));
+    let v = serde_json::json!({ "c": Key::LinkAnswer.text(l), "h": head, "r": rows });
+    let out = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(v.to_string());
+    if out.len() <= SNAPSHOT_MAX {
+        out
+    } else {
+        String::new()
+    }
+}
+
 /// Shows the answer in the visitor's language unless the page opens a scenario of its own (a
-/// share link, an embed, or one kept in local storage). Keys match src/web/storage.rs.
-const CHOOSER: &str = "(function(){try{var q=location.search,ls=window.localStorage;\
-if(/[?&](s|embed)=/.test(q)||/[?&]embed(&|$)/.test(q)||ls.getItem('gpu-planner/current/v1'))return;\
+/// share link, an embed, or one kept in local storage). A share link with an answer (`r=`,
+/// [`snapshot`]) shows that answer instead, as text. Keys match src/web/storage.rs; local
+/// storage is read last (a sandboxed iframe throws on it).
+const CHOOSER: &str = "(function(){try{var q=location.search,d=document;\
+if(/[?&]s=/.test(q)){var m=/[?&]r=([A-Za-z0-9_-]{1,2000})(&|$)/.exec(q);if(!m)return;\
+var b=atob(m[1].replace(/-/g,'+').replace(/_/g,'/')),u=new Uint8Array(b.length);\
+for(var i=0;i<b.length;i++)u[i]=b.charCodeAt(i);var j=JSON.parse(new TextDecoder().decode(u));\
+var a=d.createElement('div'),c=d.createElement('p'),t=d.createElement('table'),h=t.createTHead().insertRow(),y=t.createTBody();\
+a.className='app';a.setAttribute('data-lang','link');c.className='muted';c.textContent=String(j.c);\
+t.className='ranking cards';j.h.slice(0,4).forEach(function(x){var e=d.createElement('th');e.textContent=String(x);h.appendChild(e)});\
+j.r.slice(0,3).forEach(function(r){var w=y.insertRow();r.slice(0,4).forEach(function(x){w.insertCell().textContent=String(x)})});\
+a.appendChild(c);a.appendChild(t);var p=d.getElementById('prerender');p.appendChild(a);p.hidden=false;return;}\
+if(/[?&]embed(=|&|$)/.test(q))return;var ls=window.localStorage;if(ls.getItem('gpu-planner/current/v1'))return;\
 var l=ls.getItem('gpu-planner/lang')||navigator.language||'en',zh=/^zh/i.test(l);\
-var p=document.getElementById('prerender');p.querySelector(zh?'[data-lang=zh]':'[data-lang=en]').hidden=false;\
+var p=d.getElementById('prerender');p.querySelector(zh?'[data-lang=zh]':'[data-lang=en]').hidden=false;\
 p.hidden=false;}catch(e){}})();";
 
 /// The block postbuild.py inserts at the start of `<body>`: both languages, hidden until the

@@ -107,7 +107,9 @@ pub fn ScenarioBar(card: RwSignal<Option<String>>) -> impl IntoView {
         })
     };
     let copy_link = move |_| {
-        let url = files::page_url(&sc.with(|s| crate::web::url::query(s, card.get().as_deref())));
+        let url = files::page_url(&sc.with(|s| {
+            crate::web::url::query(s, card.get().as_deref(), crate::web::url::current_snapshot().as_deref())
+        }));
         copied.set(Some(if files::copy(&url) { Ok(()) } else { Err(url) }));
     };
     view! {
