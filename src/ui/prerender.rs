@@ -122,7 +122,7 @@ var b=atob(m[1].replace(/-/g,'+').replace(/_/g,'/')),u=new Uint8Array(b.length);
 for(var i=0;i<b.length;i++)u[i]=b.charCodeAt(i);var j=JSON.parse(new TextDecoder().decode(u));\
 var a=d.createElement('div'),c=d.createElement('p'),t=d.createElement('table'),h=t.createTHead().insertRow(),y=t.createTBody();\
 a.className='app';a.setAttribute('data-lang','link');c.className='muted';c.textContent=String(j.c);\
-t.className='ranking cards';j.h.slice(0,4).forEach(function(x){var e=d.createElement('th');e.textContent=String(x);h.appendChild(e)});\
+t.className='ranking';j.h.slice(0,4).forEach(function(x){var e=d.createElement('th');e.textContent=String(x);h.appendChild(e)});\
 j.r.slice(0,3).forEach(function(r){var w=y.insertRow();r.slice(0,4).forEach(function(x){w.insertCell().textContent=String(x)})});\
 a.appendChild(c);a.appendChild(t);var p=d.getElementById('prerender');p.appendChild(a);p.hidden=false;return;}\
 if(/[?&]embed(=|&|$)/.test(q))return;var ls=window.localStorage;if(ls.getItem('gpu-planner/current/v1'))return;\
