@@ -1266,6 +1266,12 @@ async fn fifty_thousand_yuan_buys_a_workstation_on_the_page() {
     frames().await;
     let budget = text("budget");
     assert!(budget.contains("GeForce RTX 4090 24GB × 1: buy ¥"), "{budget}");
+    // The direct answer: a purchase, a rental and a mix, each with its figures.
+    let answer = text("budget-answer");
+    assert!(
+        answer.contains("Buy: NVIDIA GeForce") && answer.contains("runs for ¥50,000") && answer.contains("Mix: buy"),
+        "{answer}"
+    );
     choose("own-gpu", "rtx-4090");
     frames().await;
     let line = text("own-host");

@@ -12,6 +12,7 @@
 //! gpu-planner accuracy --scenario ID the scenario a case is measured with (to `report` it)
 //! gpu-planner from-config FILE       a scenario (default workload) for a model's config.json
 //! gpu-planner prerender              the default answer as static HTML (public/prerender.html)
+//! gpu-planner budget FILE [en|zh]    what the scenario's budget buys, rents, or buys and rents
 //! ```
 
 use gpu_planner::domain::format::Lang;
@@ -52,6 +53,14 @@ fn run(args: &[String]) -> Result<String, String> {
             let s = Scenario { model: "custom".into(), custom_model: read.model, ..Scenario::default() };
             serde_json::to_string_pretty(&s).map_err(|e| e.to_string())
         }
+        Some("budget") => {
+            let arg = args.get(1).ok_or("usage: gpu-planner budget FILE [en|zh]")?;
+            let s = read_scenario(arg)?;
+            let l = if args.get(2).map(String::as_str) == Some("zh") { Lang::Zh } else { Lang::En };
+            let r = plan(&s, catalog).map_err(|e| e.to_string())?;
+            let a = gpu_planner::domain::budget::of(&s, &r).ok_or("the scenario has no budget (ownership.budget)")?;
+            Ok(gpu_planner::domain::budget::lines(&a, s.money.currency, l).join("\n"))
+        }
         Some("prerender") => Ok(gpu_planner::ui::prerender::document().trim_end().to_string()),
         Some("scenario") => serde_json::to_string_pretty(&Scenario::default()).map_err(|e| e.to_string()),
         Some("encode") => {
@@ -79,7 +88,7 @@ fn run(args: &[String]) -> Result<String, String> {
         Some("accuracy") => accuracy_command(args, catalog),
         Some("matrix") => Ok(matrix(catalog)),
         _ => {
-            Err("usage: gpu-planner report FILE_OR_URL | report --default | matrix | accuracy | from-config FILE | encode FILE | scenario | prerender"
+            Err("usage: gpu-planner report FILE_OR_URL | report --default | matrix | accuracy | from-config FILE | encode FILE | budget FILE | scenario | prerender"
                 .into())
         }
     }

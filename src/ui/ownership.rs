@@ -276,9 +276,13 @@ pub fn RentVsBuyView(report: Signal<Option<Report>>) -> impl IntoView {
         let cur = sc.with(|s| s.money.currency);
         let r = report.get()?;
         let name = |id: &str| r.cards.iter().find(|c| c.gpu == id).map_or(id.to_string(), |c| c.name.clone());
-        (!r.budget.is_empty()).then(|| view! {
+        // The direct answer first (buy, rent, or both), then every card the budget allows.
+        // No budget, no section.
+        let said = sc.with(|s| crate::domain::budget::of(s, &r).map(|a| crate::domain::budget::lines(&a, cur, l)))?;
+        Some(view! {
             <h3>{Key::BudgetFits.text(l)}</h3>
-            <ul data-testid="budget">{r.budget.iter().map(|b| view! { <li>{format!("{} × {}", name(&b.gpu), b.cards)} ": "
+            <ul class="budget-answer" data-testid="budget-answer">{said.into_iter().map(|x| view! { <li>{x}</li> }).collect_view()}</ul>
+            <ul data-testid="budget" hidden=r.budget.is_empty()>{r.budget.iter().map(|b| view! { <li>{format!("{} × {}", name(&b.gpu), b.cards)} ": "
                 {b.buy_ok.then(|| format!("{} {} ", Key::Buy.text(l), b.buy_cost.map(|c| format::money(c, cur)).unwrap_or_default()))}
                 {b.rent_ok.then(|| format!("{} {}", Key::RentFor.text(l), b.rent_hours.map(|h| format::hours(h, l)).unwrap_or_default()))}</li> }).collect_view()}</ul>
         })
