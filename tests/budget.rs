@@ -96,3 +96,19 @@ fn fifty_thousand_yuan_for_a_7b_lora_is_answered_three_ways() {
     assert!(p.cost + m.cost_per_run.unwrap_or(f64::MAX) * f64::from(m.runs.unwrap_or(0)) <= 50_000.0);
     assert!(s.ownership.budget.is_some() && of(&Scenario::default(), &r).is_none(), "no budget, no answer");
 }
+
+/// Serving has no runs: the rental is the most hours of service for the money (¥50,000 at
+/// ¥1 a card-hour: 50,000 h on one card, 25,000 h on two), and there is no mix.
+#[test]
+fn serving_rents_hours_of_service_and_mixes_nothing() {
+    let (mut options, cards) = three_cards();
+    options[2].cards = 2;
+    let a = answer(50_000.0, &options, &cards, false);
+    let rent = a.rent.clone().unwrap_or_else(|| panic!("no rental"));
+    assert_eq!((rent.runs, rent.cost_per_run), (None, None));
+    assert_eq!(rent.hours, Some(50_000.0));
+    assert_ne!(rent.gpu, "c", "two cards give half the hours");
+    assert!(a.mix.is_none());
+    let en = lines(&a, Currency::CNY, Lang::En);
+    assert!(en[1].contains("of service for ¥50,000"), "{en:?}");
+}
