@@ -77,8 +77,8 @@ pub fn answer(budget: f64, options: &[BudgetOption], cards: &[CardVerdict], trai
     let h = |p: &Purchase| p.hours.unwrap_or(f64::MAX);
     let buy = bought.iter().min_by(|a, b| h(a).total_cmp(&h(b)).then(a.cost.total_cmp(&b.cost))).cloned();
     let cheapest = bought.iter().min_by(|a, b| a.cost.total_cmp(&b.cost).then(h(a).total_cmp(&h(b)))).cloned();
-    // Training: the rental with the cheapest run (the most runs); serving: the most card-hours
-    // of service for the money, at the fewest cards.
+    // Training: the rental with the cheapest run (the most whole runs, at least one); serving:
+    // the most hours of service for the money.
     let rental = |b: &BudgetOption, money: f64| {
         let v = verdict(cards, &b.gpu)?;
         if training {
@@ -107,14 +107,14 @@ pub fn answer(budget: f64, options: &[BudgetOption], cards: &[CardVerdict], trai
     let best = |money: f64, except: Option<&str>| {
         options
             .iter()
-            .filter(|b| Some(b.gpu.as_str()) != except && (b.rent_hours.is_some()))
+            .filter(|b| Some(b.gpu.as_str()) != except && b.rent_hours.is_some())
             .filter_map(|b| rental(b, money))
             .min_by(|a, b| match (a.cost_per_run, b.cost_per_run) {
                 (Some(x), Some(y)) => x.total_cmp(&y),
                 _ => b.hours.unwrap_or(0.0).total_cmp(&a.hours.unwrap_or(0.0)),
             })
     };
-    let rent = best(budget, None).filter(|r| !training || r.runs.is_some_and(|n| n > 0));
+    let rent = best(budget, None);
     let mix =
         cheapest.as_ref().filter(|_| training).and_then(|p| Some((p.clone(), best(budget - p.cost, Some(&p.gpu))?)));
     BudgetAnswer { budget, buy, rent, mix }
