@@ -420,12 +420,16 @@ fn rented_storage_comes_off_the_fixed_costs_in_the_breakeven() {
 
 /// Until the cards arrive the busy hours are rented on demand, storage included: a week after
 /// the order owning has paid the hardware plus a quarter month of (¥/card-hour × cards × busy
-/// hours + rented storage), by hand from the report's own rent and costs.
+/// hours + rented storage), by hand from the report's own rent and costs. Renting pays the
+/// storage every month too: on demand, and monthly (¥5,000 a card, 13 months → 13 whole months)
+/// and yearly (¥50,000 a card, 13 months → 2 whole years).
 #[test]
 fn the_bridge_rental_before_delivery_includes_storage() {
     let mut s = seed();
     s.infra.storage_rent_per_tb_month = 120.0;
     s.ownership.lead_weeks = Some(8.0);
+    s.ownership.rent_monthly = Some(5_000.0);
+    s.ownership.rent_yearly = Some(50_000.0);
     let r = report(&s).rent_vs_buy.unwrap_or_else(|| panic!("rvb"));
     let hourly = r.rent.hourly.unwrap_or(f64::NAN);
     assert!(r.rent.storage_month > 0.0);
@@ -433,4 +437,10 @@ fn the_bridge_rental_before_delivery_includes_storage() {
     let busy = gpu_planner::domain::cost::MONTH_H * s.ownership.utilisation;
     let bridge = hourly * 4.0 * busy + r.rent.storage_month;
     assert_close(p.own, r.own.hardware + 0.25 * bridge, 1e-9);
+    // Renting on demand pays the same storage every month, beside the card-hours; monthly and
+    // yearly rental likewise (whole months and years of the cards).
+    assert_close(p.on_demand.unwrap_or(f64::NAN), 0.25 * (hourly * 4.0 * busy + r.rent.storage_month), 1e-9);
+    let m = r.cumulative.iter().find(|p| (p.month - 13.0).abs() < 1e-9).unwrap_or_else(|| panic!("month 13"));
+    assert_close(m.monthly.unwrap_or(f64::NAN), 5_000.0 * 4.0 * 13.0 + r.rent.storage_month * 13.0, 1e-9);
+    assert_close(m.yearly.unwrap_or(f64::NAN), 50_000.0 * 4.0 * 2.0 + r.rent.storage_month * 13.0, 1e-9);
 }
