@@ -444,3 +444,34 @@ fn the_bridge_rental_before_delivery_includes_storage() {
     assert_close(m.monthly.unwrap_or(f64::NAN), 5_000.0 * 4.0 * 13.0 + r.rent.storage_month * 13.0, 1e-9);
     assert_close(m.yearly.unwrap_or(f64::NAN), 50_000.0 * 4.0 * 2.0 + r.rent.storage_month * 13.0, 1e-9);
 }
+
+/// The hybrid plan's annual cost for N owned cards, by hand: a two-month profile of 730 and
+/// 1,460 card-hours (repeated six times a year). One owned card covers 730 h a month: it works
+/// 730 + 730 h and 730 h are rented; none owned rents all 2,190 h. Owning pays its fixed costs
+/// and power per busy card-hour. Also the annual-cost chart's rental line (card-hours × cards ×
+/// hours + a year of storage) and the bridge until delivery ((card-hours × cards × 730 ×
+/// use + storage a month) × the lead in months).
+#[test]
+fn the_hybrid_plan_and_the_annual_rental_line_by_hand() {
+    let mut s = seed();
+    s.infra.storage_rent_per_tb_month = 120.0;
+    s.ownership.demand = vec![730.0, 1_460.0];
+    s.ownership.lead_weeks = Some(8.0);
+    let r = report(&s).rent_vs_buy.unwrap_or_else(|| panic!("rvb"));
+    let hourly = r.rent.hourly.unwrap_or(f64::NAN);
+    let h = r.hybrid.as_ref().unwrap_or_else(|| panic!("hybrid"));
+    let at = |n: u32| h.by_cards.iter().find(|(k, _)| *k == n).map_or(f64::NAN, |(_, c)| *c);
+    assert_close(at(0), hourly * 2_190.0 * 6.0, 1e-9);
+    let g = Catalog::embedded().gpu("a100-80gb-sxm4").unwrap_or_else(|| panic!("a100"));
+    let one = own_costs(&s, g, 1, r.own.card_price);
+    assert_close(at(1), one.annual_fixed + (one.power_per_hour * 1_460.0 + hourly * 730.0) * 6.0, 1e-9);
+    let two = own_costs(&s, g, 2, r.own.card_price);
+    assert_close(at(2), two.annual_fixed + two.power_per_hour / 2.0 * 2_190.0 * 6.0, 1e-9);
+    assert_eq!(h.by_cards.len(), 3, "peak 1,460 h a month: at most 2 cards");
+    // The annual-cost chart at half a year of busy hours.
+    let p = r.by_hours.iter().find(|p| (p.hours - YEAR_H / 2.0).abs() < 1e-6).unwrap_or_else(|| panic!("half"));
+    assert_close(p.rent.unwrap_or(f64::NAN), hourly * 4.0 * YEAR_H / 2.0 + r.rent.storage_month * 12.0, 1e-9);
+    let lead = 8.0 * 168.0 / 730.0;
+    let bridge = (hourly * 4.0 * 730.0 * s.ownership.utilisation + r.rent.storage_month) * lead;
+    assert_close(r.bridge.unwrap_or(f64::NAN), bridge, 1e-9);
+}
