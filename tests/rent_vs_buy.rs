@@ -475,3 +475,73 @@ fn the_hybrid_plan_and_the_annual_rental_line_by_hand() {
     let bridge = (hourly * 4.0 * 730.0 * s.ownership.utilisation + r.rent.storage_month) * lead;
     assert_close(r.bridge.unwrap_or(f64::NAN), bridge, 1e-9);
 }
+
+/// The owned cost in each card's row, by hand from the owning costs: a training run is its
+/// card-hours × the owned cost per card-hour at the planned use; serving is a million output
+/// tokens (or images) with the cards busy around the clock: cost per card-hour at full use ×
+/// cards / (output per second × 3,600) × 10⁶.
+#[test]
+fn each_rows_owned_cost_by_hand() {
+    use gpu_planner::domain::cost::{card_price, own_cost_of_run};
+    let cat = Catalog::embedded();
+    let check = |s: &Scenario, expected: &dyn Fn(&gpu_planner::domain::CardVerdict, f64) -> Option<f64>| {
+        let r = report(s);
+        let mut n = 0;
+        for v in r.cards.iter().filter(|v| v.fits) {
+            let g = cat.gpu(&v.gpu).unwrap_or_else(|| panic!("{}", v.gpu));
+            let Some(price) = card_price(s, cat, &g.id, s.ownership.gpu == g.id) else { continue };
+            let per_hour_full = own_costs(s, g, v.gpus.max(1), price).per_gpu_hour(1.0);
+            let ours = own_cost_of_run(s, cat, g, v);
+            let Some(want) = expected(v, per_hour_full) else { continue };
+            assert_close(ours.unwrap_or(f64::NAN), want, 1e-9);
+            assert_eq!(v.own_cost, ours, "the row shows it");
+            n += 1;
+        }
+        assert!(n >= 3, "{n} cards checked");
+    };
+    let train = Scenario::default();
+    let use_ = train.ownership.utilisation;
+    check(&train, &|v, _| {
+        let g = cat.gpu(&v.gpu)?;
+        let price = card_price(&train, cat, &g.id, train.ownership.gpu == g.id)?;
+        Some(v.gpu_hours? * own_costs(&train, g, v.gpus.max(1), price).per_gpu_hour(use_))
+    });
+    let serve = Scenario { task: Task::Inference, ..Scenario::default() };
+    check(&serve, &|v, full| {
+        let c = v.serving.as_ref()?;
+        Some(full * f64::from(v.gpus) / (c.tokens_s * 3600.0) * 1e6)
+    });
+    let mut vision = Scenario { model: "yolov8s".into(), task: Task::Inference, ..Scenario::default() };
+    vision.vision.rate = 50.0;
+    check(&vision, &|v, full| {
+        let x = v.vision.as_ref()?;
+        Some(full * f64::from(v.gpus) / (50.0_f64.min(x.samples_s * f64::from(v.gpus)) * 3600.0) * 1e6)
+    });
+}
+
+/// The budget list by hand: the hours the budget rents are budget / (¥ per card-hour × cards);
+/// serving is "rentable" whenever there is a rental price; a card neither bought nor rented
+/// within the budget is left out.
+#[test]
+fn the_budget_list_rents_budget_over_the_hourly_cost_of_the_cards() {
+    let mut s = Scenario { model: "qwen2.5-7b".into(), task: Task::Inference, ..Scenario::default() };
+    s.ownership.budget = Some(50_000.0);
+    let r = report(&s);
+    assert!(!r.budget.is_empty());
+    for b in &r.budget {
+        let v = r.cards.iter().find(|v| v.gpu == b.gpu).unwrap_or_else(|| panic!("{}", b.gpu));
+        match v.rent_hourly.filter(|h| *h > 0.0) {
+            Some(h) => {
+                assert_close(b.rent_hours.unwrap_or(f64::NAN), 50_000.0 / (h * f64::from(b.cards)), 1e-9);
+                assert!(b.rent_ok, "serving rents whatever has a price: {b:?}");
+            }
+            None => assert!(b.rent_hours.is_none() && !b.rent_ok && b.buy_ok, "{b:?}"),
+        }
+    }
+    let listed = r.budget.len();
+    let priced = r.cards.iter().filter(|v| v.fits && v.rent_hourly.is_some_and(|h| h > 0.0)).count();
+    assert!(listed >= priced, "every rentable fitting card is listed: {listed} < {priced}");
+    s.ownership.budget = Some(1.0);
+    let tiny = report(&s);
+    assert!(tiny.budget.iter().all(|b| b.rent_ok && !b.buy_ok), "¥1 buys nothing: {:?}", tiny.budget);
+}
