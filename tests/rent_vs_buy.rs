@@ -511,12 +511,39 @@ fn each_rows_owned_cost_by_hand() {
         let c = v.serving.as_ref()?;
         Some(full * f64::from(v.gpus) / (c.tokens_s * 3600.0) * 1e6)
     });
+    // Two cards asked to serve more than they can: the rate served is what two cards do.
     let mut vision = Scenario { model: "yolov8s".into(), task: Task::Inference, ..Scenario::default() };
-    vision.vision.rate = 50.0;
+    vision.vision.rate = 1e6;
+    vision.parallel.gpus = 2;
     check(&vision, &|v, full| {
         let x = v.vision.as_ref()?;
-        Some(full * f64::from(v.gpus) / (50.0_f64.min(x.samples_s * f64::from(v.gpus)) * 3600.0) * 1e6)
+        assert_eq!(v.gpus, 2);
+        Some(full * 2.0 / (1e6_f64.min(x.samples_s * 2.0) * 3600.0) * 1e6)
     });
+    // A price typed for the card to buy applies to that card only.
+    let mut typed = Scenario::default();
+    typed.ownership.gpu = "h100-sxm".into();
+    typed.ownership.card_price = Some(1.0);
+    let r = report(&typed);
+    let h100 = r.cards.iter().find(|v| v.gpu == "h100-sxm").unwrap_or_else(|| panic!("h100"));
+    let g = cat.gpu("h100-sxm").unwrap_or_else(|| panic!("h100"));
+    let cheap = own_costs(&typed, g, h100.gpus.max(1), 1.0).per_gpu_hour(use_);
+    assert_close(h100.own_cost.unwrap_or(f64::NAN), h100.gpu_hours.unwrap_or(f64::NAN) * cheap, 1e-9);
+    let a100 = r.cards.iter().find(|v| v.gpu == "a100-80gb-sxm4").unwrap_or_else(|| panic!("a100"));
+    let plain = report(&Scenario::default());
+    let same = plain.cards.iter().find(|v| v.gpu == "a100-80gb-sxm4").unwrap_or_else(|| panic!("a100"));
+    assert_eq!(a100.own_cost, same.own_cost, "another card keeps its catalog price");
+}
+
+/// The breakeven on the page counts a year of rented storage as renting's fixed cost.
+#[test]
+fn the_pages_breakeven_counts_a_year_of_rented_storage() {
+    let mut s = seed();
+    s.infra.storage_rent_per_tb_month = 120.0;
+    let r = report(&s).rent_vs_buy.unwrap_or_else(|| panic!("rvb"));
+    assert!(r.rent.storage_month > 0.0);
+    let want = breakeven_hours(&r.own, r.rent.hourly.unwrap_or(f64::NAN), r.rent.storage_month * 12.0);
+    assert_close(r.breakeven_hours.unwrap_or(f64::NAN), want.unwrap_or(f64::NAN), 1e-12);
 }
 
 /// The budget list by hand: the hours the budget rents are budget / (¥ per card-hour × cards);
