@@ -112,3 +112,29 @@ fn serving_rents_hours_of_service_and_mixes_nothing() {
     let en = lines(&a, Currency::CNY, Lang::En);
     assert!(en[1].contains("of service for ¥50,000"), "{en:?}");
 }
+
+/// Edge cases a price list can hold: a run priced at ¥0 or a card rented at ¥0 an hour is no
+/// rental (not "infinitely many runs"), and the mix never rents the card it bought — when the
+/// cheapest purchase is also the cheapest rental, the mix rents the next one.
+#[test]
+fn free_prices_rent_nothing_and_the_mix_rents_another_card() {
+    let (options, mut cards) = three_cards();
+    cards[2].cost = Some(0.0); // C's run free
+    let a = answer(50_000.0, &options, &cards, true);
+    assert_eq!(a.rent.as_ref().map(|r| r.gpu.as_str()), Some("b"), "{:?}", a.rent);
+    let mut serving = cards.clone();
+    for c in &mut serving {
+        c.rent_hourly = Some(0.0);
+    }
+    assert!(answer(50_000.0, &options, &serving, false).rent.is_none());
+    // A, the cheapest to buy, now also the cheapest to rent: the mix rents C.
+    let (options, mut cards) = three_cards();
+    cards[0].cost = Some(100.0);
+    let (p, r) = answer(50_000.0, &options, &cards, true).mix.unwrap_or_else(|| panic!("no mix"));
+    assert_eq!((p.gpu.as_str(), r.gpu.as_str(), r.runs), ("a", "c", Some(133)));
+    // A card with no rental price is never rented, whatever its row's cost says.
+    let (mut options, cards) = three_cards();
+    options[2].rent_hours = None;
+    let a = answer(50_000.0, &options, &cards, true);
+    assert_eq!(a.rent.as_ref().map(|r| r.gpu.as_str()), Some("b"), "{:?}", a.rent);
+}
