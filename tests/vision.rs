@@ -201,6 +201,11 @@ fn model_states_follow_mixed_precision_adam() {
     let s = scenario("resnet50", Task::FullFinetune);
     let b = vision::memory(m, &s, 1);
     common::assert_close(b.weights + b.gradients + b.optimizer, 25.56e6 * 16.0, 1e-9);
+    // The total is every term plus the runtime reserve and fragmentation, as for language models.
+    let b8 = vision::memory(m, &s, 8);
+    let sum = b8.weights + b8.gradients + b8.optimizer + b8.activations;
+    common::assert_close(b8.total, gpu_planner::domain::memory::total_with_overhead(sum, &s), 1e-12);
+    assert!(b8.activations > 0.0 && b8.optimizer > 0.0);
     let f = vision::model("flux1-dev").unwrap_or_else(|| panic!("flux1-dev"));
     let b = vision::memory(f, &scenario("flux1-dev", Task::FullFinetune), 1);
     common::assert_close(b.weights, (16_606.0 - 4_700.0) * 1e6 * 4.0 + 4_700.0 * 1e6 * 2.0, 1e-9);
