@@ -81,28 +81,18 @@ pub fn answer(budget: f64, options: &[BudgetOption], cards: &[CardVerdict], trai
     // the most hours of service for the money.
     let rental = |b: &BudgetOption, money: f64| {
         let v = verdict(cards, &b.gpu)?;
-        if training {
+        let (cost_per_run, runs, hours) = if training {
             let per_run = v.cost?;
             let n = runs(money, per_run);
-            (n > 0).then(|| Rental {
-                gpu: b.gpu.clone(),
-                name: v.name.clone(),
-                cards: b.cards,
-                cost_per_run: Some(per_run),
-                runs: Some(n),
-                hours: None,
-            })
+            if n == 0 {
+                return None;
+            }
+            (Some(per_run), Some(n), None)
         } else {
             let hourly = v.rent_hourly.filter(|r| *r > 0.0)? * f64::from(b.cards);
-            Some(Rental {
-                gpu: b.gpu.clone(),
-                name: v.name.clone(),
-                cards: b.cards,
-                cost_per_run: None,
-                runs: None,
-                hours: Some(money / hourly),
-            })
-        }
+            (None, None, Some(money / hourly))
+        };
+        Some(Rental { gpu: b.gpu.clone(), name: v.name.clone(), cards: b.cards, cost_per_run, runs, hours })
     };
     let best = |money: f64, except: Option<&str>| {
         options

@@ -90,6 +90,11 @@ fn PageIndex(embed: bool, serving: Signal<bool>) -> impl IntoView {
     }
 }
 
+/// The top of the current answer for a link (`r=`), in the page's language.
+fn link_answer(report: Signal<Option<Report>>, s: &Scenario, l: Lang) -> Option<String> {
+    report.with(|r| r.as_ref().map(|r| super::prerender::snapshot(r, s, l)))
+}
+
 /// Every change of the scenario (or the open card) is saved (not when embedded) and written
 /// into the address bar; a storage failure is said once, in the page's language.
 fn persist(
@@ -107,7 +112,7 @@ fn persist(
                 }
             }
             // The link carries the top of this answer for its recipient's first paint.
-            let snap = report.with(|r| r.as_ref().map(|r| super::prerender::snapshot(r, s, lang.get())));
+            let snap = link_answer(report, s, lang.get());
             web::url::replace(s, selected.get().as_deref(), snap.as_deref());
         })
     });
@@ -168,7 +173,7 @@ pub fn App() -> impl IntoView {
     // In a wiki iframe: the same scenario and open card on the full page, in a new tab.
     let full = move || {
         web::files::page_url(&scenario.with(|s| {
-            let snap = report.with(|r| r.as_ref().map(|r| super::prerender::snapshot(r, s, lang.get())));
+            let snap = link_answer(report, s, lang.get());
             web::url::query(s, selected.get().as_deref(), snap.as_deref())
         }))
     };

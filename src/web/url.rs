@@ -18,16 +18,22 @@ fn safe(id: &str) -> bool {
     !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
 }
 
-/// The card whose details the link opens (`card=`), if it names one.
-#[must_use]
-pub fn load_card() -> Option<String> {
+/// The value of `key=` in the page's query when `ok` accepts it.
+fn param(key: &str, ok: fn(&str) -> bool) -> Option<String> {
     let search = web_sys::window()?.location().search().ok()?;
+    let prefix = format!("{key}=");
     search
         .trim_start_matches('?')
         .split('&')
-        .find_map(|kv| kv.strip_prefix("card="))
-        .filter(|c| safe(c))
+        .find_map(|kv| kv.strip_prefix(prefix.as_str()))
+        .filter(|v| ok(v))
         .map(String::from)
+}
+
+/// The card whose details the link opens (`card=`), if it names one.
+#[must_use]
+pub fn load_card() -> Option<String> {
+    param("card", safe)
 }
 
 /// A snapshot of the answer fit for a link: base64url, within the length the page reads.
@@ -40,13 +46,7 @@ fn safe_snapshot(r: &str) -> bool {
 /// The answer snapshot the address bar carries (`r=`, kept current by [`replace`]).
 #[must_use]
 pub fn current_snapshot() -> Option<String> {
-    let search = web_sys::window()?.location().search().ok()?;
-    search
-        .trim_start_matches('?')
-        .split('&')
-        .find_map(|kv| kv.strip_prefix("r="))
-        .filter(|r| safe_snapshot(r))
-        .map(String::from)
+    param("r", safe_snapshot)
 }
 
 /// The share query: `?s=v1.…`, plus `&card=…` for the card whose details are open and `&r=…`
