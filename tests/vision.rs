@@ -193,6 +193,27 @@ fn full_fine_tuning_borrows_a_lora_activation_figure() {
     assert_eq!(full.map(|(_, b)| b), Some(vision::MemoryBasis::Own));
 }
 
+/// A model with one memory figure (no second batch size to take a slope from): the figure less
+/// the model states, per sample, × pixels². SDXL in fp16 at batch 4 and 1,024 px used 21.72 GB
+/// (torch-reported, read as GiB) on an A100 40 GB (Hugging Face, "Simple SDXL optimizations",
+/// the fp16 row): 3,500 M parameters × 2 bytes of weights leave 4.08 GB of activations per image,
+/// worked by hand below; at 512 px a quarter of it.
+#[test]
+fn one_memory_figure_gives_activations_less_the_weights() {
+    let m = vision::model("sdxl").unwrap_or_else(|| panic!("sdxl"));
+    let mut s = scenario("sdxl", Task::Inference);
+    s.precision = Precision::Fp16;
+    s.vision.resolution = 1024;
+    let per_image = (21.72 * 1_073_741_824.0 - 3_500e6 * 2.0) / 4.0;
+    common::assert_close(per_image, 4_080_418_104.3, 1e-9);
+    common::assert_close(vision::activation_per_sample(m, &s).unwrap_or(0.0), per_image, 1e-9);
+    // The published total at its own batch is given back.
+    let b = vision::memory(m, &s, 4);
+    common::assert_close(b.weights + b.activations, 21.72 * 1_073_741_824.0, 1e-9);
+    s.vision.resolution = 512;
+    common::assert_close(vision::activation_per_sample(m, &s).unwrap_or(0.0), per_image / 4.0, 1e-9);
+}
+
 /// Mixed-precision AdamW keeps 16 bytes per trained parameter (fp32 weights 4, gradients 4,
 /// two moments 8; Micikevicius et al. 2018, PyTorch AMP); a frozen part (FLUX's T5) 2 bytes.
 #[test]
