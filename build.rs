@@ -64,7 +64,7 @@ fn strip(v: &mut Value) {
             }
         }
     }
-    for key in ["prices", "lead_times"] {
+    for key in ["prices", "lead_times", "availability"] {
         for p in v.get_mut(key).and_then(Value::as_array_mut).into_iter().flatten() {
             if let Some(o) = p.as_object_mut() {
                 o.remove("notes");

@@ -157,12 +157,12 @@ fn a_slow_fabric_dominates_multi_server_training() {
 #[test]
 fn checklist_is_bilingual_and_follows_the_card() {
     let cat = Catalog::embedded();
-    let ascend = checklist(cat.gpu("huawei-ascend-910b3").unwrap_or_else(|| panic!("910b")));
+    let ascend = checklist(cat.gpu("huawei-ascend-910b3").unwrap_or_else(|| panic!("910b")), cat);
     assert!(ascend.iter().any(|i| i.topic_en == "Software stack" && i.en.contains("CANN")));
-    let h100 = checklist(cat.gpu("h100-sxm").unwrap_or_else(|| panic!("h100")));
+    let h100 = checklist(cat.gpu("h100-sxm").unwrap_or_else(|| panic!("h100")), cat);
     assert!(h100.iter().any(|i| i.en.contains("HBM")));
     assert!(h100.iter().any(|i| i.zh.contains("NVLink")));
-    let rtx = checklist(cat.gpu("rtx-4090").unwrap_or_else(|| panic!("4090")));
+    let rtx = checklist(cat.gpu("rtx-4090").unwrap_or_else(|| panic!("4090")), cat);
     assert!(rtx.iter().any(|i| i.en.contains("12V")));
     for i in h100.iter().chain(&ascend).chain(&rtx) {
         assert!(!i.en.is_empty() && !i.zh.is_empty());

@@ -91,7 +91,7 @@ fn texts(s: &Scenario, lang: Lang) -> Vec<String> {
     if let Some(i) = &r.infra {
         out.extend(i.warnings.iter().map(|w| format::warning(w, lang)));
         if let Some(g) = s.gpu(Catalog::embedded(), &i.gpu) {
-            for c in checklist(g) {
+            for c in checklist(g, Catalog::embedded()) {
                 out.extend(if lang == Lang::Zh {
                     [c.topic_zh.to_string(), c.zh]
                 } else {
@@ -144,7 +144,7 @@ fn domestic_chips_are_not_called_cut_down_export_variants() {
         assert!(en.contains("younger than CUDA") && zh.contains("生态"), "{id}: {en} / {zh}");
         assert!(en.contains("delivery") && zh.contains("交付"), "{id}: {en} / {zh}");
         let g = Catalog::embedded().gpu(id).unwrap_or_else(|| panic!("{id}"));
-        for c in checklist(g) {
+        for c in checklist(g, Catalog::embedded()) {
             assert!(!c.en.contains("China-market") && !c.zh.contains("特供"), "{id} checklist: {} / {}", c.en, c.zh);
         }
     }
@@ -208,7 +208,10 @@ fn software_stacks_are_named_as_their_vendors_name_them() {
         let zh = card_texts(&s, id, Lang::Zh).join(" | ");
         assert!(en.contains(en_name) && zh.contains(zh_name), "{id}: {en} / {zh}");
         let g = Catalog::embedded().gpu(id).unwrap_or_else(|| panic!("{id}"));
-        let item = checklist(g).into_iter().find(|i| i.topic_en == "Software stack").unwrap_or_else(|| panic!("{id}"));
+        let item = checklist(g, Catalog::embedded())
+            .into_iter()
+            .find(|i| i.topic_en == "Software stack")
+            .unwrap_or_else(|| panic!("{id}"));
         assert!(item.en.contains(en_name) && item.zh.contains(zh_name), "{id}: {} / {}", item.en, item.zh);
         for t in [en, zh, item.en, item.zh] {
             assert!(leaks(&t).is_empty(), "{id}: {:?} in {t}", leaks(&t));

@@ -143,6 +143,16 @@ pub const PRICE_MARKETS: [&str; 6] = ["", "china_cloud", "global_marketplace", "
 /// Sharing the type keeps one serde instantiation for both lists (a smaller page).
 pub type LeadTime = Price;
 
+/// Whether a card can be had in mainland China (`Catalog::availability`), a [`Price`] record with
+/// `market` = `china` and `kind` one of [`SUPPLY`]; `date` is when the status began (the export
+/// rule's date, a launch; a year alone when the source gives no month), `source` the rule or
+/// report that says so. The newest record counts.
+pub type Availability = Price;
+
+/// Statuses of an [`Availability`] record: sold new through official channels; not sold new any
+/// more but rented by Chinese clouds (and sold used); only grey-market imports or used cards.
+pub const SUPPLY: [&str; 3] = ["sold", "cloud", "grey"];
+
 /// Cards, prices and lead times, as in `catalog.json`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Catalog {
@@ -151,6 +161,7 @@ pub struct Catalog {
     pub gpus: Vec<Gpu>,
     pub prices: Vec<Price>,
     pub lead_times: Vec<LeadTime>,
+    pub availability: Vec<Availability>,
 }
 
 // Read and written by table (domain/read.rs): the same meaning as the derives with
@@ -198,7 +209,7 @@ crate::read_fields!(Price {
     weeks_min: opt_real,
     weeks_max: opt_real
 });
-crate::read_fields!(Catalog { updated: text, gpus: any, prices: any, lead_times: any });
+crate::read_fields!(Catalog { updated: text, gpus: any, prices: any, lead_times: any, availability: any });
 
 /// `catalog.json` as written, with every note and source title (the CLI and the tests).
 pub const EMBEDDED_JSON: &str = include_str!("../../catalog.json");
@@ -240,6 +251,12 @@ impl Catalog {
         self.gpus.iter().find(|g| g.id == id)
     }
 
+    /// The card's newest status in mainland China, if the catalog records one.
+    #[must_use]
+    pub fn china(&self, id: &str) -> Option<&Availability> {
+        self.availability.iter().filter(|a| a.gpu == id).max_by(|a, b| a.date.cmp(&b.date))
+    }
+
     /// Every problem found in the file; empty when the catalog is sound.
     #[must_use]
     pub fn validate(&self) -> Vec<String> {
@@ -265,6 +282,19 @@ impl Catalog {
                 issues.push(format!(
                     "lead time #{i} ({}): needs a catalog gpu, market global|china, 0 <= weeks_min <= weeks_max <= 156, a YYYY-MM[-DD] date and an http source",
                     l.gpu
+                ));
+            }
+        }
+        for (i, a) in self.availability.iter().enumerate() {
+            let ok = ids.contains(a.gpu.as_str())
+                && a.market == "china"
+                && SUPPLY.contains(&a.kind.as_str())
+                && (valid_date(&a.date) || (a.date.len() == 4 && a.date.bytes().all(|b| b.is_ascii_digit())))
+                && a.source.starts_with("http");
+            if !ok {
+                issues.push(format!(
+                    "availability #{i} ({}): needs a catalog gpu, market china, kind one of {SUPPLY:?}, a YYYY[-MM[-DD]] date and an http source",
+                    a.gpu
                 ));
             }
         }

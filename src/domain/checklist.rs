@@ -1,6 +1,6 @@
 //! The procurement checklist for one card, in both languages, filled in from its catalog entry.
 
-use super::catalog::Gpu;
+use super::catalog::{Availability, Catalog, Gpu};
 use super::format::{vendor_name, warning, Lang};
 use super::verdict::Warning;
 use super::warnings::{domestic, modified};
@@ -25,10 +25,30 @@ fn or_unknown(v: Option<&str>) -> &str {
 
 /// What to verify before buying `g`: the hardware, then how it is bought.
 #[must_use]
-pub fn checklist(g: &Gpu) -> Vec<CheckItem> {
+pub fn checklist(g: &Gpu, catalog: &Catalog) -> Vec<CheckItem> {
     let mut out = hardware(g);
     purchase(g, &mut out);
+    out.push(china(catalog.china(&g.id)));
     out
+}
+
+/// Whether the card can be had in mainland China, from the catalog's dated, sourced record.
+fn china(a: Option<&Availability>) -> CheckItem {
+    let (en, zh) = match a {
+        None => (
+            "no record in this catalog: ask the seller how it was imported".to_string(),
+            "本卡库未记录：向卖方确认进口渠道".to_string(),
+        ),
+        Some(a) if a.kind == "sold" => (
+            format!("sold new through official channels (since {})", a.date),
+            format!("正规渠道有新卡销售（自 {} 起）", a.date),
+        ),
+        Some(a) => {
+            let w = Warning::ChinaSupply { status: a.kind.clone(), since: a.date.clone() };
+            (warning(&w, Lang::En), warning(&w, Lang::Zh))
+        }
+    };
+    item("Mainland China supply", "中国大陆供货", en, zh)
 }
 
 /// Architecture, memory, interconnect, power and ECC.

@@ -202,6 +202,7 @@ pub fn warning(w: &Warning, lang: Lang) -> String {
         | Warning::SoftwareEcosystem { .. }
         | Warning::ChinaMarketVariant
         | Warning::DomesticAccelerator
+        | Warning::ChinaSupply { .. }
         | Warning::NoNativePrecision { .. }
         | Warning::UnknownCompute
         | Warning::UnknownCard { .. } => card_warning(w, lang),
@@ -273,6 +274,12 @@ fn card_warning(w: &Warning, lang: Lang) -> String {
                 "Chinese-made accelerator: sold by the vendor or its server partners, usually as whole servers; confirm delivery time, on-site support and validated framework and model versions".into()
             }
         }
+        Warning::ChinaSupply { status, since } => match (zh, status == "grey") {
+            (true, true) => format!("自 {since} 起中国大陆无正规渠道供货：只有水货或二手，有被锁算力、翻新的风险；排在可获得的卡之后"),
+            (true, false) => format!("自 {since} 起中国大陆不再销售新卡：可在国内云平台租用，或购买二手"),
+            (false, true) => format!("not sold in mainland China through official channels since {since}: only grey-market imports or used cards, at the risk of locked or refurbished boards; ranked after the cards a team there can get"),
+            (false, false) => format!("not sold new in mainland China since {since}: rent it from a Chinese cloud or buy it used"),
+        },
         Warning::NoNativePrecision { precision } => {
             if zh {
                 format!("该卡不原生支持 {precision}，按替代格式的速度估算")

@@ -151,7 +151,7 @@ fn finish(
         .filter_map(|g| {
             let mut v = verdict(g)?;
             v.own_cost = super::cost::own_cost_of_run(s, catalog, g, &v);
-            v.warnings = super::warnings::card_warnings(s, g, &v);
+            v.warnings = super::warnings::card_warnings(s, catalog, g, &v);
             Some(v)
         })
         .collect()
@@ -161,8 +161,9 @@ fn unknown(cards: &[&Gpu]) -> Vec<String> {
     cards.iter().filter(|g| g.memory_gb.is_none()).map(|g| g.name.clone()).collect()
 }
 
-/// Fitting first; then cards with a cost, those whose only price is stale or a press report
-/// after those with a current price page (the row says so); then by cost and time.
+/// Fitting first; in the China market, cards obtainable there before grey-market ones; then
+/// cards with a cost, those whose only price is stale or a press report after those with a
+/// current price page (the row says so); then by cost and time.
 fn rank(a: &CardVerdict, b: &CardVerdict) -> std::cmp::Ordering {
     let key =
         |v: &CardVerdict| (!v.fits, v.cost.is_none(), v.cost.unwrap_or(f64::MAX), v.hours.unwrap_or(f64::MAX), v.gpus);
@@ -171,8 +172,12 @@ fn rank(a: &CardVerdict, b: &CardVerdict) -> std::cmp::Ordering {
     // Serving: a card that cannot meet the latency targets ranks after every card that can.
     let misses =
         |v: &CardVerdict| v.serving.as_ref().is_some_and(|c| !c.meets) || v.vision.as_ref().is_some_and(|x| !x.meets);
+    let grey = |v: &CardVerdict| {
+        v.warnings.iter().any(|w| matches!(w, Warning::ChinaSupply { status, .. } if status == "grey"))
+    };
     ka.0.cmp(&kb.0)
         .then(misses(a).cmp(&misses(b)))
+        .then(grey(a).cmp(&grey(b)))
         .then(ka.1.cmp(&kb.1))
         .then(flagged(a).cmp(&flagged(b)))
         .then(ka.2.total_cmp(&kb.2))

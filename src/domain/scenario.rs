@@ -99,6 +99,19 @@ impl Default for Scenario {
     }
 }
 
+impl Scenario {
+    /// The demo priced in China's rental market: its clouds' prices, and the cards that cannot be
+    /// had in mainland China ranked after those that can. A first visitor reading Chinese starts
+    /// here (ui/prerender.rs `first_visit`); a share link is read against [`Scenario::default`],
+    /// so it carries the market either way.
+    #[must_use]
+    pub fn china_default() -> Scenario {
+        let mut s = Scenario::default();
+        s.money.rent_market = "china_cloud".into();
+        s
+    }
+}
+
 /// Reads a stored scenario (local storage, an imported file, a share link), migrating older
 /// schemas. Schema 1 is the first; fields added since carry `#[serde(default)]`, so an older or
 /// partial object loads with defaults. A newer schema is refused rather than half-read. Custom

@@ -121,6 +121,10 @@ pub enum Warning {
     ChinaMarketVariant,
     /// A Chinese-made accelerator (Ascend, Cambricon, Hygon, …): how it is bought and supported.
     DomesticAccelerator,
+    /// The chosen market is China's and the card is not sold new there since `since`
+    /// (`catalog::SUPPLY`): `cloud` = rented by Chinese clouds or bought used, `grey` = only
+    /// grey-market imports or used cards (then it ranks after the cards a team can get).
+    ChinaSupply { status: String, since: String },
     /// The card lacks the chosen format and runs at a fallback rate.
     NoNativePrecision { precision: String },
     /// Peak compute unknown: time cannot be estimated.

@@ -1,6 +1,6 @@
 //! Plain warnings about a plan: codes with values, worded in both languages by `format.rs`.
 
-use super::catalog::Gpu;
+use super::catalog::{Catalog, Gpu};
 use super::model::ModelSpec;
 use super::scenario::{Offload, Scenario, Task};
 use super::verdict::{CardVerdict, Warning};
@@ -19,7 +19,7 @@ pub fn modified(g: &Gpu) -> bool {
 
 /// Warnings about one card's plan.
 #[must_use]
-pub fn card_warnings(s: &Scenario, g: &Gpu, v: &CardVerdict) -> Vec<Warning> {
+pub fn card_warnings(s: &Scenario, catalog: &Catalog, g: &Gpu, v: &CardVerdict) -> Vec<Warning> {
     let mut w = Vec::new();
     let training = s.task.is_training();
     if !v.fits {
@@ -75,6 +75,9 @@ pub fn card_warnings(s: &Scenario, g: &Gpu, v: &CardVerdict) -> Vec<Warning> {
     } else if g.market == "china" && !modified(g) {
         w.push(Warning::ChinaMarketVariant);
     }
+    if let Some(a) = china_supply(s, catalog, g) {
+        w.push(Warning::ChinaSupply { status: a.kind.clone(), since: a.date.clone() });
+    }
     let native = match s.precision {
         super::scenario::Precision::Fp8 => g.fp8_tflops.is_some(),
         super::scenario::Precision::Bf16 => g.bf16_tflops.is_some(),
@@ -96,6 +99,13 @@ pub fn card_warnings(s: &Scenario, g: &Gpu, v: &CardVerdict) -> Vec<Warning> {
         w.push(Warning::CpuOffload);
     }
     w
+}
+
+/// In the China market (`money.rent_market` = `china_cloud`), the card's status there when it is
+/// not sold new through official channels (catalog.json `availability`, each record sourced).
+#[must_use]
+pub fn china_supply<'a>(s: &Scenario, catalog: &'a Catalog, g: &Gpu) -> Option<&'a super::catalog::Availability> {
+    (s.money.rent_market == "china_cloud").then(|| catalog.china(&g.id)).flatten().filter(|a| a.kind != "sold")
 }
 
 /// Warnings about the scenario itself (not tied to a card).

@@ -29,8 +29,8 @@ use wasm_bindgen::JsCast;
 fn initial(l: Lang, embed: bool) -> (Scenario, Option<crate::domain::error::DecodeError>, Option<String>) {
     let stored = if embed { Ok(None) } else { web::storage::load() };
     let (saved, storage_msg) = match stored {
-        Ok(s) => (s.unwrap_or_default(), None),
-        Err(e) => (Scenario::default(), Some(Key::from(e).text(l).to_string())),
+        Ok(s) => (s.unwrap_or_else(|| super::prerender::first_visit(l)), None),
+        Err(e) => (super::prerender::first_visit(l), Some(Key::from(e).text(l).to_string())),
     };
     match web::url::load() {
         Some(Ok(s)) => (s, None, storage_msg),

@@ -447,6 +447,7 @@ strings! {
     PriceFrom => "price from", "价格来自";
     PressReport => "report", "新闻报道";
     RankedAfter => "ranked after current prices", "排在近期价格之后";
+    NoPublicPrice => "no public price: add your quote under Money", "无公开价格：请在“费用”中填写你的报价";
     MyQuote => "your quote", "你的报价";
     LeadWeeks => "Lead time, weeks (empty = data)", "交付周期，周（留空 = 数据）";
     LeadTime => "Lead time", "交付周期";

@@ -124,7 +124,7 @@ pub fn Checklist(report: Signal<Option<Report>>) -> impl IntoView {
     move || {
         let l = lang.get();
         let g = card.get()?;
-        let items = checklist(&g);
+        let items = checklist(&g, Catalog::embedded());
         Some(view! {
             <section class="checklist" data-testid="checklist">
                 <h2>{Key::Checklist.text(l)} " — " {g.name.clone()}

@@ -17,11 +17,21 @@ pub(crate) fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
+/// The scenario a first visitor starts from: in Chinese, priced in China's market.
+#[must_use]
+pub fn first_visit(l: Lang) -> Scenario {
+    if l == Lang::Zh {
+        Scenario::china_default()
+    } else {
+        Scenario::default()
+    }
+}
+
 /// The summary and the top rows of the ranking for the default scenario, in one language, with
 /// the live page's classes (so it looks the same) but no test ids or controls.
 #[must_use]
 pub fn answer(l: Lang) -> String {
-    let s = Scenario::default();
+    let s = first_visit(l);
     let Ok(r) = plan(&s, Catalog::embedded()) else { return String::new() };
     let t = |k: Key| esc(k.text(l));
     let mut h = String::new();

@@ -186,7 +186,9 @@ pub(crate) fn row_text(c: &CardVerdict, l: Lang, s: &Scenario, training: bool) -
         _ => "—".into(),
     };
     let per = if c.vision.is_some() { Key::PerMImages } else { Key::CostPerMTok };
-    let cost = c.cost.map_or("—".to_string(), |v| {
+    // A card that fits but has no price in the chosen market: say so and where a quote goes.
+    let none = if c.fits && c.hours.is_some() { Key::NoPublicPrice.text(l).to_string() } else { "—".to_string() };
+    let cost = c.cost.map_or(none, |v| {
         if c.hours.is_none() {
             format!("{} {}", format::money(v, cur), per.text(l))
         } else {
