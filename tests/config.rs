@@ -375,3 +375,65 @@ fn each_config_branch_reads_a_real_file() {
     }
     assert!(edit("mlp_only_layers", "3").is_err(), "a non-list mlp_only_layers is refused");
 }
+
+/// The model takes the config's saved name, else its first architecture, clipped to 80
+/// characters; a value quoted in an error is clipped to 40 characters and an ellipsis.
+#[test]
+fn names_and_quoted_values_are_kept_short() {
+    let base = r#"{"num_hidden_layers": 32, "hidden_size": 4096, "intermediate_size": 11008,
+        "num_attention_heads": 32, "vocab_size": 32000"#;
+    let name = |extra: &str| read_config(&format!("{base}{extra}}}")).map(|c| c.model.name).unwrap_or_default();
+    assert_eq!(
+        name(r#", "_name_or_path": "Qwen/Qwen2.5-7B-Instruct", "architectures": ["X"]"#),
+        "Qwen/Qwen2.5-7B-Instruct"
+    );
+    assert_eq!(name(r#", "architectures": ["LlamaForCausalLM", "Other"]"#), "LlamaForCausalLM");
+    assert_eq!(name(""), "config.json");
+    let long = "a".repeat(100);
+    assert_eq!(name(&format!(r#", "_name_or_path": "{long}""#)), "a".repeat(80));
+    // 40 characters are quoted whole; 41 are cut to 40 and "…".
+    let quoted = |s: &str| match read_config(&format!("{base}, \"layer_types\": {s}}}")) {
+        Err(ConfigError::Unsupported { value, .. }) => value,
+        other => panic!("{other:?}"),
+    };
+    let forty = format!("\"{}\"", "b".repeat(38)); // 40 characters with its quotes
+    assert_eq!(quoted(&forty), forty);
+    let forty_one = format!("\"{}\"", "b".repeat(39));
+    assert_eq!(quoted(&forty_one), format!("{}…", &forty_one[..40]));
+}
+
+/// Whole numbers may be written as floats (4096.0); a number outside a field's range is refused
+/// with the range; an index's byte count must be a positive number.
+#[test]
+fn whole_numbers_and_their_ranges() {
+    let base = r#"{"num_hidden_layers": 32, "hidden_size": 4096.0, "intermediate_size": 11008,
+        "num_attention_heads": 32, "vocab_size": 32000"#;
+    let c = read_config(&format!("{base}}}")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(c.model.hidden, 4096);
+    let zero_layers = base.replace(r#""num_hidden_layers": 32"#, r#""num_hidden_layers": 0"#);
+    assert!(matches!(read_config(&format!("{zero_layers}}}")), Err(ConfigError::BadNumber { min: 1, .. })));
+    let huge = base.replace(r#""num_attention_heads": 32"#, r#""num_attention_heads": 2048"#);
+    let e = read_config(&format!("{huge}}}")).expect_err("beyond range");
+    assert!(matches!(&e, ConfigError::BadNumber { field, .. } if field == "num_attention_heads"), "{e:?}");
+    for size in ["-14000000000", "0"] {
+        let index = format!(r#"{{"metadata": {{"total_size": {size}}}}}"#);
+        assert!(check_index(&index, 7e9, 2.0).is_err(), "total_size {size} accepted");
+    }
+}
+
+/// A linear-attention layer's fixed state (Qwen3-Next: 32 value heads × 128 × 128) is counted as
+/// a window of state ÷ (2 × KV heads × head size) tokens: 524,288 ÷ (2 × 2 × 256) = 512 with the
+/// config's head_dim; without it the head size is hidden ÷ heads = 2048 ÷ 16 = 128, so 1,024.
+#[test]
+fn a_linear_attention_state_is_counted_with_the_head_size() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/configs/qwen3-next-80b-a3b-thinking.json");
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let window = |t: &str| {
+        let c = read_config(t).unwrap_or_else(|e| panic!("{e}"));
+        c.notes.iter().find(|n| n.contains("linear attention")).cloned().unwrap_or_default()
+    };
+    assert!(window(&text).contains("512-token window"), "{}", window(&text));
+    let without = text.replace(r#""head_dim": 256,"#, "");
+    assert_ne!(without, text);
+    assert!(window(&without).contains("1024-token window"), "{}", window(&without));
+}
