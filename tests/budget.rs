@@ -138,3 +138,31 @@ fn free_prices_rent_nothing_and_the_mix_rents_another_card() {
     let a = answer(50_000.0, &options, &cards, true);
     assert_eq!(a.rent.as_ref().map(|r| r.gpu.as_str()), Some("b"), "{:?}", a.rent);
 }
+
+/// In China's market the same question says which purchase a team there cannot buy new: the
+/// answer's card carries its catalog status (an RTX 5090 is grey market there since 2025-01,
+/// an RTX 4090 not sold new since 2023-11-17), and the line says so in both languages; outside
+/// that market no line does.
+#[test]
+fn in_china_a_purchase_says_when_it_is_grey_market_or_used_only() {
+    use gpu_planner::domain::budget::lines;
+    use gpu_planner::domain::format::Lang;
+    let mut s = Scenario { model: "qwen2.5-7b".into(), task: Task::Lora, ..Scenario::china_default() };
+    s.ownership.budget = Some(50_000.0);
+    let r = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    let a = of(&s, &r).unwrap_or_else(|| panic!("no answer"));
+    let bought = [a.buy.clone(), a.mix.clone().map(|(p, _)| p)];
+    let mut noted = 0;
+    for p in bought.iter().flatten() {
+        let status = Catalog::embedded().china(&p.gpu).map(|c| c.kind.clone()).filter(|k| k != "sold");
+        assert_eq!(p.supply, status, "{}", p.gpu);
+        noted += usize::from(status.is_some());
+    }
+    assert!(noted > 0, "the test needs a purchase not sold new in China: {bought:?}");
+    let (en, zh) = (lines(&a, s.money.currency, Lang::En).join("\n"), lines(&a, s.money.currency, Lang::Zh).join("\n"));
+    assert!(en.contains("mainland China") && (zh.contains("水货") || zh.contains("已不售新卡")), "{en}\n{zh}");
+    s.money.rent_market = String::new();
+    let r = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    let a = of(&s, &r).unwrap_or_else(|| panic!("no answer"));
+    assert!(!lines(&a, s.money.currency, Lang::En).join("\n").contains("mainland China"));
+}

@@ -17,6 +17,9 @@ pub struct Purchase {
     pub cost: f64,
     /// The run's wall-clock hours on them (training).
     pub hours: Option<f64>,
+    /// In the China market, the card's status there when it is not sold new (`cloud`: used
+    /// only; `grey`: grey market or used), from the verdict's warning; the line says so.
+    pub supply: Option<String>,
 }
 
 /// Cards rented on demand: the cost of one run (training) and how many runs the money pays for,
@@ -63,12 +66,18 @@ fn runs(money: f64, per_run: f64) -> u32 {
 #[must_use]
 pub fn answer(budget: f64, options: &[BudgetOption], cards: &[CardVerdict], training: bool) -> BudgetAnswer {
     let purchase = |b: &BudgetOption| {
+        let v = verdict(cards, &b.gpu)?;
+        let supply = v.warnings.iter().find_map(|w| match w {
+            super::verdict::Warning::ChinaSupply { status, .. } => Some(status.clone()),
+            _ => None,
+        });
         Some(Purchase {
             gpu: b.gpu.clone(),
-            name: verdict(cards, &b.gpu)?.name.clone(),
+            name: v.name.clone(),
             cards: b.cards,
             cost: b.buy_cost?,
             hours: b.run_hours,
+            supply,
         })
     };
     // Within the budget: the fastest purchase (at equal speed the cheaper; serving: the
@@ -134,12 +143,27 @@ pub fn lines(a: &BudgetAnswer, cur: super::scenario::Currency, l: super::format:
             }
         })
     };
+    // Where a team in mainland China cannot buy the card new.
+    let supply = |p: &Purchase| match (p.supply.as_deref(), zh) {
+        (Some("grey"), true) => "（中国大陆只有水货或二手）",
+        (Some("grey"), false) => " (in mainland China: grey market or used only)",
+        (Some(_), true) => "（中国大陆已不售新卡：二手）",
+        (Some(_), false) => " (not sold new in mainland China: used)",
+        (None, _) => "",
+    };
     let mut out = Vec::new();
     if let Some(p) = &a.buy {
         out.push(if zh {
-            format!("买：{} × {}，{}（含所需整机）{}", p.name, p.cards, m(p.cost), took(p))
+            format!("买：{} × {}{}，{}（含所需整机）{}", p.name, p.cards, supply(p), m(p.cost), took(p))
         } else {
-            format!("Buy: {} × {} for {} (with the machine they go in){}", p.name, p.cards, m(p.cost), took(p))
+            format!(
+                "Buy: {} × {}{} for {} (with the machine they go in){}",
+                p.name,
+                p.cards,
+                supply(p),
+                m(p.cost),
+                took(p)
+            )
         });
     }
     if let Some(r) = &a.rent {
@@ -164,11 +188,11 @@ pub fn lines(a: &BudgetAnswer, cur: super::scenario::Currency, l: super::format:
         let (n, c) = (r.runs.unwrap_or(0), r.cost_per_run.unwrap_or(0.0));
         let rest = m(a.budget - p.cost);
         out.push(if zh {
-            format!("混合：买 {} × {}（{}）做调试，余下 {rest} 租 {} × {} 跑正式训练 {n} 次（每次 {}）", p.name, p.cards, m(p.cost), r.name, r.cards, m(c))
+            format!("混合：买 {} × {}{}（{}）做调试，余下 {rest} 租 {} × {} 跑正式训练 {n} 次（每次 {}）", p.name, p.cards, supply(p), m(p.cost), r.name, r.cards, m(c))
         } else {
             format!(
-                "Mix: buy {} × {} ({}) for debugging and rent {} × {} for the real runs: {n} runs ({} each) with the remaining {rest}",
-                p.name, p.cards, m(p.cost), r.name, r.cards, m(c)
+                "Mix: buy {} × {}{} ({}) for debugging and rent {} × {} for the real runs: {n} runs ({} each) with the remaining {rest}",
+                p.name, p.cards, supply(p), m(p.cost), r.name, r.cards, m(c)
             )
         });
     }
