@@ -69,6 +69,10 @@ fn strip(v: &mut Value) {
             if let Some(o) = p.as_object_mut() {
                 o.remove("notes");
                 o.remove("region");
+                // The page words a card's status and its date; the rule's source is in catalog.json.
+                if key == "availability" {
+                    o.remove("source");
+                }
             }
         }
     }
