@@ -595,7 +595,7 @@ fn megatron_fuses_swiglu_and_keeps_adapters_in_the_model_dtype() {
     assert!(!ds.fused_swiglu && ds.adapter_fp32, "{ds:?}");
     let m = preset("llama-3.1-8b").expect("preset");
     let of = |c: &Conventions| ActivationShape::of(m, 4096, 1, 2.0).with(c);
-    let unfused = Conventions { fused_swiglu: false, ..mega.clone() };
+    let unfused = Conventions { fused_swiglu: false, ..mega };
     let saved = layer_activation_bytes(&of(&unfused), 1, false) - layer_activation_bytes(&of(&mega), 1, false);
     assert!((saved - 2.0 * 4096.0 * 14_336.0).abs() < 1.0, "{saved}");
 }

@@ -84,6 +84,17 @@ impl Kind {
     }
 }
 
+/// The kind of estimate a case checks: a vision, OCR, speech or diffusion model's are all vision
+/// (speed and memory), the rest by metric.
+#[must_use]
+pub fn case_kind(c: &super::Case) -> Kind {
+    if crate::domain::vision_data::model(c.scenario.get("model").and_then(|v| v.as_str()).unwrap_or("")).is_some() {
+        Kind::Vision
+    } else {
+        kind(c.metric)
+    }
+}
+
 /// The kind of estimate a metric checks.
 #[must_use]
 pub fn kind(m: Metric) -> Kind {
@@ -96,7 +107,7 @@ pub fn kind(m: Metric) -> Kind {
         | Metric::ServingTpotMeanMs
         | Metric::ServingTpotP99Ms
         | Metric::ServingOutputTokS => Kind::Serving,
-        Metric::VisionSamplesS => Kind::Vision,
+        Metric::VisionSamplesS | Metric::VisionShownSamplesS => Kind::Vision,
         _ => Kind::Memory,
     }
 }
@@ -129,12 +140,12 @@ pub fn percentile(sorted: &[f64], q: f64) -> f64 {
 /// Rows grouped by role and kind of estimate.
 #[must_use]
 pub fn groups(rows: &[Row]) -> Vec<Group> {
-    let mut keys: Vec<(Role, Kind)> = rows.iter().map(|r| (r.case.role, kind(r.case.metric))).collect();
+    let mut keys: Vec<(Role, Kind)> = rows.iter().map(|r| (r.case.role, case_kind(&r.case))).collect();
     super::super::units::sort_stable_by(&mut keys, |a, b| (a.0 as u8, a.1).cmp(&(b.0 as u8, b.1)));
     keys.dedup();
     keys.into_iter()
         .map(|(role, k)| {
-            let of: Vec<&Row> = rows.iter().filter(|r| r.case.role == role && kind(r.case.metric) == k).collect();
+            let of: Vec<&Row> = rows.iter().filter(|r| r.case.role == role && case_kind(&r.case) == k).collect();
             let mut errors: Vec<f64> =
                 of.iter().filter(|r| r.case.not_expressible.is_none()).filter_map(|r| r.error.map(f64::abs)).collect();
             super::super::units::sort_stable_by(&mut errors, f64::total_cmp);
@@ -187,7 +198,7 @@ pub fn tier_bands(rows: &[Row], catalog: &Catalog) -> Vec<(&'static str, f64, us
         .map(|t| {
             let mut e: Vec<f64> = rows
                 .iter()
-                .filter(|r| r.case.role == Role::Validation && kind(r.case.metric) == Kind::TrainingTime)
+                .filter(|r| r.case.role == Role::Validation && case_kind(&r.case) == Kind::TrainingTime)
                 .filter(|r| r.case.not_expressible.is_none() && tier_name(&r.case, catalog) == Some(t))
                 .filter_map(|r| r.error.map(f64::abs))
                 .collect();
