@@ -81,7 +81,9 @@ fn compute_share(m: &VisionModel, x: &Measurement, peak_tflops: f64) -> Option<f
 /// predictions: median |error| 13%, median error +5%, 97% within ±50% (the min rule for all
 /// rows: 20%, −13%, 94%).
 fn ratio(m: &VisionModel, x: &Measurement, g: &Gpu, p: Precision, catalog: &Catalog) -> Option<f64> {
-    if x.card == g.id {
+    // The card's own figure at the job's width is used as measured; at another width (an fp32
+    // job, only fp16 measured) it is carried like any other card's, by the two peaks.
+    if x.card == g.id && precision(x).bytes().total_cmp(&p.bytes()).is_eq() {
         return Some(1.0);
     }
     let (peak, bw) = specs_of(x, catalog)?;
@@ -111,14 +113,19 @@ fn candidates(
         .collect()
 }
 
-/// The best of `c`: this card, then the scenario's precision, then the card most alike (the
-/// ratio nearest 1); at a tie the larger batch (a throughput figure).
+/// The best of `c`: this card, then the scenario's precision — else one of its width (fp16 for
+/// bf16 and back: the same tensor-core rate; never fp32 for a 16-bit job) — then the card most
+/// alike (the ratio nearest 1); at a tie the larger batch (a throughput figure).
 fn best<'a>(
     c: impl Iterator<Item = &'a (&'static Measurement, f64)>,
     g: &Gpu,
     p: Precision,
 ) -> Option<&'a (&'static Measurement, f64)> {
-    let key = |(x, r): &(&Measurement, f64)| (x.card != g.id, precision(x) != p, r.ln().abs(), u32::MAX - x.batch);
+    let far = |x: &Measurement| {
+        let q = precision(x);
+        u8::from(q != p) + u8::from(q.bytes().total_cmp(&p.bytes()).is_ne())
+    };
+    let key = |(x, r): &(&Measurement, f64)| (x.card != g.id, far(x), r.ln().abs(), u32::MAX - x.batch);
     c.min_by(|a, b| {
         let (ka, kb) = (key(a), key(b));
         ka.0.cmp(&kb.0).then(ka.1.cmp(&kb.1)).then(ka.2.total_cmp(&kb.2)).then(ka.3.cmp(&kb.3))
