@@ -437,3 +437,56 @@ fn a_linear_attention_state_is_counted_with_the_head_size() {
     assert_ne!(without, text);
     assert!(window(&without).contains("1024-token window"), "{}", window(&without));
 }
+
+/// T5-11B keeps T5's 1,024-wide model but 128 heads of 128 (`d_kv`), so its attention is 16×
+/// wider than d_model: "T5-11B … 11 billion parameters" (Raffel et al. 2020 §3.7; the Hub's
+/// google-t5/t5-11b config: d_model 1024, d_ff 65536, d_kv 128, num_heads 128, 24 + 24 layers).
+/// The encoder–decoder reader keeps the head size, the name and the source.
+#[test]
+fn t5_11b_keeps_its_head_size() {
+    let t5 =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/configs/t5-base.json")).unwrap_or_default();
+    let mut v: serde_json::Value = serde_json::from_str(&t5).unwrap_or_default();
+    for (k, x) in [
+        ("d_model", 1024),
+        ("d_ff", 65_536),
+        ("d_kv", 128),
+        ("num_heads", 128),
+        ("num_layers", 24),
+        ("num_decoder_layers", 24),
+    ] {
+        v[k] = x.into();
+    }
+    v["_name_or_path"] = "google-t5/t5-11b".into();
+    let c = read_config(&v.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((c.model.head_dim, c.model.id.as_str(), c.model.source.as_str()), (Some(128), "custom", "config.json"));
+    assert_eq!(c.model.name, "google-t5/t5-11b");
+    assert_close(c.model.params().total / 1e9, 11.0, 0.05);
+}
+
+/// Qwen2-57B-A14B's one shared expert of width 20,480 counts as 8 routed-width (2,560) experts; a
+/// shared width that is no multiple of the expert width is refused; a config that already counts
+/// its shared experts keeps that count. Mixtral's expert width is its `intermediate_size`, so it
+/// has no separate dense width; `decoder_sparse_step` 1 (Qwen3-30B-A3B) makes every layer MoE and
+/// says nothing.
+#[test]
+fn shared_experts_dense_widths_and_sparse_steps() {
+    let text = |f: &str| {
+        std::fs::read_to_string(format!("{}/tests/configs/{f}", env!("CARGO_MANIFEST_DIR"))).unwrap_or_default()
+    };
+    let moe = |t: &str| read_config(t).unwrap_or_else(|e| panic!("{e}")).model.moe.unwrap_or_else(|| panic!("no moe"));
+    let qwen2 = text("qwen2-57b-a14b.json");
+    assert_eq!(moe(&qwen2).shared_experts, 8);
+    let odd =
+        qwen2.replace(r#""shared_expert_intermediate_size": 20480"#, r#""shared_expert_intermediate_size": 3000"#);
+    assert_ne!(odd, qwen2);
+    assert!(
+        matches!(read_config(&odd), Err(ConfigError::Unsupported { field, .. }) if field == "shared_expert_intermediate_size")
+    );
+    let counted = qwen2.replacen('{', r#"{"n_shared_experts": 2, "#, 1);
+    assert_eq!(moe(&counted).shared_experts, 2);
+    assert_eq!(moe(&text("mixtral-8x7b.json")).dense_intermediate, None);
+    let q3 = read_config(&text("qwen3-30b-a3b.json")).unwrap_or_else(|e| panic!("{e}"));
+    assert!(q3.notes.iter().all(|n| !n.contains("decoder_sparse_step")), "{:?}", q3.notes);
+    assert_eq!(q3.model.moe.map(|m| m.dense_layers), Some(0));
+}
