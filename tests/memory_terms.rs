@@ -599,3 +599,27 @@ fn megatron_fuses_swiglu_and_keeps_adapters_in_the_model_dtype() {
     let saved = layer_activation_bytes(&of(&unfused), 1, false) - layer_activation_bytes(&of(&mega), 1, false);
     assert!((saved - 2.0 * 4096.0 * 14_336.0).abs() < 1.0, "{saved}");
 }
+
+/// Each framework name brings the conventions its code uses (the sources are cited in
+/// framework.rs): DeepSpeed holds full 16-bit gradients under ZeRO-2 until the reduce, gathers one
+/// module at a time under ZeRO-3 and keeps fp32 master weights; torchtune keeps bf16 AdamW states,
+/// steps the optimizer inside the backward pass, chunks the loss, prefetches one FSDP2 unit ahead
+/// (two gathered), keeps LoRA adapters in bf16 and no fp32 master copy; FSDP keeps fp32
+/// parameters (no separate master copy either).
+#[test]
+fn each_framework_name_brings_its_conventions() {
+    use gpu_planner::domain::framework::{Conventions, Framework};
+    let ds = Conventions::of(Framework::DeepSpeed);
+    assert!(ds.zero2_full_grads && ds.gather_per_module && ds.fp32_grad_partition, "{ds:?}");
+    assert!((ds.gathered_layers - 1.0).abs() < 1e-12 && (ds.bucket_elems - 5e8).abs() < 1.0, "{ds:?}");
+    let tt = Conventions::of(Framework::Torchtune);
+    assert_eq!(tt.optimizer_state, StateDtype::Bf16);
+    assert!(tt.optimizer_in_backward && tt.chunked_loss && !tt.adapter_fp32, "{tt:?}");
+    assert!((tt.gathered_layers - 2.0).abs() < 1e-12, "{tt:?}");
+    let base = Conventions::of(Framework::Custom);
+    assert!(!base.zero2_full_grads && !base.optimizer_in_backward && !base.chunked_loss && base.adapter_fp32);
+    assert!(Conventions::default_master_weights(Framework::DeepSpeed));
+    assert!(Conventions::default_master_weights(Framework::Megatron));
+    assert!(!Conventions::default_master_weights(Framework::Torchtune));
+    assert!(!Conventions::default_master_weights(Framework::Fsdp));
+}
