@@ -490,3 +490,21 @@ fn shared_experts_dense_widths_and_sparse_steps() {
     assert!(q3.notes.iter().all(|n| !n.contains("decoder_sparse_step")), "{:?}", q3.notes);
     assert_eq!(q3.model.moe.map(|m| m.dense_layers), Some(0));
 }
+
+/// A MoE model with dense layers needs their width: DeepSeek-V3's first three layers are dense
+/// (`first_k_dense_replace` 3, `intermediate_size` 18,432); without that field the config is
+/// refused by name. Qwen3-30B-A3B has no dense layer, so its `intermediate_size` may go.
+#[test]
+fn dense_layers_of_a_moe_need_their_width() {
+    let text = |f: &str| {
+        std::fs::read_to_string(format!("{}/tests/configs/{f}", env!("CARGO_MANIFEST_DIR"))).unwrap_or_default()
+    };
+    let ds = text("deepseek-v3.json");
+    let without = ds.replace(r#""intermediate_size": 18432,"#, "");
+    assert_ne!(without, ds);
+    assert_eq!(read_config(&without).map(|_| ()), Err(ConfigError::Missing("intermediate_size")));
+    let q3 = text("qwen3-30b-a3b.json");
+    let without = q3.replace(r#""intermediate_size": 6144,"#, "");
+    assert_ne!(without, q3);
+    assert!(read_config(&without).is_ok());
+}
