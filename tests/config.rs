@@ -508,3 +508,20 @@ fn dense_layers_of_a_moe_need_their_width() {
     assert_ne!(without, q3);
     assert!(read_config(&without).is_ok());
 }
+
+/// A group limit of as many groups as a token has experts limits nothing (top-8 experts can lie
+/// in at most 8 groups): DeepSeek-V3 with topk_group 8 of 16 groups routes freely.
+#[test]
+fn a_group_limit_as_wide_as_top_k_limits_nothing() {
+    let ds = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/configs/deepseek-v3.json"))
+        .unwrap_or_default();
+    let mut v: serde_json::Value = serde_json::from_str(&ds).unwrap_or_default();
+    assert_eq!(v["num_experts_per_tok"], 8);
+    v["n_group"] = 16.into();
+    v["topk_group"] = 8.into();
+    let c = read_config(&v.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(c.model.moe.and_then(|m| m.route_groups), None);
+    v["topk_group"] = 7.into();
+    let c = read_config(&v.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(c.model.moe.and_then(|m| m.route_groups), Some(7));
+}
