@@ -525,3 +525,21 @@ fn a_group_limit_as_wide_as_top_k_limits_nothing() {
     let c = read_config(&v.to_string()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(c.model.moe.and_then(|m| m.route_groups), Some(7));
 }
+
+/// A model mixing sliding-window and linear-attention layers is refused by name (one windowed
+/// kind per model is what the KV sizing carries).
+#[test]
+fn sliding_and_linear_layers_together_are_refused() {
+    let base = r#"{"num_hidden_layers": 4, "hidden_size": 4096, "intermediate_size": 11008,
+        "num_attention_heads": 32, "vocab_size": 32000, "sliding_window": 4096,
+        "linear_num_value_heads": 32, "linear_key_head_dim": 128, "linear_value_head_dim": 128"#;
+    let types = r#""layer_types": ["full_attention", "sliding_attention", "linear_attention", "full_attention"]"#;
+    match read_config(&format!("{base}, {types}}}")) {
+        Err(ConfigError::Unsupported { field, value, .. }) => {
+            assert_eq!((field.as_str(), value.as_str()), ("layer_types", "sliding and linear layers"));
+        }
+        other => panic!("{other:?}"),
+    }
+    let one_kind = types.replace("sliding_attention", "full_attention");
+    assert!(read_config(&format!("{base}, {one_kind}}}")).is_ok());
+}
