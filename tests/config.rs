@@ -543,3 +543,47 @@ fn sliding_and_linear_layers_together_are_refused() {
     let one_kind = types.replace("sliding_attention", "full_attention");
     assert!(read_config(&format!("{base}, {one_kind}}}")).is_ok());
 }
+
+/// Qwen3-VL-8B's vision tower (27 blocks of width 1,152, MLP 4,304): 27 × (4 × 1,152² +
+/// 2 × 1,152 × 4,304) = 411.05M parameters, worked by hand; GPTQ/AWQ-style 8- and 4-bit weights
+/// read as INT8 and INT4, bitsandbytes 4-bit as NF4.
+#[test]
+fn vision_tower_and_integer_weights() {
+    let vl = read("qwen3-vl-8b.json");
+    assert_close(vl.vision_params.unwrap_or(0.0), 27.0 * (4.0 * 1152.0 * 1152.0 + 2.0 * 1152.0 * 4304.0), 1e-12);
+    assert_close(27.0 * (4.0 * 1152.0 * 1152.0 + 2.0 * 1152.0 * 4304.0), 411.05e6, 1e-4);
+    use gpu_planner::domain::scenario::WeightQuant;
+    let base = r#"{"num_hidden_layers": 32, "hidden_size": 4096, "intermediate_size": 11008,
+        "num_attention_heads": 32, "vocab_size": 32000"#;
+    let quant = |q: &str| {
+        read_config(&format!("{base}, \"quantization_config\": {q}}}"))
+            .unwrap_or_else(|e| panic!("{e}"))
+            .quantization
+            .and_then(|x| x.weight_quant())
+    };
+    assert_eq!(quant(r#"{"quant_method": "gptq", "bits": 8, "group_size": 128}"#), Some(WeightQuant::Int8));
+    assert_eq!(quant(r#"{"quant_method": "awq", "bits": 4, "group_size": 128}"#), Some(WeightQuant::Int4));
+    assert_eq!(quant(r#"{"quant_method": "bitsandbytes", "load_in_4bit": true}"#), Some(WeightQuant::Nf4));
+    assert_eq!(quant(r#"{"quant_method": "gptq", "bits": 3}"#), None);
+}
+
+/// A sliding window as long as the context limits nothing (no window, no note); a shorter one
+/// applies to every layer of a model that says no more.
+#[test]
+fn a_window_as_long_as_the_context_is_no_window() {
+    let base = r#"{"num_hidden_layers": 32, "hidden_size": 4096, "intermediate_size": 11008,
+        "num_attention_heads": 32, "vocab_size": 32000, "sliding_window": 32768"#;
+    let read_with = |context: u32| {
+        read_config(&format!("{base}, \"max_position_embeddings\": {context}}}")).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let same = read_with(32_768);
+    assert_eq!(same.model.sliding_window, None);
+    assert!(same.notes.iter().all(|n| !n.contains("sliding window")), "{:?}", same.notes);
+    let longer = read_with(131_072);
+    assert_eq!(longer.model.sliding_window, Some(32_768));
+    assert!(
+        longer.notes.iter().any(|n| n.contains("sliding window of 32768 tokens on 100% of layers")),
+        "{:?}",
+        longer.notes
+    );
+}
