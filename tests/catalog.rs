@@ -226,3 +226,27 @@ fn every_card_has_a_purchase_and_a_rental_price_or_says_why_not() {
     assert!(unpriced <= 13, "{unpriced} cards without any price");
     assert!(PRICE_GAPS.iter().all(|(id, _)| c.gpu(id).is_some()), "a listed card left the catalog");
 }
+
+/// A China-availability record is refused for each of its fields on its own: an unknown card, a
+/// market other than china, a status outside sold|cloud|grey, a date that is not YYYY[-MM[-DD]]
+/// and a source that is not a link; a good record passes, a year alone included.
+#[test]
+fn availability_records_are_checked_field_by_field() {
+    let c = catalog();
+    let good = c.availability.iter().find(|a| a.gpu == "h100-sxm").cloned().unwrap_or_else(|| panic!("h100"));
+    let bad = |edit: &dyn Fn(&mut gpu_planner::domain::catalog::Availability)| {
+        let mut x = c.clone();
+        let mut a = good.clone();
+        edit(&mut a);
+        x.availability = vec![a];
+        x.validate().iter().any(|i| i.starts_with("availability #0"))
+    };
+    assert!(!bad(&|_| {}));
+    assert!(!bad(&|a| a.date = "2023".into()));
+    assert!(bad(&|a| a.gpu = "h999".into()));
+    assert!(bad(&|a| a.market = "global".into()));
+    assert!(bad(&|a| a.kind = "maybe".into()));
+    assert!(bad(&|a| a.date = "soon".into()));
+    assert!(bad(&|a| a.date = "20x3".into()));
+    assert!(bad(&|a| a.source = "a friend".into()));
+}
