@@ -233,15 +233,15 @@ fn measure_vision(
     s: &Scenario,
     catalog: &Catalog,
 ) -> Result<f64, String> {
+    let card = || s.cards.only.first().and_then(|id| catalog.gpu(id)).ok_or("the case names no catalog card");
     match metric {
         Metric::VisionSamplesS => {
-            let g = s.cards.only.first().and_then(|id| catalog.gpu(id)).ok_or("the case names no catalog card")?;
+            let g = card()?;
             let sp = super::vision::speed_without(m, s, g, catalog, Some(&g.id)).ok_or("nothing measured to carry")?;
             Ok(sp.per_card)
         }
         Metric::VisionShownSamplesS => {
-            let g = s.cards.only.first().and_then(|id| catalog.gpu(id)).ok_or("the case names no catalog card")?;
-            let sp = super::vision::speed(m, s, g, catalog).ok_or("no speed for this card")?;
+            let sp = super::vision::speed(m, s, card()?, catalog).ok_or("no speed for this card")?;
             let b = s.vision.batch.max(1);
             Ok(f64::from(b) / super::vision::batch_time(&sp, b))
         }

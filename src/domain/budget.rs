@@ -67,10 +67,7 @@ fn runs(money: f64, per_run: f64) -> u32 {
 pub fn answer(budget: f64, options: &[BudgetOption], cards: &[CardVerdict], training: bool) -> BudgetAnswer {
     let purchase = |b: &BudgetOption| {
         let v = verdict(cards, &b.gpu)?;
-        let supply = v.warnings.iter().find_map(|w| match w {
-            super::verdict::Warning::ChinaSupply { status, .. } => Some(status.clone()),
-            _ => None,
-        });
+        let supply = v.china_supply().map(String::from);
         Some(Purchase {
             gpu: b.gpu.clone(),
             name: v.name.clone(),

@@ -172,9 +172,7 @@ fn rank(a: &CardVerdict, b: &CardVerdict) -> std::cmp::Ordering {
     // Serving: a card that cannot meet the latency targets ranks after every card that can.
     let misses =
         |v: &CardVerdict| v.serving.as_ref().is_some_and(|c| !c.meets) || v.vision.as_ref().is_some_and(|x| !x.meets);
-    let grey = |v: &CardVerdict| {
-        v.warnings.iter().any(|w| matches!(w, Warning::ChinaSupply { status, .. } if status == "grey"))
-    };
+    let grey = |v: &CardVerdict| v.china_supply() == Some("grey");
     ka.0.cmp(&kb.0)
         .then(misses(a).cmp(&misses(b)))
         .then(grey(a).cmp(&grey(b)))

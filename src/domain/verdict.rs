@@ -71,6 +71,16 @@ impl CardVerdict {
             0.0
         }
     }
+
+    /// The card's status in mainland China when the plan is in China's market and the card is
+    /// not sold new there (`cloud` or `grey`, from its [`Warning::ChinaSupply`]).
+    #[must_use]
+    pub fn china_supply(&self) -> Option<&str> {
+        self.warnings.iter().find_map(|w| match w {
+            Warning::ChinaSupply { status, .. } => Some(status.as_str()),
+            _ => None,
+        })
+    }
 }
 
 /// The card the detail views follow: the one chosen to buy, else the best-ranked fitting card.

@@ -83,7 +83,7 @@ fn compute_share(m: &VisionModel, x: &Measurement, peak_tflops: f64) -> Option<f
 fn ratio(m: &VisionModel, x: &Measurement, g: &Gpu, p: Precision, catalog: &Catalog) -> Option<f64> {
     // The card's own figure at the job's width is used as measured; at another width (an fp32
     // job, only fp16 measured) it is carried like any other card's, by the two peaks.
-    if x.card == g.id && precision(x).bytes().total_cmp(&p.bytes()).is_eq() {
+    if x.card == g.id && same_width(precision(x), p) {
         return Some(1.0);
     }
     let (peak, bw) = specs_of(x, catalog)?;
@@ -95,6 +95,11 @@ fn ratio(m: &VisionModel, x: &Measurement, g: &Gpu, p: Precision, catalog: &Cata
         None => by_peak.min(by_bw),
     };
     Some(gain * stack)
+}
+
+/// Whether two formats store a value in as many bytes (fp16 and bf16 run at one tensor rate).
+fn same_width(a: Precision, b: Precision) -> bool {
+    a.bytes().total_cmp(&b.bytes()).is_eq()
 }
 
 /// Speeds measured in `mode` for the model, with the card ratio each needs.
@@ -123,7 +128,7 @@ fn best<'a>(
 ) -> Option<&'a (&'static Measurement, f64)> {
     let far = |x: &Measurement| {
         let q = precision(x);
-        u8::from(q != p) + u8::from(q.bytes().total_cmp(&p.bytes()).is_ne())
+        u8::from(q != p) + u8::from(!same_width(q, p))
     };
     let key = |(x, r): &(&Measurement, f64)| (x.card != g.id, far(x), r.ln().abs(), u32::MAX - x.batch);
     c.min_by(|a, b| {
