@@ -4,6 +4,7 @@ pub mod accuracy;
 pub mod budget;
 pub mod calibrate;
 pub mod catalog;
+pub mod change;
 pub mod checklist;
 pub mod comms;
 pub mod compute;

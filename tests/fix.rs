@@ -318,3 +318,87 @@ fn serving_fixes_halve_the_prompt_and_offer_fp8_cache_once() {
     s.inference.context = 64_000;
     assert!(!fixes(&s, Catalog::embedded()).iter().any(|f| f.en.contains("concurrent")), "one is the fewest");
 }
+
+/// Each edit a fix can propose does what its label says, in both languages: the number in the
+/// label is the value the changed scenario holds, and the named setting is the one set (a fix
+/// once labelled "ZeRO stage 3" could apply stage 2, "sequence length N" apply N/2).
+#[test]
+fn every_change_does_what_its_label_says() {
+    use gpu_planner::domain::change::Change;
+    use gpu_planner::domain::format::Lang;
+    use gpu_planner::domain::scenario::{KvPrecision, Offload, Recompute, WeightQuant};
+    let mut base = Scenario::default();
+    base.parallel.gpus = 2;
+    base.parallel.zero = 1;
+    base.parallel.recompute = Recompute::Selective;
+    base.parallel.recompute_layers = 7;
+    base.inference.context_p90 = Some(10_000);
+    base.cards.only = vec!["a100-80g".into()];
+    let after = |c: &Change| {
+        let mut s = base.clone();
+        c.apply(&mut s);
+        s
+    };
+    let number = |c: &Change, l: Lang| -> Vec<u32> {
+        c.label(l).split(|ch: char| !ch.is_ascii_digit()).filter_map(|w| w.parse().ok()).collect()
+    };
+    type Holds = Box<dyn Fn(&Scenario) -> bool>;
+    let cases: Vec<(Change, Holds, &[u32])> = vec![
+        (Change::Cards(16), Box::new(|s| s.parallel.gpus == 16 && s.parallel.auto), &[16]),
+        (Change::VisionBatch { batch: 24, keep: 3 }, Box::new(|s| s.vision.batch == 24 && s.parallel.gpus == 3), &[24]),
+        (
+            Change::Zero3 { keep: 5 },
+            Box::new(|s| s.parallel.zero == 3 && s.parallel.gpus == 5 && !s.parallel.auto),
+            &[3],
+        ),
+        (
+            Change::FullRecompute { keep: 5 },
+            Box::new(|s| {
+                s.parallel.recompute == Recompute::Full && s.parallel.recompute_layers == 0 && s.parallel.gpus == 5
+            }),
+            &[],
+        ),
+        (
+            Change::OffloadOptimizer { keep: 6 },
+            Box::new(|s| s.parallel.offload == Offload::Optimizer && s.parallel.gpus == 6),
+            &[],
+        ),
+        (Change::Weights(WeightQuant::Int4), Box::new(|s| s.weight_quant == WeightQuant::Int4), &[4]),
+        (Change::Weights(WeightQuant::Int8), Box::new(|s| s.weight_quant == WeightQuant::Int8), &[8]),
+        (Change::Weights(WeightQuant::Fp8), Box::new(|s| s.weight_quant == WeightQuant::Fp8), &[8]),
+        (Change::KvFp8, Box::new(|s| s.inference.kv == KvPrecision::Fp8), &[8]),
+        (
+            Change::Prompts(3000),
+            Box::new(|s| s.inference.context == 3000 && s.inference.context_p90 == Some(5000)),
+            &[3000],
+        ),
+        (Change::Lora, Box::new(|s| s.task == Task::Lora), &[]),
+        (Change::Qlora, Box::new(|s| s.task == Task::Qlora), &[4]),
+        (Change::SeqLen(2048), Box::new(|s| s.training.seq_len == 2048), &[2048]),
+        (Change::MicroBatchOne, Box::new(|s| s.training.micro_batch == 1), &[1]),
+        (Change::Concurrent(12), Box::new(|s| s.inference.concurrent == 12), &[12]),
+        (
+            Change::Card { id: "l40s".into(), name: "L40S".into(), cards: 4, count: true },
+            Box::new(|s| {
+                s.parallel.gpus == 4 && s.parallel.auto && s.cards.only.is_empty() && s.ownership.gpu == "l40s"
+            }),
+            &[40, 4],
+        ),
+        (
+            Change::Card { id: "l40s".into(), name: "L40S".into(), cards: 4, count: false },
+            Box::new(|s| s.parallel.gpus == 2 && s.cards.only.is_empty() && s.ownership.gpu == "l40s"),
+            &[40, 4],
+        ),
+    ];
+    for (c, holds, numbers) in &cases {
+        assert!(holds(&after(c)), "{c:?} does not do what it says: {:?}", after(c).parallel);
+        for l in [Lang::En, Lang::Zh] {
+            assert_eq!(number(c, l), numbers.to_vec(), "{c:?}: {}", c.label(l));
+        }
+        assert_ne!(c.label(Lang::En), c.label(Lang::Zh), "{c:?} is not translated");
+    }
+    // A label per edit: no two edits read alike.
+    let labels: std::collections::BTreeSet<String> = cases.iter().map(|(c, _, _)| c.label(Lang::En)).collect();
+    assert_eq!(labels.len(), cases.len() - 1, "the two card edits read alike, every other edit differently");
+    assert_eq!(Change::Concurrent(1).label(Lang::En), "1 concurrent request");
+}

@@ -2,8 +2,10 @@
 //! would make it work, each checked by planning the changed scenario, cheapest first.
 
 use super::catalog::Catalog;
+use super::change::Change;
+use super::format::Lang;
 use super::report::report as plan;
-use super::scenario::{KvPrecision, Offload, Recompute, Scenario, Task, WeightQuant};
+use super::scenario::{KvPrecision, Scenario, Task, WeightQuant};
 use super::search;
 use super::verdict::{focus, CardVerdict};
 use serde::Serialize;
@@ -11,6 +13,9 @@ use serde::Serialize;
 /// One change that fixes the plan, with its effect.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Fix {
+    /// The edit; `en` and `zh` are its label.
+    #[serde(skip)]
+    pub change: Change,
     pub en: String,
     pub zh: String,
     pub gpu: String,
@@ -58,20 +63,23 @@ pub fn shortfalls(s: &Scenario, v: &CardVerdict) -> Vec<Shortfall> {
     out
 }
 
-fn try_fix(
-    base: &Scenario,
-    catalog: &Catalog,
-    gpu: &str,
-    en: String,
-    zh: String,
-    change: impl FnOnce(&mut Scenario),
-) -> Option<Fix> {
+/// The change applied to the scenario with the focus on `gpu`, planned: a fix when it works.
+fn try_fix(base: &Scenario, catalog: &Catalog, gpu: &str, change: Change) -> Option<Fix> {
     let mut s = base.clone();
-    change(&mut s);
+    change.apply(&mut s);
     s.ownership.gpu = gpu.to_string();
     let r = plan(&s, catalog).ok()?;
     let v = r.cards.iter().find(|c| c.gpu == gpu)?;
-    works(&s, v).then(|| Fix { en, zh, gpu: gpu.to_string(), gpus: v.gpus, hours: v.hours, cost: v.cost, scenario: s })
+    works(&s, v).then(|| Fix {
+        en: change.label(Lang::En),
+        zh: change.label(Lang::Zh),
+        change,
+        gpu: gpu.to_string(),
+        gpus: v.gpus,
+        hours: v.hours,
+        cost: v.cost,
+        scenario: s,
+    })
 }
 
 /// The fixes for the scenario's focus card (empty when its plan already works).
@@ -123,10 +131,7 @@ fn more_cards(s: &Scenario, catalog: &Catalog, v: &CardVerdict) -> Option<Fix> {
     let limit = search::card_limit(s);
     while n < limit {
         n = (n * 2).min(limit);
-        let f = try_fix(s, catalog, g, format!("use {n} cards"), format!("增加到 {n} 张卡"), |x| {
-            x.parallel.gpus = n;
-            x.parallel.auto = true;
-        });
+        let f = try_fix(s, catalog, g, Change::Cards(n));
         if f.is_some() {
             return f;
         }
@@ -137,20 +142,9 @@ fn more_cards(s: &Scenario, catalog: &Catalog, v: &CardVerdict) -> Option<Fix> {
 /// A vision job: a smaller batch per card (memory), or another card.
 fn vision_fixes(s: &Scenario, catalog: &Catalog, v: &CardVerdict, out: &mut Vec<Fix>) {
     let g = &v.gpu;
-    let same_count = |x: &mut Scenario| x.parallel.gpus = v.gpus;
     let half = (s.vision.batch / 2).max(1);
     if half < s.vision.batch {
-        out.extend(try_fix(
-            s,
-            catalog,
-            g,
-            format!("batch {half} per card"),
-            format!("每卡批大小减为 {half}"),
-            |x| {
-                same_count(x);
-                x.vision.batch = half;
-            },
-        ));
+        out.extend(try_fix(s, catalog, g, Change::VisionBatch { batch: half, keep: v.gpus }));
     }
     if s.task.is_training() {
         out.extend(another_card(s, catalog, g));
@@ -159,31 +153,10 @@ fn vision_fixes(s: &Scenario, catalog: &Catalog, v: &CardVerdict, out: &mut Vec<
 
 /// Memory layouts of training on the same cards (serving picks its own replica shape).
 fn memory_layout_fixes(s: &Scenario, catalog: &Catalog, v: &CardVerdict, out: &mut Vec<Fix>) {
-    let g = &v.gpu;
-    let same_count = |x: &mut Scenario| x.parallel.gpus = v.gpus;
-    out.extend(try_fix(s, catalog, g, "ZeRO stage 3".into(), "使用 ZeRO-3".into(), |x| {
-        same_count(x);
-        x.parallel.auto = false;
-        x.parallel.zero = 3;
-    }));
-    out.extend(try_fix(s, catalog, g, "full activation recompute".into(), "全部激活重计算".into(), |x| {
-        same_count(x);
-        x.parallel.auto = false;
-        x.parallel.recompute = Recompute::Full;
-        // Every layer: a partial setting left over from the manual layout would not be "full".
-        x.parallel.recompute_layers = 0;
-    }));
-    out.extend(try_fix(
-        s,
-        catalog,
-        g,
-        "offload optimizer states to CPU".into(),
-        "优化器状态卸载到 CPU".into(),
-        |x| {
-            same_count(x);
-            x.parallel.offload = Offload::Optimizer;
-        },
-    ));
+    let keep = v.gpus;
+    for change in [Change::Zero3 { keep }, Change::FullRecompute { keep }, Change::OffloadOptimizer { keep }] {
+        out.extend(try_fix(s, catalog, &v.gpu, change));
+    }
 }
 
 /// What the task itself can give up: lighter weights and cache for serving, adapters instead of
@@ -192,52 +165,22 @@ fn task_fixes(s: &Scenario, catalog: &Catalog, v: &CardVerdict, out: &mut Vec<Fi
     let g = &v.gpu;
     match s.task {
         Task::Inference => {
-            for (q, en, zh) in [
-                (WeightQuant::Fp8, "FP8 weights", "FP8 权重量化"),
-                (WeightQuant::Int8, "INT8 weights", "INT8 权重量化"),
-                (WeightQuant::Int4, "INT4 weights (GPTQ/AWQ)", "INT4 权重量化（GPTQ/AWQ）"),
-            ] {
+            for q in [WeightQuant::Fp8, WeightQuant::Int8, WeightQuant::Int4] {
                 if s.weight_quant != q {
-                    out.extend(try_fix(s, catalog, g, en.into(), zh.into(), |x| x.weight_quant = q));
+                    out.extend(try_fix(s, catalog, g, Change::Weights(q)));
                 }
             }
             if s.inference.kv != KvPrecision::Fp8 {
-                out.extend(try_fix(s, catalog, g, "FP8 KV cache".into(), "KV 缓存用 FP8".into(), |x| {
-                    x.inference.kv = KvPrecision::Fp8;
-                }));
+                out.extend(try_fix(s, catalog, g, Change::KvFp8));
             }
-            let half = (s.inference.context / 2).max(1);
-            out.extend(try_fix(
-                s,
-                catalog,
-                g,
-                format!("prompts of {half} tokens"),
-                format!("输入缩短为 {half} token"),
-                |x| {
-                    x.inference.context = half;
-                    x.inference.context_p90 = x.inference.context_p90.map(|p| (p / 2).max(half));
-                },
-            ));
+            out.extend(try_fix(s, catalog, g, Change::Prompts((s.inference.context / 2).max(1))));
             out.extend(another_serving_card(s, catalog, g));
         }
         Task::Pretrain | Task::FullFinetune => {
-            out.extend(try_fix(
-                s,
-                catalog,
-                g,
-                "LoRA instead of full fine-tuning".into(),
-                "用 LoRA 代替全参数微调".into(),
-                |x| x.task = Task::Lora,
-            ));
-            out.extend(try_fix(s, catalog, g, "QLoRA (4-bit base)".into(), "QLoRA（4 比特基座）".into(), |x| {
-                x.task = Task::Qlora
-            }));
+            out.extend(try_fix(s, catalog, g, Change::Lora));
+            out.extend(try_fix(s, catalog, g, Change::Qlora));
         }
-        Task::Lora => {
-            out.extend(try_fix(s, catalog, g, "QLoRA (4-bit base)".into(), "QLoRA（4 比特基座）".into(), |x| {
-                x.task = Task::Qlora
-            }))
-        }
+        Task::Lora => out.extend(try_fix(s, catalog, g, Change::Qlora)),
         Task::Qlora => {}
     }
 }
@@ -246,32 +189,15 @@ fn task_fixes(s: &Scenario, catalog: &Catalog, v: &CardVerdict, out: &mut Vec<Fi
 fn shape_fixes(s: &Scenario, catalog: &Catalog, v: &CardVerdict, out: &mut Vec<Fix>) {
     let g = &v.gpu;
     if s.task.is_training() {
-        let half = (s.training.seq_len / 2).max(1);
-        out.extend(try_fix(
-            s,
-            catalog,
-            g,
-            format!("sequence length {half}"),
-            format!("序列长度减半为 {half}"),
-            |x| x.training.seq_len = half,
-        ));
+        out.extend(try_fix(s, catalog, g, Change::SeqLen((s.training.seq_len / 2).max(1))));
         if s.training.micro_batch > 1 {
-            out.extend(try_fix(s, catalog, g, "micro-batch 1".into(), "微批大小设为 1".into(), |x| {
-                x.training.micro_batch = 1
-            }));
+            out.extend(try_fix(s, catalog, g, Change::MicroBatchOne));
         }
         out.extend(another_card(s, catalog, g));
     } else {
         let half = (s.inference.concurrent / 2).max(1);
         if half < s.inference.concurrent {
-            out.extend(try_fix(
-                s,
-                catalog,
-                g,
-                format!("{half} concurrent request{}", if half == 1 { "" } else { "s" }),
-                format!("并发请求减为 {half}"),
-                |x| x.inference.concurrent = half,
-            ));
+            out.extend(try_fix(s, catalog, g, Change::Concurrent(half)));
         }
     }
 }
@@ -286,28 +212,14 @@ fn sort(out: &mut Vec<Fix>) {
     });
 }
 
-/// "`cards` × `name` instead": the scenario on card `id`, with `change` applied.
-fn instead(
-    s: &Scenario,
-    catalog: &Catalog,
-    (id, name, cards): (&str, &str, u32),
-    change: impl FnOnce(&mut Scenario),
-) -> Option<Fix> {
-    try_fix(s, catalog, id, format!("{name} × {cards} instead"), format!("改用 {name} × {cards}"), change)
-}
-
 /// Another card: the cheapest feasible plan the search finds on a different card.
 fn another_card(s: &Scenario, catalog: &Catalog, g: &str) -> Option<Fix> {
     let mut anywhere = s.clone();
     anywhere.cards.only.clear();
     let found = search::search(&anywhere, catalog).ok()?;
     let c = found.per_card.iter().find(|c| c.gpu != g)?;
-    let cards = c.layout.gpus();
-    instead(s, catalog, (&c.gpu, &c.name, cards), |x| {
-        x.parallel.gpus = cards;
-        x.parallel.auto = true;
-        x.cards.only.clear();
-    })
+    let change = Change::Card { id: c.gpu.clone(), name: c.name.clone(), cards: c.layout.gpus(), count: true };
+    try_fix(s, catalog, &c.gpu, change)
 }
 
 /// Another card for serving: the cheapest in the whole ranking whose serving plan meets the
@@ -317,5 +229,6 @@ fn another_serving_card(s: &Scenario, catalog: &Catalog, g: &str) -> Option<Fix>
     anywhere.cards.only.clear();
     let all = plan(&anywhere, catalog).ok()?.cards;
     let o = all.iter().find(|c| c.gpu != g && c.serving.as_ref().is_some_and(|c| c.meets))?;
-    instead(s, catalog, (&o.gpu, &o.name, o.gpus), |x| x.cards.only.clear())
+    let change = Change::Card { id: o.gpu.clone(), name: o.name.clone(), cards: o.gpus, count: false };
+    try_fix(s, catalog, &o.gpu, change)
 }

@@ -173,7 +173,7 @@ pub fn AutoPlanView() -> impl IntoView {
                     <h3>{Key::Fixes.text(l)}</h3>
                     <p class="warn" data-testid="current-plan">{sc.with_untracked(|s| current_text(d, s, l))}</p>
                     <ul class="fixes" data-testid="fixes">{d.fixes.iter().map(|f| { let next = f.scenario.clone(); view! {
-                        <li>{if l == Lang::Zh { f.zh.clone() } else { f.en.clone() }} ": " {f.gpus} " × " {sc.with_untracked(|s| s.gpu(Catalog::embedded(), &f.gpu).map_or_else(|| f.gpu.clone(), |g| g.name.clone()))} ", "
+                        <li>{f.change.label(l)} ": " {f.gpus} " × " {sc.with_untracked(|s| s.gpu(Catalog::embedded(), &f.gpu).map_or_else(|| f.gpu.clone(), |g| g.name.clone()))} ", "
                             {f.hours.map(|h| format::hours(h, l)).unwrap_or_default()} ", " {f.cost.map_or("—".into(), |c| format::money(c, cur))} " "
                             <button type="button" on:click=move |_| sc.set(next.clone())>{Key::Apply.text(l)}</button></li>
                     }}).collect_view()}</ul>
