@@ -3,6 +3,7 @@
 
 mod inputs;
 mod ownership;
+pub mod ranges;
 mod sections;
 mod validate;
 mod vision;

@@ -6,6 +6,7 @@ use super::fields::NumField;
 use super::i18n::{Key, Lang};
 use crate::chart::ParetoLabels;
 use crate::domain::fix::{diagnose, Diagnosis, Shortfall};
+use crate::domain::scenario::ranges::*;
 use crate::domain::search::{self, search, Candidate, SearchReport};
 use crate::domain::{format, Catalog, Scenario};
 use leptos::{html::Canvas, prelude::*};
@@ -19,11 +20,11 @@ pub fn AutoPlanForm() -> impl IntoView {
     view! {
         <fieldset class="group" id="autoplan">
             <legend>{move || Key::AutoPlan.text(lang.get())}</legend>
-            <NumField label=Key::Deadline testid="deadline" min=0.001 max=100_000.0 value=get(sc, |s| s.search.deadline_days)
+            <NumField label=Key::Deadline testid="deadline" limits=SEARCH_DEADLINE_DAYS.shown(1.0) value=get(sc, |s| s.search.deadline_days)
                 on_change=set(sc, |s, v| s.search.deadline_days = Some(v)) on_empty=Callback::new(move |()| sc.update(|s| s.search.deadline_days = None))/>
-            <NumField label=Key::SearchBudget testid="search-budget" min=0.0 max=1e12 value=get(sc, |s| s.search.budget)
+            <NumField label=Key::SearchBudget testid="search-budget" limits=SEARCH_BUDGET.shown(1.0) value=get(sc, |s| s.search.budget)
                 on_change=set(sc, |s, v| s.search.budget = Some(v)) on_empty=Callback::new(move |()| sc.update(|s| s.search.budget = None))/>
-            <NumField label=Key::MaxGpus testid="max-gpus" min=0.0 max=100_000.0 integer=true value=num(sc, |s| f64::from(s.search.max_gpus))
+            <NumField label=Key::MaxGpus testid="max-gpus" limits=SEARCH_MAX_GPUS.shown(1.0) value=num(sc, |s| f64::from(s.search.max_gpus))
                 on_change=set(sc, |s, v: f64| s.search.max_gpus = v as u32)/>
             {move || sc.with(|s| (s.search.max_gpus == 0 && s.task.is_training()).then(|| search::card_limit(s))).map(|n| view! {
                 <p class="muted" data-testid="max-gpus-auto">{Key::MaxGpusAuto.text(lang.get()).replace("{n}", &format::grouped(f64::from(n), 0))}</p>

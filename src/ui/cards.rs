@@ -4,6 +4,7 @@ use super::bind::{enum_get, enum_set, get, num, set};
 use super::fields::{NumField, SelectField};
 use super::i18n::{Key, Lang};
 use crate::domain::edit::{CardField, CardInput};
+use crate::domain::scenario::ranges::*;
 use crate::domain::scenario::PriceOverride;
 use crate::domain::{Catalog, Scenario};
 use leptos::prelude::*;
@@ -60,7 +61,7 @@ pub fn CardsForm() -> impl IntoView {
                         <span>{v}</span></label>
                 }}).collect_view()}</div>
             </div>
-            <NumField label=Key::MinMemory testid="min-mem" min=0.0 max=10_000.0 value=num(sc, |s| s.cards.min_memory_gb) on_change=set(sc, |s, v| s.cards.min_memory_gb = v)/>
+            <NumField label=Key::MinMemory testid="min-mem" limits=CARDS_MIN_MEMORY_GB.shown(1.0) value=num(sc, |s| s.cards.min_memory_gb) on_change=set(sc, |s, v| s.cards.min_memory_gb = v)/>
             <SelectField label=Key::InterconnectLabel testid="link" options=links value=get(sc, |s| s.cards.interconnect.clone()) on_change=set(sc, |s, v| s.cards.interconnect = v)/>
             <CustomCard/>
         </fieldset>
@@ -84,7 +85,7 @@ fn CustomCard() -> impl IntoView {
     };
     let field = move |f: CardField, label: Key, testid: &'static str| {
         let (_, min, max) = f.limits();
-        view! { <NumField label testid min max value=Signal::derive(move || Some(card.with(|c| f.get(c))))
+        view! { <NumField label testid limits=(min, max, false) value=Signal::derive(move || Some(card.with(|c| f.get(c))))
         on_change=Callback::new(move |v| card.update(|c| f.set(c, v)))/> }
     };
     view! {
@@ -141,12 +142,12 @@ pub fn MoneyForm() -> impl IntoView {
         <fieldset class="group">
             <legend>{move || Key::Money.text(lang.get())}</legend>
             <SelectField label=Key::Currency testid="currency" options=currencies value=enum_get(sc, |s| s.money.currency) on_change=enum_set(sc, |s, v| s.money.currency = v)/>
-            <NumField label=Key::CnyPerUsd testid="cny-per-usd" min=0.01 max=1000.0 value=num(sc, |s| s.money.cny_per_usd) on_change=set(sc, |s, v| s.money.cny_per_usd = v)/>
+            <NumField label=Key::CnyPerUsd testid="cny-per-usd" limits=MONEY_CNY_PER_USD.shown(1.0) value=num(sc, |s| s.money.cny_per_usd) on_change=set(sc, |s, v| s.money.cny_per_usd = v)/>
             <SelectField label=Key::RentMarket testid="market" options=markets value=get(sc, |s| s.money.rent_market.clone()) on_change=set(sc, |s, v| s.money.rent_market = v)/>
             <SelectField label=Key::Condition testid="condition" options=conditions value=get(sc, |s| if s.money.used { "used" } else { "new" }.to_string()) on_change=set(sc, |s, v: String| s.money.used = v == "used")/>
             <div class="override">
                 <SelectField label=Key::Card testid="ov-card" options=cards value=pick.into() on_change=Callback::new(move |v| pick.set(v))/>
-                <NumField label=Key::PriceOverride testid="ov-price" min=0.0 max=1_000_000.0 value=price.into() on_change=Callback::new(move |v| price.set(Some(v)))/>
+                <NumField label=Key::PriceOverride testid="ov-price" limits=MONEY_OVERRIDES_RENT_HOURLY.shown(1.0) value=price.into() on_change=Callback::new(move |v| price.set(Some(v)))/>
                 <button type="button" data-testid="ov-add" on:click=move |_| if let Some(p) = price.get() {
                     let g = pick.get();
                     sc.update(|s| { s.money.overrides.retain(|o| o.gpu != g); s.money.overrides.push(PriceOverride { gpu: g, rent_hourly: p }); });

@@ -61,11 +61,10 @@ fn dim_field(sc: RwSignal<Scenario>, d: Dim) -> AnyView {
     let on_change = Callback::new(move |v: f64| sc.update(|s| d.set(&mut s.custom_model, Some(v))));
     if i.optional {
         let on_empty = Callback::new(move |()| sc.update(|s| d.set(&mut s.custom_model, None)));
-        view! { <NumField label=dim_label(d) testid=i.id min=i.min max=i.max integer=i.integer value on_change on_empty/> }
+        view! { <NumField label=dim_label(d) testid=i.id limits=(i.min, i.max, i.integer) value on_change on_empty/> }
             .into_any()
     } else {
-        view! { <NumField label=dim_label(d) testid=i.id min=i.min max=i.max integer=i.integer value on_change/> }
-            .into_any()
+        view! { <NumField label=dim_label(d) testid=i.id limits=(i.min, i.max, i.integer) value on_change/> }.into_any()
     }
 }
 

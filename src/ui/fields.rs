@@ -64,7 +64,7 @@ pub fn NumFields(rows: &'static [Num]) -> impl IntoView {
     let sc = expect_context::<RwSignal<crate::domain::Scenario>>();
     rows.iter()
         .map(|f| {
-            view! { <NumField label=f.label testid=f.testid min=f.min max=f.max integer=f.integer disabled=super::bind::get(sc, f.disabled)
+            view! { <NumField label=f.label testid=f.testid limits=(f.min, f.max, f.integer) disabled=super::bind::get(sc, f.disabled)
             value=super::bind::num(sc, f.get) on_change=super::bind::set(sc, f.set)/> }
         })
         .collect_view()
@@ -77,11 +77,9 @@ pub fn NumField(
     label: Key,
     /// `data-testid` of the input; the error message gets `<testid>-error`.
     testid: &'static str,
-    min: f64,
-    max: f64,
-    /// Whole numbers only.
-    #[prop(optional)]
-    integer: bool,
+    /// (min, max, whole numbers only), from the scenario's range table
+    /// (`domain::scenario::ranges`) in the unit the field shows.
+    limits: (f64, f64, bool),
     /// Empty input means "default" (`on_empty` is called) instead of an error.
     #[prop(optional)]
     on_empty: Option<Callback<()>>,
@@ -94,6 +92,7 @@ pub fn NumField(
     disabled: Signal<bool>,
 ) -> impl IntoView {
     let lang = expect_context::<RwSignal<Lang>>();
+    let (min, max, integer) = limits;
     let error = RwSignal::new(false);
     let id = format!("f-{testid}");
     let label_for = id.clone();

@@ -8,6 +8,7 @@ use super::i18n::{Key, Lang};
 use super::paste_config::PasteConfig;
 use super::serving::ServingForm;
 use super::vision::{family_label, VisionForm};
+use crate::domain::scenario::ranges::*;
 use crate::domain::scenario::*;
 use crate::domain::Scenario;
 use crate::domain::{model, vision};
@@ -129,16 +130,16 @@ pub fn WorkloadForm() -> impl IntoView {
                 <SelectField label=Key::OptimizerLabel testid="optimizer" options=optimizers value=enum_get(sc, |s| s.training.optimizer) on_change=enum_set(sc, |s, v| s.training.optimizer = v)/>
             </Show>
             <Show when=llm_task(|t| matches!(t, Task::Lora | Task::Qlora))>
-                <NumField label=Key::LoraRank testid="rank" min=1.0 max=65_536.0 integer=true value=num(sc, |s| f64::from(s.lora.rank)) on_change=set(sc, |s, v: f64| s.lora.rank = v as u32)/>
+                <NumField label=Key::LoraRank testid="rank" limits=LORA_RANK.shown(1.0) value=num(sc, |s| f64::from(s.lora.rank)) on_change=set(sc, |s, v: f64| s.lora.rank = v as u32)/>
                 <SelectField label=Key::LoraTargets testid="targets" options=targets value=enum_get(sc, |s| s.lora.targets) on_change=enum_set(sc, |s, v| s.lora.targets = v)/>
             </Show>
             <Show when=llm_task(|t| t == Task::Inference)>
                 <NumFields rows=INFERENCE_FIELDS/>
-                <NumField label=Key::ContextP90 testid="ctx-p90" min=1.0 max=2_097_152.0 integer=true
+                <NumField label=Key::ContextP90 testid="ctx-p90" limits=INFERENCE_CONTEXT_P90.shown(1.0)
                     on_empty=Callback::new(move |()| sc.update(|s| s.inference.context_p90 = None))
                     value=get(sc, |s| s.inference.context_p90.map(f64::from))
                     on_change=set(sc, |s, v: f64| s.inference.context_p90 = Some(v as u32))/>
-                <NumField label=Key::OutputP90 testid="out-p90" min=1.0 max=2_097_152.0 integer=true
+                <NumField label=Key::OutputP90 testid="out-p90" limits=INFERENCE_OUTPUT_P90.shown(1.0)
                     on_empty=Callback::new(move |()| sc.update(|s| s.inference.output_p90 = None))
                     value=get(sc, |s| s.inference.output_p90.map(f64::from))
                     on_change=set(sc, |s, v: f64| s.inference.output_p90 = Some(v as u32))/>
@@ -180,18 +181,16 @@ pub fn ParallelForm() -> impl IntoView {
             <SelectField label=Key::Zero testid="zero" options=zeros disabled=auto value=get(sc, |s| s.parallel.zero.to_string()) on_change=set(sc, |s, v: String| s.parallel.zero = v.parse().unwrap_or(0))/>
             <SelectField label=Key::RecomputeLabel testid="recompute" options=recs disabled=auto value=enum_get(sc, |s| s.parallel.recompute) on_change=enum_set(sc, |s, v| s.parallel.recompute = v)/>
             <Show when=move || !auto.get() && sc.with(|s| s.parallel.recompute == Recompute::Full)>
-                <NumField label=Key::RecomputeLayers testid="recompute-layers" min=0.0 max=1000.0 integer=true
+                <NumField label=Key::RecomputeLayers testid="recompute-layers" limits=PARALLEL_RECOMPUTE_LAYERS.shown(1.0)
                     value=num(sc, |s| f64::from(s.parallel.recompute_layers))
                     on_change=set(sc, |s, v: f64| s.parallel.recompute_layers = v as u32)/>
             </Show>
             <SelectField label=Key::OffloadLabel testid="offload" options=offs value=enum_get(sc, |s| s.parallel.offload) on_change=enum_set(sc, |s, v| s.parallel.offload = v)/>
-            <NumField label=Key::Efficiency testid="mfu" min=1.0 max=100.0
-                on_empty=Callback::new(move |()| sc.update(|s| s.efficiency.mfu = None))
+            <NumField label=Key::Efficiency testid="mfu" limits=EFFICIENCY_MFU.shown(100.0)                on_empty=Callback::new(move |()| sc.update(|s| s.efficiency.mfu = None))
                 value=get(sc, |s| s.efficiency.mfu.map(|m| (m * 1000.0).round() / 10.0))
                 on_change=set(sc, |s, v: f64| s.efficiency.mfu = Some(v / 100.0))/>
             <BenchmarkFields/>
-            <NumField label=Key::Goodput testid="goodput" min=5.0 max=100.0
-                on_empty=Callback::new(move |()| sc.update(|s| s.efficiency.goodput = None))
+            <NumField label=Key::Goodput testid="goodput" limits=EFFICIENCY_GOODPUT.shown(100.0)                on_empty=Callback::new(move |()| sc.update(|s| s.efficiency.goodput = None))
                 value=get(sc, |s| s.efficiency.goodput.map(|g| (g * 1000.0).round() / 10.0))
                 on_change=set(sc, |s, v: f64| s.efficiency.goodput = Some(v / 100.0))/>
         </fieldset>
@@ -203,28 +202,28 @@ const TRAINING_FIELDS: &[Num] = &[
     num_row(
         Key::SeqLen,
         "seq",
-        (1.0, 2_097_152.0, true),
+        TRAINING_SEQ_LEN.shown(1.0),
         |s| f64::from(s.training.seq_len),
         |s, v| s.training.seq_len = v as u32,
     ),
     num_row(
         Key::MicroBatch,
         "mb",
-        (1.0, 65_536.0, true),
+        TRAINING_MICRO_BATCH.shown(1.0),
         |s| f64::from(s.training.micro_batch),
         |s, v| s.training.micro_batch = v as u32,
     ),
     num_row(
         Key::GlobalBatch,
         "gb",
-        (1.0, 10_000_000.0, true),
+        TRAINING_GLOBAL_BATCH.shown(1.0),
         |s| f64::from(s.training.global_batch),
         |s, v| s.training.global_batch = v as u32,
     ),
     num_row(
         Key::Tokens,
         "tokens",
-        (0.000_001, 1_000_000.0, false),
+        TRAINING_TOKENS.shown(1e-9),
         |s| s.training.tokens / 1e9,
         |s, v| s.training.tokens = v * 1e9,
     ),
@@ -235,21 +234,21 @@ const INFERENCE_FIELDS: &[Num] = &[
     num_row(
         Key::Context,
         "ctx",
-        (1.0, 2_097_152.0, true),
+        INFERENCE_CONTEXT.shown(1.0),
         |s| f64::from(s.inference.context),
         |s, v| s.inference.context = v as u32,
     ),
     num_row(
         Key::OutputTokens,
         "out",
-        (0.0, 2_097_152.0, true),
+        INFERENCE_OUTPUT_TOKENS.shown(1.0),
         |s| f64::from(s.inference.output_tokens),
         |s, v| s.inference.output_tokens = v as u32,
     ),
     num_row(
         Key::Concurrent,
         "conc",
-        (1.0, 100_000.0, true),
+        INFERENCE_CONCURRENT.shown(1.0),
         |s| f64::from(s.inference.concurrent),
         |s, v| s.inference.concurrent = v as u32,
     ),
@@ -260,39 +259,39 @@ const LAYOUT_FIELDS: &[Num] = &[
     num_row(
         Key::Gpus,
         "gpus",
-        (0.0, 100_000.0, true),
+        PARALLEL_GPUS.shown(1.0),
         |s| f64::from(s.parallel.gpus),
         |s, v| s.parallel.gpus = v as u32,
     ),
     num_row(
         Key::GpusPerServer,
         "per-server",
-        (1.0, 64.0, true),
+        PARALLEL_GPUS_PER_SERVER.shown(1.0),
         |s| f64::from(s.parallel.gpus_per_server),
         |s, v| s.parallel.gpus_per_server = v as u32,
     ),
     num_row(
         Key::MemoryHeadroom,
         "headroom",
-        (0.0, 50.0, false),
+        PARALLEL_MEMORY_HEADROOM.shown(100.0),
         |s| s.parallel.memory_headroom * 100.0,
         |s, v| s.parallel.memory_headroom = v / 100.0,
     ),
     Num {
         disabled: |s| s.parallel.auto,
-        ..num_row(Key::Tp, "tp", (1.0, 64.0, true), |s| f64::from(s.parallel.tp), |s, v| s.parallel.tp = v as u32)
+        ..num_row(Key::Tp, "tp", PARALLEL_TP.shown(1.0), |s| f64::from(s.parallel.tp), |s, v| s.parallel.tp = v as u32)
     },
     Num {
         disabled: |s| s.parallel.auto,
-        ..num_row(Key::Pp, "pp", (1.0, 1000.0, true), |s| f64::from(s.parallel.pp), |s, v| s.parallel.pp = v as u32)
+        ..num_row(Key::Pp, "pp", PARALLEL_PP.shown(1.0), |s| f64::from(s.parallel.pp), |s, v| s.parallel.pp = v as u32)
     },
     Num {
         disabled: |s| s.parallel.auto,
-        ..num_row(Key::Ep, "ep", (1.0, 1024.0, true), |s| f64::from(s.parallel.ep), |s, v| s.parallel.ep = v as u32)
+        ..num_row(Key::Ep, "ep", PARALLEL_EP.shown(1.0), |s| f64::from(s.parallel.ep), |s, v| s.parallel.ep = v as u32)
     },
     Num {
         disabled: |s| s.parallel.auto,
-        ..num_row(Key::Cp, "cp", (1.0, 64.0, true), |s| f64::from(s.parallel.cp), |s, v| s.parallel.cp = v as u32)
+        ..num_row(Key::Cp, "cp", PARALLEL_CP.shown(1.0), |s| f64::from(s.parallel.cp), |s, v| s.parallel.cp = v as u32)
     },
 ];
 
@@ -321,8 +320,7 @@ fn BenchmarkFields() -> impl IntoView {
         <SelectField label=Key::BenchmarkCard testid="bench-gpu" options=cards
             value=get(sc, |s| s.efficiency.benchmark.as_ref().map(|b| b.gpu.clone()).unwrap_or_default())
             on_change=set_card/>
-        <NumField label=Key::BenchmarkSpeed testid="bench-tokens" min=0.001 max=1e9
-            disabled=get(sc, |s| s.efficiency.benchmark.is_none())
+        <NumField label=Key::BenchmarkSpeed testid="bench-tokens" limits=EFFICIENCY_BENCHMARK_TOKENS_PER_S_GPU.shown(1.0)            disabled=get(sc, |s| s.efficiency.benchmark.is_none())
             on_empty=Callback::new(move |()| sc.update(|s| s.efficiency.benchmark = None))
             value=get(sc, |s| s.efficiency.benchmark.as_ref().map(|b| b.tokens_per_s_gpu))
             on_change=set(sc, |s, v: f64| {

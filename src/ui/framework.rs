@@ -5,6 +5,7 @@ use super::bind::{enum_get, enum_name, get, num, set};
 use super::fields::{CheckField, NumField, SelectField};
 use super::i18n::{Key, Lang};
 use crate::domain::framework::{Conventions, Framework, GradDtype, StateDtype};
+use crate::domain::scenario::ranges::*;
 use crate::domain::Scenario;
 use leptos::prelude::*;
 
@@ -56,9 +57,9 @@ pub fn FrameworkForm() -> impl IntoView {
                 <CheckField label=Key::OptInBackward testid="cv-opt-bwd" value=c(|c| c.optimizer_in_backward) on_change=conv(sc, |c, v| c.optimizer_in_backward = v)/>
                 <CheckField label=Key::PagedOptimizer testid="cv-paged" value=c(|c| c.paged_optimizer) on_change=conv(sc, |c, v| c.paged_optimizer = v)/>
                 <CheckField label=Key::ChunkedLoss testid="cv-chunked" value=c(|c| c.chunked_loss) on_change=conv(sc, |c, v| c.chunked_loss = v)/>
-                <NumField label=Key::BucketElems testid="cv-bucket" min=0.0 max=100_000.0 value=num(sc, |s| s.training.conventions.bucket_elems / 1e6) on_change=conv(sc, |c, v: f64| c.bucket_elems = v * 1e6)/>
-                <NumField label=Key::PrefetchElems testid="cv-prefetch" min=0.0 max=100_000.0 value=num(sc, |s| s.training.conventions.prefetch_elems / 1e6) on_change=conv(sc, |c, v: f64| c.prefetch_elems = v * 1e6)/>
-                <NumField label=Key::GatheredLayers testid="cv-gathered" min=0.0 max=64.0 value=num(sc, |s| s.training.conventions.gathered_layers) on_change=conv(sc, |c, v: f64| c.gathered_layers = v)/>
+                <NumField label=Key::BucketElems testid="cv-bucket" limits=TRAINING_CONVENTIONS_BUCKET_ELEMS.shown(1e-6) value=num(sc, |s| s.training.conventions.bucket_elems / 1e6) on_change=conv(sc, |c, v: f64| c.bucket_elems = v * 1e6)/>
+                <NumField label=Key::PrefetchElems testid="cv-prefetch" limits=TRAINING_CONVENTIONS_PREFETCH_ELEMS.shown(1e-6) value=num(sc, |s| s.training.conventions.prefetch_elems / 1e6) on_change=conv(sc, |c, v: f64| c.prefetch_elems = v * 1e6)/>
+                <NumField label=Key::GatheredLayers testid="cv-gathered" limits=TRAINING_CONVENTIONS_GATHERED_LAYERS.shown(1.0) value=num(sc, |s| s.training.conventions.gathered_layers) on_change=conv(sc, |c, v: f64| c.gathered_layers = v)/>
                 <CheckField label=Key::PerModule testid="cv-per-module" value=c(|c| c.gather_per_module) on_change=conv(sc, |c, v| c.gather_per_module = v)/>
                 <CheckField label=Key::Dropout testid="cv-dropout" value=c(|c| c.dropout) on_change=conv(sc, |c, v| c.dropout = v)/>
                 <CheckField label=Key::SequenceParallel testid="cv-sp" value=c(|c| c.sequence_parallel) on_change=conv(sc, |c, v| c.sequence_parallel = v)/>
@@ -71,7 +72,7 @@ pub fn FrameworkForm() -> impl IntoView {
                 <CheckField label=Key::GroupScales testid="cv-scales" value=c(|c| c.group_scales) on_change=conv(sc, |c, v| c.group_scales = v)/>
                 <CheckField label=Key::QuantEmbeddings testid="cv-quant-emb" value=c(|c| c.quantize_embeddings) on_change=conv(sc, |c, v| c.quantize_embeddings = v)/>
                 <CheckField label=Key::AttentionFlops testid="cv-attn-flops" value=c(|c| c.attention_flops) on_change=conv(sc, |c, v| c.attention_flops = v)/>
-                <NumField label=Key::VirtualStages testid="virtual-stages" min=1.0 max=64.0 integer=true value=num(sc, |s| f64::from(s.parallel.virtual_stages)) on_change=set(sc, |s, v: f64| s.parallel.virtual_stages = v as u32)/>
+                <NumField label=Key::VirtualStages testid="virtual-stages" limits=PARALLEL_VIRTUAL_STAGES.shown(1.0) value=num(sc, |s| f64::from(s.parallel.virtual_stages)) on_change=set(sc, |s, v: f64| s.parallel.virtual_stages = v as u32)/>
             </details>
         </Show>
     }

@@ -5,6 +5,7 @@ use super::bind::{get, set};
 use super::fields::{num_row, Num, NumFields, SelectField};
 use super::i18n::{Key, Lang};
 use crate::domain::checklist::checklist;
+use crate::domain::scenario::ranges::*;
 use crate::domain::verdict::focus;
 use crate::domain::{format, format::Lang as L, Catalog, Report, Scenario};
 use leptos::prelude::*;
@@ -142,58 +143,64 @@ const INFRA_FIELDS: &[Num] = &[
     num_row(
         Key::CkptEvery,
         "ckpt-every",
-        (0.01, 10_000.0, false),
+        INFRA_CHECKPOINT_EVERY_HOURS.shown(1.0),
         |s| s.infra.checkpoint_every_hours,
         |s, v| s.infra.checkpoint_every_hours = v,
     ),
     num_row(
         Key::CkptKept,
         "ckpt-kept",
-        (0.0, 1000.0, true),
+        INFRA_CHECKPOINTS_KEPT.shown(1.0),
         |s| f64::from(s.infra.checkpoints_kept),
         |s, v| s.infra.checkpoints_kept = v as u32,
     ),
     num_row(
         Key::StorageGbs,
         "storage-gbs",
-        (0.001, 10_000.0, false),
+        INFRA_STORAGE_GB_S.shown(1.0),
         |s| s.infra.storage_gb_s,
         |s, v| s.infra.storage_gb_s = v,
     ),
     num_row(
         Key::BytesPerToken,
         "bytes-token",
-        (0.0, 64.0, false),
+        INFRA_DATASET_BYTES_PER_TOKEN.shown(1.0),
         |s| s.infra.dataset_bytes_per_token,
         |s, v| s.infra.dataset_bytes_per_token = v,
     ),
     num_row(
         Key::StoragePrice,
         "storage-price",
-        (0.0, 1e7, false),
+        INFRA_STORAGE_PRICE_PER_TB.shown(1.0),
         |s| s.infra.storage_price_per_tb,
         |s, v| s.infra.storage_price_per_tb = v,
     ),
     num_row(
         Key::StorageRent,
         "storage-rent",
-        (0.0, 1e6, false),
+        INFRA_STORAGE_RENT_PER_TB_MONTH.shown(1.0),
         |s| s.infra.storage_rent_per_tb_month,
         |s, v| s.infra.storage_rent_per_tb_month = v,
     ),
     num_row(
         Key::Fabric,
         "fabric",
-        (1.0, 10_000.0, false),
+        INFRA_FABRIC_GBIT_PER_GPU.shown(1.0),
         |s| s.infra.fabric_gbit_per_gpu,
         |s, v| s.infra.fabric_gbit_per_gpu = v,
     ),
     num_row(
         Key::ServersPerRack,
         "per-rack",
-        (1.0, 64.0, true),
+        INFRA_SERVERS_PER_RACK.shown(1.0),
         |s| f64::from(s.infra.servers_per_rack),
         |s, v| s.infra.servers_per_rack = v as u32,
     ),
-    num_row(Key::RackKw, "rack-kw", (0.5, 500.0, false), |s| s.infra.rack_kw_limit, |s, v| s.infra.rack_kw_limit = v),
+    num_row(
+        Key::RackKw,
+        "rack-kw",
+        INFRA_RACK_KW_LIMIT.shown(1.0),
+        |s| s.infra.rack_kw_limit,
+        |s, v| s.infra.rack_kw_limit = v,
+    ),
 ];

@@ -8,6 +8,7 @@ use crate::chart::RentLabels;
 use crate::domain::cost::{BuyVerdict, RentVsBuy, IDLE_UTILISATION};
 use crate::domain::host::{host, use_as_custom, HostClass};
 use crate::domain::pricing::Quote;
+use crate::domain::scenario::ranges::*;
 use crate::domain::scenario::{DemandError, Ownership, DEMAND_MAX, DEMAND_MONTHS};
 use crate::domain::sites::{site, SITES};
 use crate::domain::{format, Catalog, Report, Scenario};
@@ -69,7 +70,7 @@ pub fn OwnershipForm(report: Signal<Option<Report>>) -> impl IntoView {
             <PurchaseFields report=report/>
             <RunningFields/>
             <DemandField/>
-            <NumField label=Key::Budget testid="own-budget" min=0.0 max=1e12 value=bu on_change=set_bu on_empty=clear_bu/>
+            <NumField label=Key::Budget testid="own-budget" limits=OWNERSHIP_BUDGET.shown(1.0) value=bu on_change=set_bu on_empty=clear_bu/>
         </fieldset>
     }
 }
@@ -143,15 +144,15 @@ fn PurchaseFields(report: Signal<Option<Report>>) -> impl IntoView {
     };
     view! {
         <SelectField label=Key::CardToBuy testid="own-gpu" options=cards value=get(sc, |s| s.ownership.gpu.clone()) on_change=set(sc, |s, v| s.ownership.gpu = v)/>
-        <NumField label=Key::CardsToBuy testid="own-cards" min=0.0 max=100_000.0 integer=true value=num(sc, |s| f64::from(s.ownership.cards)) on_change=set(sc, |s, v: f64| s.ownership.cards = v as u32)/>
+        <NumField label=Key::CardsToBuy testid="own-cards" limits=OWNERSHIP_CARDS.shown(1.0) value=num(sc, |s| f64::from(s.ownership.cards)) on_change=set(sc, |s, v: f64| s.ownership.cards = v as u32)/>
         <SelectField label=Key::OwnCurrency testid="own-currency" options=currencies value=enum_get(sc, |s| s.ownership.currency) on_change=enum_set(sc, |s, v| s.ownership.currency = v)/>
-        <NumField label=Key::CardPrice testid="own-price" min=0.0 max=1e12 value=price on_change=set_price on_empty=clear_price/>
+        <NumField label=Key::CardPrice testid="own-price" limits=OWNERSHIP_CARD_PRICE.shown(1.0) value=price on_change=set_price on_empty=clear_price/>
         <SelectField label=Key::Profile testid="own-profile" options=profiles value=get(sc, |s| s.ownership.profile.clone()) on_change=on_profile/>
         <p class="muted" data-testid="own-host" hidden=move || custom.get()>{host_line}</p>
         <div hidden=move || !custom.get()>
             <NumFields rows=OWNERSHIP_COSTS/>
-            <NumField label=Key::OpsShare testid="own-ops" min=0.0 max=10_000.0 value=ops on_change=set_ops/>
-            <NumField label=Key::CardsPerHost testid="own-per-host" min=1.0 max=64.0 integer=true value=num(sc, |s| f64::from(s.ownership.cards_per_host.max(1)))
+            <NumField label=Key::OpsShare testid="own-ops" limits=OWNERSHIP_OPS_SHARE.shown(100.0) value=ops on_change=set_ops/>
+            <NumField label=Key::CardsPerHost testid="own-per-host" limits=OWNERSHIP_CARDS_PER_HOST.shown(1.0) value=num(sc, |s| f64::from(s.ownership.cards_per_host.max(1)))
                 on_change=set(sc, |s, v: f64| s.ownership.cards_per_host = v as u32)/>
         </div>
     }
@@ -191,16 +192,16 @@ fn RunningFields() -> impl IntoView {
     view! {
         <SelectField label=Key::Site testid="own-site" options=sites value=get(sc, |s| s.ownership.site.clone()) on_change=on_site/>
         <NumFields rows=OWNERSHIP_SITE/>
-        <NumField label=Key::Maintenance testid="own-maint" min=0.0 max=100.0 value=mnt on_change=set_mnt/>
-        <NumField label=Key::Depreciation testid="own-years" min=0.5 max=20.0 value=num(sc, |s| s.ownership.depreciation_years) on_change=set(sc, |s, v| s.ownership.depreciation_years = v)/>
-        <NumField label=Key::Residual testid="own-residual" min=0.0 max=100.0 value=res on_change=set_res/>
-        <NumField label=Key::Discount testid="own-discount" min=0.0 max=100.0 value=disc on_change=set_disc/>
-        <NumField label=Key::Utilisation testid="own-util" min=0.1 max=100.0 value=util on_change=set_util/>
-        <NumField label=Key::RentHourly testid="own-rent-h" min=0.0 max=1e9 value=rh on_change=set_rh on_empty=clear_rh/>
-        <NumField label=Key::RentMonthly testid="own-rent-m" min=0.0 max=1e9 value=rm on_change=set_rm on_empty=clear_rm/>
-        <NumField label=Key::RentYearly testid="own-rent-y" min=0.0 max=1e12 value=ry on_change=set_ry on_empty=clear_ry/>
-        <NumField label=Key::LeadWeeks testid="own-lead" min=0.0 max=156.0 value=lw on_change=set_lw on_empty=clear_lw/>
-        <NumField label=Key::Months testid="own-months" min=1.0 max=240.0 integer=true value=num(sc, |s| f64::from(s.ownership.months)) on_change=set(sc, |s, v: f64| s.ownership.months = v as u32)/>
+        <NumField label=Key::Maintenance testid="own-maint" limits=OWNERSHIP_MAINTENANCE_PER_YEAR.shown(100.0) value=mnt on_change=set_mnt/>
+        <NumField label=Key::Depreciation testid="own-years" limits=OWNERSHIP_DEPRECIATION_YEARS.shown(1.0) value=num(sc, |s| s.ownership.depreciation_years) on_change=set(sc, |s, v| s.ownership.depreciation_years = v)/>
+        <NumField label=Key::Residual testid="own-residual" limits=OWNERSHIP_RESIDUAL.shown(100.0) value=res on_change=set_res/>
+        <NumField label=Key::Discount testid="own-discount" limits=OWNERSHIP_DISCOUNT_RATE.shown(100.0) value=disc on_change=set_disc/>
+        <NumField label=Key::Utilisation testid="own-util" limits=OWNERSHIP_UTILISATION.shown(100.0) value=util on_change=set_util/>
+        <NumField label=Key::RentHourly testid="own-rent-h" limits=OWNERSHIP_RENT_HOURLY.shown(1.0) value=rh on_change=set_rh on_empty=clear_rh/>
+        <NumField label=Key::RentMonthly testid="own-rent-m" limits=OWNERSHIP_RENT_MONTHLY.shown(1.0) value=rm on_change=set_rm on_empty=clear_rm/>
+        <NumField label=Key::RentYearly testid="own-rent-y" limits=OWNERSHIP_RENT_YEARLY.shown(1.0) value=ry on_change=set_ry on_empty=clear_ry/>
+        <NumField label=Key::LeadWeeks testid="own-lead" limits=OWNERSHIP_LEAD_WEEKS.shown(1.0) value=lw on_change=set_lw on_empty=clear_lw/>
+        <NumField label=Key::Months testid="own-months" limits=OWNERSHIP_MONTHS.shown(1.0) value=num(sc, |s| f64::from(s.ownership.months)) on_change=set(sc, |s, v: f64| s.ownership.months = v as u32)/>
     }
 }
 
@@ -382,28 +383,28 @@ const OWNERSHIP_COSTS: &[Num] = &[
     num_row(
         Key::ServerPrice,
         "own-server",
-        (0.0, 1e9, false),
+        OWNERSHIP_SERVER_PRICE.shown(1.0),
         |s| s.ownership.server_price,
         |s, v| s.ownership.server_price = v,
     ),
     num_row(
         Key::NetworkPerServer,
         "own-net",
-        (0.0, 1e9, false),
+        OWNERSHIP_NETWORK_PER_SERVER.shown(1.0),
         |s| s.ownership.network_per_server,
         |s, v| s.ownership.network_per_server = v,
     ),
     num_row(
         Key::RackPerMonth,
         "own-rack",
-        (0.0, 1e8, false),
+        OWNERSHIP_RACK_PER_MONTH.shown(1.0),
         |s| s.ownership.rack_per_month,
         |s, v| s.ownership.rack_per_month = v,
     ),
     num_row(
         Key::HostWatts,
         "own-host-w",
-        (0.0, 100_000.0, false),
+        OWNERSHIP_HOST_WATTS.shown(1.0),
         |s| s.ownership.host_watts,
         |s, v| s.ownership.host_watts = v,
     ),
@@ -414,7 +415,7 @@ const OWNERSHIP_SITE: &[Num] = &[
     num_row(
         Key::Electricity,
         "own-kwh",
-        (0.0, 100.0, false),
+        OWNERSHIP_ELECTRICITY_PER_KWH.shown(1.0),
         |s| s.ownership.electricity_per_kwh,
         |s, v| {
             s.ownership.electricity_per_kwh = v;
@@ -424,7 +425,7 @@ const OWNERSHIP_SITE: &[Num] = &[
     num_row(
         Key::Pue,
         "own-pue",
-        (1.0, 5.0, false),
+        OWNERSHIP_PUE.shown(1.0),
         |s| s.ownership.pue,
         |s, v| {
             s.ownership.pue = v;
@@ -434,7 +435,7 @@ const OWNERSHIP_SITE: &[Num] = &[
     num_row(
         Key::OpsSalary,
         "own-salary",
-        (0.0, 1e9, false),
+        OWNERSHIP_OPS_SALARY_PER_YEAR.shown(1.0),
         |s| s.ownership.ops_salary_per_year,
         |s, v| s.ownership.ops_salary_per_year = v,
     ),

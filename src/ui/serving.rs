@@ -7,6 +7,7 @@ use super::fields::{num_row, Num, NumField, NumFields};
 use super::i18n::{tr, Key, Lang};
 use crate::chart::TradeoffLabels;
 use crate::domain::format;
+use crate::domain::scenario::ranges::*;
 use crate::domain::serving::{tradeoffs, Capacity};
 use crate::domain::{verdict, Catalog, Report, Scenario};
 use leptos::html::Canvas;
@@ -20,7 +21,7 @@ pub fn ServingForm() -> impl IntoView {
     let rate = Signal::derive(move || sc.with(|s| s.inference.rate_rps));
     view! {
         <details class="fold-group" data-testid="serving-form"><summary>{tr(lang, Key::LoadTargets)}</summary>
-            <NumField label=Key::RateRps testid="rate" min=0.001 max=1e6 value=rate
+            <NumField label=Key::RateRps testid="rate" limits=INFERENCE_RATE_RPS.shown(1.0) value=rate
                 on_change=set(sc, |s, v: f64| s.inference.rate_rps = Some(v))
                 on_empty=Callback::new(move |()| sc.update(|s| s.inference.rate_rps = None))/>
             <NumFields rows=SERVING_FIELDS/>
@@ -161,81 +162,87 @@ pub fn ServingView(report: Signal<Option<Report>>, selected: RwSignal<Option<Str
 
 /// Plain numeric inputs of this form, rendered by one loop (fields.rs `NumFields`).
 const SERVING_FIELDS: &[Num] = &[
-    num_row(Key::ThinkS, "think", (0.0, 86_400.0, false), |s| s.inference.think_s, |s, v| s.inference.think_s = v),
+    num_row(
+        Key::ThinkS,
+        "think",
+        INFERENCE_THINK_S.shown(1.0),
+        |s| s.inference.think_s,
+        |s, v| s.inference.think_s = v,
+    ),
     num_row(
         Key::PrefixShare,
         "prefix",
-        (0.0, 99.0, false),
+        INFERENCE_PREFIX_SHARE.shown(100.0),
         |s| s.inference.prefix_share * 100.0,
         |s, v| s.inference.prefix_share = v / 100.0,
     ),
     num_row(
         Key::TtftP50,
         "ttft50",
-        (0.001, 3_600.0, false),
+        INFERENCE_TTFT_P50_S.shown(1.0),
         |s| s.inference.ttft_p50_s,
         |s, v| s.inference.ttft_p50_s = v,
     ),
     num_row(
         Key::TtftP99,
         "ttft99",
-        (0.001, 3_600.0, false),
+        INFERENCE_TTFT_P99_S.shown(1.0),
         |s| s.inference.ttft_p99_s,
         |s, v| s.inference.ttft_p99_s = v,
     ),
     num_row(
         Key::TpotP50,
         "tpot50",
-        (0.1, 60_000.0, false),
+        INFERENCE_TPOT_P50_MS.shown(1.0),
         |s| s.inference.tpot_p50_ms,
         |s, v| s.inference.tpot_p50_ms = v,
     ),
     num_row(
         Key::TpotP99,
         "tpot99",
-        (0.1, 60_000.0, false),
+        INFERENCE_TPOT_P99_MS.shown(1.0),
         |s| s.inference.tpot_p99_ms,
         |s, v| s.inference.tpot_p99_ms = v,
     ),
     num_row(
         Key::MemUtil,
         "memutil",
-        (10.0, 100.0, false),
+        INFERENCE_MEM_UTIL.shown(100.0),
         |s| s.inference.mem_util * 100.0,
         |s, v| s.inference.mem_util = v / 100.0,
     ),
     num_row(
         Key::ServeTp,
         "serve-tp",
-        (0.0, 64.0, true),
+        INFERENCE_TP.shown(1.0),
         |s| f64::from(s.inference.tp),
         |s, v| s.inference.tp = v as u32,
     ),
     num_row(
         Key::ServeEp,
         "serve-ep",
-        (0.0, 1_024.0, true),
+        INFERENCE_EP.shown(1.0),
         |s| f64::from(s.inference.ep),
         |s, v| s.inference.ep = v as u32,
     ),
     num_row(
         Key::MaxBatched,
         "mbt",
-        (16.0, 1_048_576.0, true),
+        INFERENCE_MAX_BATCHED_TOKENS.shown(1.0),
         |s| f64::from(s.inference.max_batched_tokens),
         |s, v| s.inference.max_batched_tokens = v as u32,
     ),
     num_row(
         Key::MaxSeqs,
         "max-seqs",
-        (0.0, 1_048_576.0, true),
+        INFERENCE_MAX_SEQS.shown(1.0),
         |s| f64::from(s.inference.max_seqs),
         |s, v| s.inference.max_seqs = v as u32,
     ),
     num_row(
         Key::StepOverhead,
         "overhead",
-        (0.0, 1_000.0, false),
+        INFERENCE_STEP_OVERHEAD_MS.shown(1.0),
         |s| s.inference.step_overhead_ms,
         |s, v| s.inference.step_overhead_ms = v,
     ),

@@ -4,6 +4,7 @@
 use super::bind::{get, num, set};
 use super::fields::{num_row, Num, NumField};
 use super::i18n::{Key, Lang};
+use crate::domain::scenario::ranges::*;
 use crate::domain::scenario::Task;
 use crate::domain::vision;
 use crate::domain::Scenario;
@@ -47,15 +48,15 @@ fn training(s: &Scenario) -> bool {
 /// Built from a table in one loop: one compiled field instead of one per input.
 #[rustfmt::skip]
 const FIELDS: &[Field] = &[
-    Field { num: num_row(Key::Resolution, "v-res", (0.0, 8192.0, true), |s| f64::from(s.vision.resolution), |s, v| s.vision.resolution = v as u32),
+    Field { num: num_row(Key::Resolution, "v-res", VISION_RESOLUTION.shown(1.0), |s| f64::from(s.vision.resolution), |s, v| s.vision.resolution = v as u32),
         hidden: |s| vision::model(&s.model).is_some_and(vision::VisionModel::is_speech) },
-    Field { num: num_row(Key::BatchPerCard, "v-batch", (1.0, 4096.0, true), |s| f64::from(s.vision.batch), |s, v| s.vision.batch = v as u32), hidden: never },
-    Field { num: num_row(Key::CardsUsed, "v-cards", (0.0, 100_000.0, true), |s| f64::from(s.parallel.gpus), |s, v| s.parallel.gpus = v as u32), hidden: never },
-    Field { num: num_row(Key::VisionDataset, "v-dataset", (1.0, 1e12, false), |s| s.vision.dataset, |s, v| s.vision.dataset = v), hidden: serving },
-    Field { num: num_row(Key::Epochs, "v-epochs", (0.01, 100_000.0, false), |s| s.vision.epochs, |s, v| s.vision.epochs = v), hidden: serving },
-    Field { num: num_row(Key::VisionRate, "v-rate", (0.001, 1e7, false), |s| s.vision.rate, |s, v| s.vision.rate = v), hidden: training },
-    Field { num: num_row(Key::LatencyTarget, "v-latency", (0.1, 3_600_000.0, false), |s| s.vision.latency_ms, |s, v| s.vision.latency_ms = v), hidden: training },
-    Field { num: num_row(Key::Steps, "v-steps", (0.0, 1000.0, true), |s| f64::from(s.vision.steps), |s, v| s.vision.steps = v as u32),
+    Field { num: num_row(Key::BatchPerCard, "v-batch", VISION_BATCH.shown(1.0), |s| f64::from(s.vision.batch), |s, v| s.vision.batch = v as u32), hidden: never },
+    Field { num: num_row(Key::CardsUsed, "v-cards", PARALLEL_GPUS.shown(1.0), |s| f64::from(s.parallel.gpus), |s, v| s.parallel.gpus = v as u32), hidden: never },
+    Field { num: num_row(Key::VisionDataset, "v-dataset", VISION_DATASET.shown(1.0), |s| s.vision.dataset, |s, v| s.vision.dataset = v), hidden: serving },
+    Field { num: num_row(Key::Epochs, "v-epochs", VISION_EPOCHS.shown(1.0), |s| s.vision.epochs, |s, v| s.vision.epochs = v), hidden: serving },
+    Field { num: num_row(Key::VisionRate, "v-rate", VISION_RATE.shown(1.0), |s| s.vision.rate, |s, v| s.vision.rate = v), hidden: training },
+    Field { num: num_row(Key::LatencyTarget, "v-latency", VISION_LATENCY_MS.shown(1.0), |s| s.vision.latency_ms, |s, v| s.vision.latency_ms = v), hidden: training },
+    Field { num: num_row(Key::Steps, "v-steps", VISION_STEPS.shown(1.0), |s| f64::from(s.vision.steps), |s, v| s.vision.steps = v as u32),
         hidden: |s| training(s) || vision::model(&s.model).is_none_or(|m| m.steps.is_none()) },
 ];
 
@@ -70,7 +71,7 @@ pub fn VisionForm() -> impl IntoView {
             let n = &f.num;
             view! {
                 <div hidden=get(sc, f.hidden)>
-                    <NumField label=n.label testid=n.testid min=n.min max=n.max integer=n.integer value=num(sc, n.get) on_change=set(sc, n.set)/>
+                    <NumField label=n.label testid=n.testid limits=(n.min, n.max, n.integer) value=num(sc, n.get) on_change=set(sc, n.set)/>
                 </div>
             }
         })
