@@ -211,3 +211,77 @@ fn the_vision_time_formula_evaluates_to_the_time() {
     assert!((steps * step_s / 3600.0 / hours - 1.0).abs() < 0.01, "{f} against {hours} h");
     assert!(num("exposed all-reduce ") > 0.0, "the network's share shows: {f}");
 }
+
+/// A ZeRO-sharded term prints the dp·cp ranks it is divided by — the layout's own, only when
+/// they are more than one, and only for the sharded terms — and the framework line prints this
+/// GPU's share Ψ/(tp·pp). (Every printed formula also evaluates to its figure, tested above;
+/// these hold what it prints, which a self-consistent but wrong rank count would pass.)
+#[test]
+fn sharded_terms_print_the_ranks_they_divide_by() {
+    use gpu_planner::domain::scenario::Parallel;
+    for (gpus, tp, pp, cp) in [(16, 2, 1, 1), (16, 2, 1, 2), (16, 2, 2, 1), (2, 2, 1, 1)] {
+        let mut s = Scenario { task: Task::FullFinetune, ..Scenario::default() };
+        s.training.global_batch = 64;
+        s.parallel = Parallel { auto: false, gpus, tp, pp, zero: 1, cp, ..Parallel::default() };
+        let r = report(&s);
+        let v = &r.cards[0];
+        assert_eq!((v.layout.tp, v.layout.pp, v.layout.cp), (tp, pp, cp), "layout kept");
+        let lines = explain(&s, Catalog::embedded(), v, Lang::En);
+        let formula =
+            |id: &str| lines.iter().find(|e| e.id == id).unwrap_or_else(|| panic!("{id} line")).formula.clone();
+        let ranks = v.layout.dp * v.layout.cp;
+        let optimizer = formula("optimizer");
+        let printed = after(&optimizer, "/ dp·cp ").or_else(|| after(&optimizer, "/ dp "));
+        if ranks > 1 {
+            assert_eq!(printed, Some(f64::from(ranks)), "ZeRO-1 optimizer over {ranks} ranks: `{optimizer}`");
+            assert_eq!(optimizer.contains("dp·cp"), cp > 1, "{optimizer}");
+        } else {
+            assert_eq!(printed, None, "one rank, nothing to divide: `{optimizer}`");
+        }
+        assert!(!formula("weights").contains("/ dp"), "ZeRO-1 keeps whole weights: `{}`", formula("weights"));
+        let psi_gpu = r.params / f64::from(tp * pp);
+        assert!(
+            formula("framework").contains(&format!("= {psi_gpu:.3e}")),
+            "Ψ/(tp·pp) = {psi_gpu:.3e}: {}",
+            formula("framework")
+        );
+        assert!(formula("weights").contains(&format!("Ψ/({tp}·{pp})")), "{}", formula("weights"));
+    }
+}
+
+/// A custom card (not in the catalog) gets its training-time lines, worked from its own peak.
+#[test]
+fn a_custom_cards_plan_is_explained_with_its_own_peak() {
+    let catalog = Catalog::embedded();
+    let mut s = Scenario { task: Task::FullFinetune, ..Scenario::default() };
+    let mut mine = catalog.gpu("h100-sxm").unwrap_or_else(|| panic!("h100")).clone();
+    mine.id = "our-card".into();
+    mine.name = "Our card".into();
+    s.custom_gpus.push(mine);
+    s.cards.only = vec!["our-card".into()];
+    let r = report(&s);
+    let v = r.cards.iter().find(|c| c.gpu == "our-card").unwrap_or_else(|| panic!("custom card planned"));
+    for l in [Lang::En, Lang::Zh] {
+        let lines = explain(&s, catalog, v, l);
+        assert!(lines.iter().any(|e| e.id == "flops"), "{l:?}: {:?}", lines.iter().map(|e| &e.id).collect::<Vec<_>>());
+    }
+    // A vision job on 16 of them is explained as on the catalog card it copies (the exposed
+    // all-reduce over its links included).
+    let mut vs = s.clone();
+    vs.model = "vit-h14".into();
+    vs.parallel.gpus = 16;
+    let formulas = |sc: &Scenario, id: &str| {
+        let r = report(sc);
+        let v = r.cards.iter().find(|c| c.gpu == id).unwrap_or_else(|| panic!("{id} planned")).clone();
+        explain(sc, catalog, &v, Lang::En)
+            .into_iter()
+            .map(|e| (e.id, e.formula.replace("Our card", "H100 SXM")))
+            .collect::<Vec<_>>()
+    };
+    let mut catalog_card = vs.clone();
+    catalog_card.custom_gpus.clear();
+    catalog_card.cards.only = vec!["h100-sxm".into()];
+    let (ours, theirs) = (formulas(&vs, "our-card"), formulas(&catalog_card, "h100-sxm"));
+    assert!(ours.iter().any(|(id, f)| *id == "vision_time" && !f.contains("all-reduce 0.0000 s")), "{ours:?}");
+    assert_eq!(ours, theirs);
+}
