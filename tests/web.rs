@@ -1170,11 +1170,11 @@ async fn a_refused_plan_leaves_no_stale_table() {
     let _h = fresh().await;
     frames().await;
     assert!(find("ranking").is_some() && find("summary").is_some());
-    choose("task", "full_finetune");
-    choose("model", "whisper-large-v2");
+    choose("model", "sdxl");
+    choose("task", "qlora");
     frames().await;
     let e = text("plan-error");
-    assert!(e.contains("no published") && e.contains("Whisper large-v2"), "{e}");
+    assert!(e.contains("QLoRA") && e.contains("Stable Diffusion XL"), "{e}");
     let shown = |id: &str| find(id).is_some_and(|t| t.closest("[hidden]").ok().flatten().is_none());
     assert!(!shown("ranking"), "no table of the previous model");
     assert!(find("summary").is_none(), "no summary of the previous model");

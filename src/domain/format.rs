@@ -214,6 +214,7 @@ pub fn warning(w: &Warning, lang: Lang) -> String {
         | Warning::CpuOffload
         | Warning::BeyondContext { .. }
         | Warning::MemoryEstimated { .. }
+        | Warning::MemoryLowerBound { .. }
         | Warning::DoesNotFit { .. } => plan_warning(w, lang),
         Warning::MultiServer { .. }
         | Warning::FabricDominates { .. }
@@ -368,6 +369,12 @@ fn plan_warning(w: &Warning, lang: Lang) -> String {
                 format!("memory is an estimate: no published memory figure of this model, so its activations are {from}'s measured ones × {scale:.2} (the ratio of forward FLOPs per √parameter); check with a small batch")
             }
         }
+        Warning::MemoryLowerBound { from_inference } => match (zh, from_inference) {
+            (true, true) => "显存为下限：此模型没有公开的训练显存实测，也没有可借用的同类数据；所示为权重、梯度和优化器状态，加上其推理实测的激活（训练还要为反向传播多存激活）。“能装下”只说明下限装得下，请以小批量实测核对".into(),
+            (true, false) => "显存为下限：此模型没有公开的显存实测，也没有可借用的同类数据；所示只有模型状态（权重、梯度、优化器）和运行时开销，不含激活。“能装下”只说明下限装得下，请以小批量实测核对".into(),
+            (false, true) => "memory is a lower bound: no published training memory figure of this model and none of a like model to borrow; shown are the weights, gradients and optimizer states plus the activations its inference figure measured (training keeps more for the backward pass). \"Fits\" means the lower bound fits; check with a small batch".into(),
+            (false, false) => "memory is a lower bound: no published memory figure of this model and none of a like model to borrow; shown are the model states (weights, gradients, optimizer) and the runtime overhead, no activations. \"Fits\" means the lower bound fits; check with a small batch".into(),
+        },
         Warning::DoesNotFit { needed_gib, capacity_gib } => {
             if zh {
                 format!("放不下：每卡需 {needed_gib:.1} GiB，容量 {capacity_gib:.1} GiB")

@@ -97,12 +97,15 @@ fn vision_report(s: &Scenario, catalog: &Catalog, m: &super::vision::VisionModel
     let mut verdicts = finish(s, catalog, &cards, |g| super::vision::verdict(m, s, g, catalog));
     super::units::sort_stable_by(&mut verdicts, rank);
     let memory_single = super::vision::memory(m, s, s.vision.batch);
-    let estimated = match super::vision::activation_basis(m, s) {
-        Some((_, super::vision::MemoryBasis::Borrowed { from, scale, .. })) => {
+    let estimated = match super::vision::activation_basis(m, s).1 {
+        super::vision::MemoryBasis::Borrowed { from, scale, .. } => {
             let from = super::vision::model(&from).map_or(from, |o| o.name.clone());
-            vec![super::verdict::Warning::MemoryEstimated { from, scale }]
+            vec![Warning::MemoryEstimated { from, scale }]
         }
-        _ => Vec::new(),
+        super::vision::MemoryBasis::LowerBound { from_inference } => {
+            vec![Warning::MemoryLowerBound { from_inference }]
+        }
+        super::vision::MemoryBasis::Own => Vec::new(),
     };
     Ok(Report {
         version: super::scenario::VERSION,

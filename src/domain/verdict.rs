@@ -148,6 +148,9 @@ pub enum Warning {
     /// A vision model with no published memory figure: its activations are model `from`'s
     /// measured ones × `scale` (domain/vision/memory.rs, `activation_basis`).
     MemoryEstimated { from: String, scale: f64 },
+    /// No memory figure of the model for the job and none to borrow: the memory shown is a
+    /// lower bound (domain/vision/memory.rs, `MemoryBasis::LowerBound`).
+    MemoryLowerBound { from_inference: bool },
     /// The inter-server fabric would take more than half of the step time.
     FabricDominates { needed_gbit: f64, fabric_gbit: f64 },
     /// One rack of these servers draws more than the rack position allows.

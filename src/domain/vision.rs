@@ -185,17 +185,13 @@ pub fn speed_without(m: &VisionModel, s: &Scenario, g: &Gpu, catalog: &Catalog, 
     None
 }
 
-/// Why a vision job cannot be planned: no published speed in any usable mode, or no memory
-/// figure of the model (nor of its family) for the task.
+/// Why a vision job cannot be planned: no published speed in any usable mode. (Memory always
+/// has an answer, at worst a lower bound: [`MemoryBasis::LowerBound`].)
 #[must_use]
 pub fn missing_data(m: &VisionModel, s: &Scenario) -> Option<super::error::Missing> {
-    use super::error::Missing;
     let measured =
         |mode: Mode| measurements().iter().any(|x| x.model == m.id && x.mode == mode && x.per_card().is_some());
-    if !modes(s.task).iter().any(|&(mode, _)| measured(mode)) {
-        return Some(Missing::Speed);
-    }
-    activation_per_sample(m, s).is_none().then_some(Missing::Memory)
+    (!modes(s.task).iter().any(|&(mode, _)| measured(mode))).then_some(super::error::Missing::Speed)
 }
 
 /// Time of one batch of `b` samples, s.
@@ -246,7 +242,7 @@ pub fn verdict(m: &VisionModel, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Opt
     let cap = g.memory_gb? * GIB;
     // Batches and fits leave the scenario's stated memory headroom free.
     let usable = s.parallel.usable(cap);
-    let per_sample = activation_per_sample(m, s).unwrap_or(0.0);
+    let per_sample = activation_per_sample(m, s);
     let sp = speed(m, s, g, catalog);
     let v = &s.vision;
     let (batch, meets) = match (&sp, s.task) {

@@ -42,6 +42,11 @@ pub enum MemoryBasis {
     /// No figure of the model: another model's, × `scale` (the ratio of their activation
     /// sizes, [`activation_size`]). `family`: a model of its own family.
     Borrowed { from: String, family: bool, scale: f64 },
+    /// Nothing to carry (no figure for the job, no FLOPs to borrow one with): the memory is a
+    /// lower bound — the model states, plus for training the activations its own inference
+    /// figure measured (`from_inference`: a training step runs that forward pass and keeps
+    /// more for the backward one).
+    LowerBound { from_inference: bool },
 }
 
 /// The size activations grow with, up to a constant: forward FLOPs per √parameter. A
@@ -62,8 +67,8 @@ pub fn activation_size(m: &VisionModel) -> Option<f64> {
 /// Activation bytes per sample at the scenario's size, from the model's measured memory: the
 /// slope between two batch sizes when there are two, else one figure less the model states.
 #[must_use]
-pub fn activation_per_sample(m: &VisionModel, s: &Scenario) -> Option<f64> {
-    activation_basis(m, s).map(|(a, _)| a)
+pub fn activation_per_sample(m: &VisionModel, s: &Scenario) -> f64 {
+    activation_basis(m, s).0
 }
 
 /// Modes whose memory figures serve a task, best first. LoRA keeps what full training keeps
@@ -83,8 +88,17 @@ fn memory_modes(task: Task) -> &'static [Mode] {
 /// its architecture — × the ratio of their [`activation_size`]s: the rule's error is the √L
 /// term it leaves out, smallest between models of one size, while the pixels (tokens) it
 /// carries exactly. SAM's ViT-B encoder thus borrows ViT-B/16's figure, not ViT-H/14's.
+/// With nothing to borrow, a [`MemoryBasis::LowerBound`].
 #[must_use]
-pub fn activation_basis(m: &VisionModel, s: &Scenario) -> Option<(f64, MemoryBasis)> {
+pub fn activation_basis(m: &VisionModel, s: &Scenario) -> (f64, MemoryBasis) {
+    estimated_activation(m, s).unwrap_or_else(|| {
+        let forward = if s.task.is_training() { own_activation(m, s, Mode::Infer) } else { None };
+        (forward.unwrap_or(0.0), MemoryBasis::LowerBound { from_inference: forward.is_some() })
+    })
+}
+
+/// The model's own figure for the job, else one borrowed from the nearest measured model.
+fn estimated_activation(m: &VisionModel, s: &Scenario) -> Option<(f64, MemoryBasis)> {
     let wanted = memory_modes(s.task);
     let own = |o: &VisionModel| wanted.iter().find_map(|&md| own_activation(o, s, md));
     if let Some(a) = own(m) {
@@ -137,7 +151,7 @@ fn own_activation(m: &VisionModel, s: &Scenario, mode: Mode) -> Option<f64> {
 /// Memory per card at a batch.
 #[must_use]
 pub fn memory(m: &VisionModel, s: &Scenario, batch: u32) -> MemoryBreakdown {
-    memory_with(m, s, batch, activation_per_sample(m, s).unwrap_or(0.0))
+    memory_with(m, s, batch, activation_per_sample(m, s))
 }
 
 /// [`memory`] with the activation bytes per sample already known (they do not depend on the
