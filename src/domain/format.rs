@@ -333,9 +333,9 @@ fn plan_warning(w: &Warning, lang: Lang) -> String {
         }
         Warning::LatencyTargetMissed { latency_ms, target_ms } => {
             if zh {
-                format!("达不到延迟目标：批大小 1 也要 {latency_ms:.0} 毫秒（目标 {target_ms:.0} 毫秒）")
+                format!("达不到延迟目标：第 99 百分位延迟 {latency_ms:.0} 毫秒（目标 {target_ms:.0} 毫秒）")
             } else {
-                format!("misses the latency target: {latency_ms:.0} ms even at batch 1 (target {target_ms:.0} ms)")
+                format!("misses the latency target: {latency_ms:.0} ms at the 99th percentile (target {target_ms:.0} ms)")
             }
         }
         Warning::RoundedToOrder { needed, cards, per_server, headroom } => {

@@ -207,12 +207,17 @@ pub struct Basis {
 /// Serving figures of one card, or a training run's speed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VisionFigures {
-    /// Batch per card (serving: the largest that meets the latency target and fits).
+    /// Batch per card (serving: the cap, the largest that fits).
     pub batch: u32,
     /// Samples per second per card at that batch.
     pub samples_s: f64,
-    /// Serving: a request's latency, ms: waiting for the batch before it + its own batch.
+    /// Serving: a request's latency at the 99th percentile, ms: waiting for the batch in
+    /// service + its own batch (vision.rs `batcher_at`).
     pub latency_ms: Option<f64>,
+    /// Serving: the batch a request runs in at the 99th percentile.
+    pub p99_batch: Option<u32>,
+    /// Serving: the share of the cards' full-batch capacity the rate uses.
+    pub load: Option<f64>,
     /// Serving: the latency target is met.
     pub meets: bool,
     pub basis: Basis,

@@ -71,14 +71,22 @@ fn speed(v: &CardVerdict, x: &VisionFigures, lang: Lang, out: &mut Vec<Explanati
     if let Some(e) = out.last_mut() {
         e.source.clone_from(&k.source);
     }
-    if let Some(ms) = x.latency_ms {
+    if let (Some(ms), Some(k), Some(load)) = (x.latency_ms, x.p99_batch, x.load) {
         out.push(line(
             "vision_latency",
-            "Latency",
-            "延迟",
-            format!("2 × batch time at batch {} (waiting for the batch before + its own)", x.batch),
+            "Latency (p99)",
+            "延迟（p99）",
+            format!(
+                "2 × batch time at batch {k} (the batch in service, then its own; {k} = 99th percentile of Poisson arrivals during a batch, cap {}), {} cards at {:.0}% of their full-batch capacity",
+                x.batch,
+                v.gpus,
+                load * 100.0
+            ),
             format!("{ms:.0} ms"),
-            t("M/D/1-style batching at full load (stated assumption)", "满载下的 M/D/1 式批处理（明示假设）"),
+            t(
+                "dynamic batching as a bulk-service queue M/D^(b)/1 (Bailey 1954), read at its 99th percentile",
+                "动态批处理按批量服务排队模型 M/D^(b)/1（Bailey 1954）取第 99 百分位",
+            ),
         ));
     }
 }

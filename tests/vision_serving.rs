@@ -1,0 +1,129 @@
+//! Vision serving as a dynamically batched queue (domain/vision.rs `batcher_at`, `serve`): the
+//! closed form is held to a simulation of the batcher it models, and cards are sized so the
+//! 99th-percentile latency meets the target instead of at 100% load.
+#![cfg(not(target_arch = "wasm32"))] // host only
+
+mod common;
+
+use gpu_planner::domain::scenario::{CardFilter, Task};
+use gpu_planner::domain::vision::{self, batcher_at, Basis, Speed};
+use gpu_planner::domain::{Catalog, Scenario};
+
+/// SplitMix64 (Steele et al. 2014), uniform in (0, 1).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        ((z >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+    }
+}
+
+/// The batcher itself, event by event: Poisson arrivals at `lambda`; whenever the card is
+/// free it takes every waiting request up to `b` and runs them for fixed + k / per_card.
+/// Returns the 99th percentile of the requests' latencies (arrival to batch end), s.
+fn simulate(sp: &Speed, b: u32, lambda: f64, requests: usize) -> f64 {
+    let mut rng = Rng(7);
+    let mut t = 0.0;
+    let arrivals: Vec<f64> = (0..requests)
+        .map(|_| {
+            t += -rng.next().ln() / lambda;
+            t
+        })
+        .collect();
+    let (mut free_at, mut next, mut lat) = (0.0_f64, 0usize, Vec::with_capacity(requests));
+    while next < requests {
+        let start = free_at.max(arrivals[next]);
+        let k = arrivals[next..].iter().take(b as usize).take_while(|&&a| a <= start).count().max(1);
+        let end = start + sp.fixed_s + k as f64 / sp.per_card;
+        lat.extend(arrivals[next..next + k].iter().map(|a| end - a));
+        next += k;
+        free_at = end;
+    }
+    lat.sort_by(f64::total_cmp);
+    lat[lat.len() * 99 / 100]
+}
+
+fn speed(per_card: f64, fixed_s: f64) -> Speed {
+    Speed {
+        per_card,
+        fixed_s,
+        basis: Basis {
+            card: String::new(),
+            source: String::new(),
+            date: String::new(),
+            ratio: 1.0,
+            from_inference: false,
+        },
+    }
+}
+
+/// The closed form's p99 is an upper estimate of the simulated batcher's wherever it serves
+/// the load (10% to 70% of the full-batch capacity at three speeds and caps: 1.4–1.9× the
+/// simulated p99 when written, never below it); it refuses loads only above 45% (b = 8), 56%
+/// (b = 16) or 75% (b = 64) of that capacity, and always past it, where the simulated queue
+/// grows without bound. A first form (the Poisson quantile at the mean batch) fell to 0.68×
+/// the simulated p99 at 85% load.
+#[test]
+fn the_p99_latency_follows_a_simulated_batcher() {
+    for (per_card, fixed_s, b) in [(400.0, 0.002, 16), (120.0, 0.010, 8), (2000.0, 0.0005, 64)] {
+        let sp = speed(per_card, fixed_s);
+        let capacity = f64::from(b) / (fixed_s + f64::from(b) / per_card);
+        for load in [0.1, 0.3, 0.5, 0.7, 0.85] {
+            let lambda = load * capacity;
+            let (k, predicted, served) = batcher_at(&sp, b, lambda);
+            let simulated = simulate(&sp, b, lambda, 200_000);
+            if !served {
+                // Conservative: refused only above 45% of the full-batch capacity.
+                assert!(load > 0.45, "{per_card} img/s, batch {b}: refused at {load}");
+                continue;
+            }
+            assert!(k >= 1 && k <= b, "{k}");
+            let r = predicted / simulated;
+            assert!(
+                (1.0..2.0).contains(&r),
+                "{per_card} img/s b{b} load {load}: predicted {predicted:.4} s, simulated {simulated:.4} s"
+            );
+        }
+        // Past the full-batch capacity the queue grows: never "served".
+        assert!(!batcher_at(&sp, b, 1.05 * capacity).2);
+        let grows = simulate(&sp, b, 1.05 * capacity, 50_000);
+        assert!(grows > 20.0 * (fixed_s + f64::from(b) / per_card), "{grows}");
+    }
+}
+
+/// The case: a service at 400 requests/s on cards that do 401 images/s at their batch
+/// cap was sized at one card (100% load). Now the cards leave queueing room and the latency
+/// target holds at the 99th percentile; a tighter target needs more cards, a looser one fewer.
+#[test]
+fn cards_are_sized_for_the_latency_target_not_at_full_load() {
+    let c = Catalog::embedded();
+    let mut s = Scenario { model: "resnet50".into(), task: Task::Inference, ..Scenario::default() };
+    s.cards = CardFilter { only: vec!["a10".into()], ..CardFilter::default() };
+    let g = c.gpu("a10").unwrap_or_else(|| panic!("a10"));
+    let m = vision::model("resnet50").unwrap_or_else(|| panic!("resnet50"));
+    let sp = vision::speed(m, &s, g, c).unwrap_or_else(|| panic!("speed"));
+    let b = s.vision.batch;
+    let capacity = f64::from(b) / vision::batch_time(&sp, b);
+    s.vision.rate = capacity - 1.0;
+    let cards = |s: &Scenario| {
+        let r = common::report(s);
+        let v = r.cards[0].clone();
+        (v.gpus, v.vision.unwrap_or_else(|| panic!("figures")))
+    };
+    let (n, x) = cards(&s);
+    assert!(n >= 2, "{n} card(s) at {:.0}% load", x.load.unwrap_or(0.0) * 100.0);
+    assert!(x.meets && x.latency_ms.is_some_and(|ms| ms <= s.vision.latency_ms), "{x:?}");
+    assert!(x.load.is_some_and(|l| l < 0.6), "{x:?}");
+    // One card fewer misses the target or does not serve the load at all.
+    let mut fewer = s.clone();
+    fewer.parallel.gpus = n - 1;
+    let (_, y) = cards(&fewer);
+    assert!(!y.meets, "{} cards would do: {y:?}", n - 1);
+    let mut tight = s.clone();
+    tight.vision.latency_ms = 2.0 * vision::batch_time(&sp, 2) * 1e3;
+    assert!(cards(&tight).0 > n, "a tighter target needs more cards");
+}
