@@ -239,6 +239,7 @@ fn sharded_terms_print_the_ranks_they_divide_by() {
             assert_eq!(printed, None, "one rank, nothing to divide: `{optimizer}`");
         }
         assert!(!formula("weights").contains("/ dp"), "ZeRO-1 keeps whole weights: `{}`", formula("weights"));
+        assert!(!formula("gradients").contains("/ dp"), "ZeRO-1 keeps whole gradients: `{}`", formula("gradients"));
         let psi_gpu = r.params / f64::from(tp * pp);
         assert!(
             formula("framework").contains(&format!("= {psi_gpu:.3e}")),
@@ -284,4 +285,40 @@ fn a_custom_cards_plan_is_explained_with_its_own_peak() {
     let (ours, theirs) = (formulas(&vs, "our-card"), formulas(&catalog_card, "h100-sxm"));
     assert!(ours.iter().any(|(id, f)| *id == "vision_time" && !f.contains("all-reduce 0.0000 s")), "{ours:?}");
     assert_eq!(ours, theirs);
+}
+
+/// The framework line's figure is the sum of the five terms it names (buffers included, which
+/// DeepSpeed's ZeRO-3 has); a LoRA plan explains its adapters with their own states; the
+/// activation line prints the bytes factor only when activations are not 16-bit.
+#[test]
+fn state_lines_name_what_their_figures_hold() {
+    use gpu_planner::domain::framework::Framework;
+    use gpu_planner::domain::scenario::{Parallel, Precision};
+    let mut s = Scenario { task: Task::FullFinetune, ..Scenario::default() };
+    s.training.set_framework(Framework::DeepSpeed);
+    s.parallel = Parallel { auto: false, gpus: 8, zero: 3, ..Parallel::default() };
+    let v = report(&s).cards[0].clone();
+    let b = &v.memory;
+    assert!(b.buffers > 0.0, "ZeRO-3 buffers");
+    let lines = explain(&s, Catalog::embedded(), &v, Lang::En);
+    let find = |id: &str| lines.iter().find(|e| e.id == id).unwrap_or_else(|| panic!("{id} line")).clone();
+    assert_eq!(
+        find("framework").result,
+        format::gib(b.weights + b.gradients + b.optimizer + b.master_weights + b.buffers)
+    );
+    assert!(!find("activations").formula.contains(" × 2 B"), "16-bit activations: {}", find("activations").formula);
+
+    let lora = Scenario { task: Task::Lora, ..Scenario::default() };
+    let v = report(&lora).cards[0].clone();
+    let lines = explain(&lora, Catalog::embedded(), &v, Lang::En);
+    let adapters = lines.iter().find(|e| e.id == "adapters").unwrap_or_else(|| panic!("adapters line"));
+    assert_eq!(adapters.result, format::gib(v.memory.gradients + v.memory.optimizer + v.memory.master_weights));
+    assert!(adapters.formula.starts_with(&format!("r {} ×", lora.lora.rank)), "{}", adapters.formula);
+
+    let mut fp32 = Scenario { task: Task::FullFinetune, precision: Precision::Fp32, ..Scenario::default() };
+    fp32.parallel = Parallel { auto: false, gpus: 8, zero: 3, ..Parallel::default() };
+    let v = report(&fp32).cards[0].clone();
+    let a = explain(&fp32, Catalog::embedded(), &v, Lang::En).into_iter().find(|e| e.id == "activations");
+    let a = a.unwrap_or_else(|| panic!("activations line")).formula;
+    assert!(a.contains(" × 2 B"), "fp32 activations are twice the 16-bit bytes: {a}");
 }
