@@ -127,3 +127,39 @@ fn cards_are_sized_for_the_latency_target_not_at_full_load() {
     tight.vision.latency_ms = 2.0 * vision::batch_time(&sp, 2) * 1e3;
     assert!(cards(&tight).0 > n, "a tighter target needs more cards");
 }
+
+/// Speech is served and costed in audio: a sample is a 30-second clip, so the cost is per hour
+/// of audio (120 clips), rented and owned alike, and a training dataset is hours of audio.
+/// Worked by hand from the row's own figures: rent × cards / (clips/s served × 3600) × 120.
+#[test]
+fn speech_is_costed_per_hour_of_audio() {
+    let c = Catalog::embedded();
+    let mut s = Scenario { model: "whisper-large-v2".into(), task: Task::Inference, ..Scenario::default() };
+    s.vision.rate = 2.0;
+    let r = common::report(&s);
+    let v = r.cards.iter().find(|v| v.cost.is_some() && v.fits).unwrap_or_else(|| panic!("a priced card"));
+    let x = v.vision.clone().unwrap_or_else(|| panic!("figures"));
+    let served = s.vision.rate.min(x.samples_s * f64::from(v.gpus));
+    let rent = v.rent_hourly.unwrap_or_else(|| panic!("rent"));
+    common::assert_close(v.cost.unwrap_or(0.0), rent * f64::from(v.gpus) / (served * 3600.0) * 120.0, 1e-9);
+    let m = vision::model("whisper-large-v2").unwrap_or_else(|| panic!("whisper"));
+    common::assert_close(m.cost_unit(), 120.0, 1e-12);
+    common::assert_close(m.samples(10.0), 1200.0, 1e-12);
+    let images = vision::model("resnet50").unwrap_or_else(|| panic!("resnet50"));
+    common::assert_close(images.cost_unit(), 1e6, 1e-12);
+    common::assert_close(images.samples(10.0), 10.0, 1e-12);
+    // The owned cost of serving uses the same unit.
+    let mut own = s.clone();
+    own.ownership.gpu = v.gpu.clone();
+    own.ownership.card_price = Some(100_000.0);
+    let o = common::report(&own);
+    let ov = o.cards.iter().find(|c| c.gpu == v.gpu).unwrap_or_else(|| panic!("card"));
+    let per_hour = gpu_planner::domain::cost::own_costs(
+        &own,
+        c.gpu(&v.gpu).unwrap_or_else(|| panic!("gpu")),
+        ov.gpus.max(1),
+        100_000.0,
+    )
+    .per_gpu_hour(1.0);
+    common::assert_close(ov.own_cost.unwrap_or(0.0), per_hour * f64::from(ov.gpus) / (served * 3600.0) * 120.0, 1e-6);
+}

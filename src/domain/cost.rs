@@ -316,9 +316,10 @@ pub fn own_cost_of_run(s: &Scenario, catalog: &Catalog, g: &Gpu, v: &CardVerdict
         return Some(own.per_gpu_hour(1.0) * f64::from(v.gpus) / (c.tokens_s * 3600.0) * 1e6);
     }
     if let Some(x) = v.vision.as_ref().filter(|_| !s.task.is_training()) {
-        // Vision serving likewise: a million samples at the rate served.
+        // Vision serving likewise: a million images (an hour of audio) at the rate served.
+        let unit = super::vision::model(&s.model).map_or(1e6, super::vision::VisionModel::cost_unit);
         let served = s.vision.rate.min(x.samples_s * f64::from(v.gpus));
-        return (served > 0.0).then(|| own.per_gpu_hour(1.0) * f64::from(v.gpus) / (served * 3600.0) * 1e6);
+        return (served > 0.0).then(|| own.per_gpu_hour(1.0) * f64::from(v.gpus) / (served * 3600.0) * unit);
     }
     v.gpu_hours.map(|gh| gh * own.per_gpu_hour(s.ownership.utilisation))
 }

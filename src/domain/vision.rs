@@ -340,7 +340,8 @@ pub fn verdict(m: &VisionModel, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Opt
         } else if let Some(x) = served {
             gpus = x.cards;
             let rate = v.rate.min(per_card * f64::from(gpus));
-            cost = rent_hourly.filter(|_| fits).map(|r| r * f64::from(gpus) / (rate * 3600.0) * 1e6);
+            // Per million images; speech per hour of audio.
+            cost = rent_hourly.filter(|_| fits).map(|r| r * f64::from(gpus) / (rate * 3600.0) * m.cost_unit());
         }
         figures = Some(VisionFigures {
             batch,

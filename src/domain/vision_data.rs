@@ -30,6 +30,17 @@ pub struct VisionModel {
 }
 
 impl VisionModel {
+    /// Seconds of audio in one speech sample (a 30-second clip, Whisper's window).
+    pub const CLIP_S: f64 = 30.0;
+    /// Samples a serving cost is quoted per: a million images, or an hour of audio (120 clips).
+    #[must_use]
+    pub fn cost_unit(&self) -> f64 {
+        if self.is_speech() {
+            3600.0 / Self::CLIP_S
+        } else {
+            1e6
+        }
+    }
     /// Speech models count 30-second clips; the dataset is given in hours.
     #[must_use]
     pub fn is_speech(&self) -> bool {
@@ -45,7 +56,7 @@ impl VisionModel {
     #[must_use]
     pub fn samples(&self, dataset: f64) -> f64 {
         if self.is_speech() {
-            dataset * 120.0
+            dataset * 3600.0 / Self::CLIP_S
         } else {
             dataset
         }

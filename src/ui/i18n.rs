@@ -44,6 +44,9 @@ strings! {
     Steps => "Sampling steps (0 = model default)", "采样步数（0 = 模型默认）";
     CardsUsed => "Cards (0 = one to train; as many as the load needs to serve)", "卡数（0 = 训练用 1 张；推理按负载自动）";
     PerMImages => "per M images", "每百万张";
+    PerAudioHour => "per hour of audio", "每小时音频";
+    RealTime => "× real time per card", "倍实时·每卡";
+    SpeechRate => "Requests per second (30-second clips)", "每秒请求数（30 秒音频）";
     ImagesPerS => "img/s per card", "张/秒·每卡";
     Detection => "Object detection (YOLO)", "目标检测（YOLO）";
     Classification => "Image classification", "图像分类";

@@ -166,13 +166,16 @@ fn recompute_text(c: &CardVerdict, s: &Scenario, l: Lang) -> String {
 pub(crate) fn row_text(c: &CardVerdict, l: Lang, s: &Scenario, training: bool) -> RowText {
     let cur = s.money.currency;
     // Vision jobs: the measured speed per card (and serving latency) instead of an MFU.
+    // Speech in audio units: seconds of audio per second (× real time), cost per audio hour.
+    let speech = crate::domain::vision::model(&s.model).is_some_and(crate::domain::vision::VisionModel::is_speech);
     let ips = c.vision.as_ref().map(|x| {
         let lat = x.latency_ms.map(|ms| format!(" · {} ms", format::grouped(ms, 0))).unwrap_or_default();
-        format!(
-            "{} {}{lat}",
-            format::grouped(x.samples_s, if x.samples_s < 10.0 { 2 } else { 0 }),
-            Key::ImagesPerS.text(l)
-        )
+        let (rate, unit) = if speech {
+            (x.samples_s * crate::domain::vision::VisionModel::CLIP_S, Key::RealTime)
+        } else {
+            (x.samples_s, Key::ImagesPerS)
+        };
+        format!("{} {}{lat}", format::grouped(rate, if rate < 10.0 { 2 } else { 0 }), unit.text(l))
     });
     let time = match (c.hours, c.throughput, &ips) {
         (Some(h), _, Some(ips)) => format!("{} · {ips}", format::hours(h, l)),
@@ -185,7 +188,11 @@ pub(crate) fn row_text(c: &CardVerdict, l: Lang, s: &Scenario, training: bool) -
         (None, None, Some(ips)) => ips.clone(),
         _ => "—".into(),
     };
-    let per = if c.vision.is_some() { Key::PerMImages } else { Key::CostPerMTok };
+    let per = match (c.vision.is_some(), speech) {
+        (true, true) => Key::PerAudioHour,
+        (true, false) => Key::PerMImages,
+        _ => Key::CostPerMTok,
+    };
     // A card that fits but has no price in the chosen market: say so and where a quote goes.
     let none = if c.fits && c.hours.is_some() { Key::NoPublicPrice.text(l).to_string() } else { "—".to_string() };
     let cost = c.cost.map_or(none, |v| {

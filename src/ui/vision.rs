@@ -44,6 +44,9 @@ fn serving(s: &Scenario) -> bool {
 fn training(s: &Scenario) -> bool {
     s.task != Task::Inference
 }
+fn speech(s: &Scenario) -> bool {
+    vision::model(&s.model).is_some_and(vision::VisionModel::is_speech)
+}
 
 /// Built from a table in one loop: one compiled field instead of one per input.
 #[rustfmt::skip]
@@ -54,7 +57,10 @@ const FIELDS: &[Field] = &[
     Field { num: num_row(Key::CardsUsed, "v-cards", PARALLEL_GPUS.shown(1.0), |s| f64::from(s.parallel.gpus), |s, v| s.parallel.gpus = v as u32), hidden: never },
     Field { num: num_row(Key::VisionDataset, "v-dataset", VISION_DATASET.shown(1.0), |s| s.vision.dataset, |s, v| s.vision.dataset = v), hidden: serving },
     Field { num: num_row(Key::Epochs, "v-epochs", VISION_EPOCHS.shown(1.0), |s| s.vision.epochs, |s, v| s.vision.epochs = v), hidden: serving },
-    Field { num: num_row(Key::VisionRate, "v-rate", VISION_RATE.shown(1.0), |s| s.vision.rate, |s, v| s.vision.rate = v), hidden: training },
+    Field { num: num_row(Key::VisionRate, "v-rate", VISION_RATE.shown(1.0), |s| s.vision.rate, |s, v| s.vision.rate = v),
+        hidden: |s| training(s) || speech(s) },
+    Field { num: num_row(Key::SpeechRate, "v-speech-rate", VISION_RATE.shown(1.0), |s| s.vision.rate, |s, v| s.vision.rate = v),
+        hidden: |s| training(s) || !speech(s) },
     Field { num: num_row(Key::LatencyTarget, "v-latency", VISION_LATENCY_MS.shown(1.0), |s| s.vision.latency_ms, |s, v| s.vision.latency_ms = v), hidden: training },
     Field { num: num_row(Key::Steps, "v-steps", VISION_STEPS.shown(1.0), |s| f64::from(s.vision.steps), |s, v| s.vision.steps = v as u32),
         hidden: |s| training(s) || vision::model(&s.model).is_none_or(|m| m.steps.is_none()) },
