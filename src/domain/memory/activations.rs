@@ -26,6 +26,8 @@ pub struct ActivationShape {
     pub sequence_parallel: bool,
     /// A gated MLP saves only [gate, up] (one fused SwiGLU kernel).
     pub fused_swiglu: bool,
+    /// Selective recompute keeps torchtitan's op-level set (`Conventions::op_sac`).
+    pub op_sac: bool,
     /// FP8 training keeps the inputs of its four GEMMs (QKV, output projection, the MLP's two)
     /// as the 1-byte FP8 copies the forward cast them to: Transformer Engine's `_Linear` and
     /// `_LayerNormLinear` save the FP8 input for the weight-gradient GEMM when FP8 is on.
@@ -63,6 +65,7 @@ impl ActivationShape {
             dropout: false,
             sequence_parallel: true,
             fused_swiglu: false,
+            op_sac: false,
             fp8_gemm_inputs: false,
             frozen_mlp: false,
             recompute_layers: 0,
@@ -76,6 +79,7 @@ impl ActivationShape {
         self.dropout = c.dropout;
         self.sequence_parallel = c.sequence_parallel;
         self.fused_swiglu = c.fused_swiglu;
+        self.op_sac = c.op_sac;
         self
     }
 
@@ -176,6 +180,25 @@ pub fn activation_bytes(x: &ActivationShape, layers: u32, layout: &Layout, flash
     stage_activation_bytes(x, layers, layout, flash, Stage::First.in_flight(layout.pp, microbatches))
 }
 
+/// Values per token torchtitan's op-level selective recompute keeps of a layer, as multiples
+/// of the widths (2-byte units): the block input (h), the attention kernel's output (q) and
+/// the outputs of the odd-numbered matmuls in forward order — Q (q) and V (kv) of the
+/// projections Q, K, V, O; then the MLP's first (ffn) and, when gated (gate, up, down), its
+/// down projection (h). Returns (h, q, kv, ffn).
+#[must_use]
+pub fn op_sac_coefficients(x: &ActivationShape) -> (f64, f64, f64, f64) {
+    (if x.gated { 2.0 } else { 1.0 }, 2.0, 1.0, 1.0)
+}
+
+/// [`op_sac_coefficients`] in bytes for one micro-batch, split over `tp` (torchtitan's tensor
+/// parallelism is sequence-parallel).
+#[must_use]
+pub fn op_sac_layer_bytes(x: &ActivationShape, tp: u32) -> f64 {
+    let (h, q, kv, f) = op_sac_coefficients(x);
+    let per_token = h * x.hidden + q * x.q_width + kv * x.kv_width + f * x.ffn;
+    x.seq * x.batch * per_token * x.bytes / f64::from(tp.max(1))
+}
+
 /// What full recompute keeps of a layer: its input, s·b·h values, split over `tp`.
 #[must_use]
 pub fn layer_input_bytes(x: &ActivationShape, tp: u32) -> f64 {
@@ -196,6 +219,12 @@ pub fn stage_activation_bytes(x: &ActivationShape, layers: u32, layout: &Layout,
             let whole = layer_activation_bytes(x, layout.tp, !flash);
             let recomputed = recomputed_layers(x, layers_per_stage);
             (layer_input_bytes(x, layout.tp) * recomputed + whole * (layers_per_stage - recomputed)) * in_flight + whole
+        }
+        // Op-level selective: what the policy saves per layer, plus the one layer the backward
+        // is recomputing at a time.
+        Recompute::Selective if x.op_sac => {
+            op_sac_layer_bytes(x, layout.tp) * layers_per_stage * in_flight
+                + layer_activation_bytes(x, layout.tp, !flash)
         }
         _ => per_layer * layers_per_stage * in_flight,
     };
