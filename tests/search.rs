@@ -191,3 +191,100 @@ fn the_lists_collapse_plans_that_differ_only_in_zero_or_micro_batch() {
         r.per_card.iter().filter_map(gpu_planner::domain::search::Candidate::cost).fold(f64::INFINITY, f64::min);
     assert_close(r.by_cost[0].cost().unwrap_or(f64::NAN), cheapest, 1e-12);
 }
+
+/// Rent for a brute-force plan: the card's hourly rate × hours × cards.
+fn rent(s: &Scenario, id: &str, l: &Layout, hours: f64) -> f64 {
+    let hourly =
+        gpu_planner::domain::pricing::rent_hourly(s, Catalog::embedded(), id).unwrap_or_else(|| panic!("{id}"));
+    hourly * hours * f64::from(l.gpus())
+}
+
+/// The best of each shape (card, split; ZeRO stage and micro-batch aside) by `key`, the 15 best
+/// of those, as the lists should hold them.
+fn best_shapes(
+    plans: &[(String, Layout, u32, f64, f64)],
+    key: impl Fn(&(String, Layout, u32, f64, f64)) -> f64,
+) -> Vec<f64> {
+    let mut best: Vec<((String, Layout), f64)> = Vec::new();
+    for p in plans {
+        let shape = (p.0.clone(), Layout { zero: 0, ..p.1 });
+        match best.iter_mut().find(|(s, _)| *s == shape) {
+            Some((_, k)) => *k = k.min(key(p)),
+            None => best.push((shape, key(p))),
+        }
+    }
+    let mut keys: Vec<f64> = best.into_iter().map(|(_, k)| k).collect();
+    keys.sort_by(f64::total_cmp);
+    keys.truncate(15);
+    keys
+}
+
+/// The cheapest list, the fastest list, the Pareto front and each card's plan against the
+/// brute-force enumeration with its rents worked out plainly (hourly rate × hours × cards), with
+/// and without a budget: the lists hold each shape's best, in order; the front is exactly the
+/// plans no other plan beats on both time and cost; a budget drops exactly the dearer plans.
+#[test]
+fn the_lists_and_the_front_match_brute_force() {
+    // None, an infinite budget, one a third of the way up the plans' costs, one that leaves nine.
+    for budget in [None, Some(f64::INFINITY), Some(0.0), Some(1.0)] {
+        let mut s = small();
+        let (_, all) = brute_force(&s);
+        let mut plans: Vec<(String, Layout, u32, f64, f64)> =
+            all.into_iter().map(|(id, l, mb, h)| (id.clone(), l, mb, h, rent(&s, &id, &l, h))).collect();
+        // A budget between the cheapest and the dearest plan.
+        let budget = budget.map(|b: f64| {
+            let mut c: Vec<f64> = plans.iter().map(|p| p.4).collect();
+            c.sort_by(f64::total_cmp);
+            match b {
+                0.0 => c[c.len() / 3],
+                1.0 => c[8],
+                _ => b,
+            }
+        });
+        if let Some(b) = budget {
+            plans.retain(|p| p.4 <= b);
+        }
+        s.search.budget = budget.filter(|b| b.is_finite());
+        let r = search(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(r.feasible, plans.len() as u64, "budget {budget:?}");
+        assert!(plans.len() >= 9, "{}", plans.len());
+        let got = |v: &[gpu_planner::domain::search::Candidate],
+                   f: fn(&gpu_planner::domain::search::Candidate) -> f64| {
+            v.iter().map(f).collect::<Vec<f64>>()
+        };
+        let close = |a: &[f64], b: &[f64], what: &str| {
+            assert_eq!(a.len(), b.len(), "{what}: {a:?} vs {b:?}");
+            for (x, y) in a.iter().zip(b) {
+                assert!((x / y - 1.0).abs() < 1e-9, "{what}: {a:?} vs {b:?}");
+            }
+        };
+        close(&got(&r.by_cost, |c| c.cost().unwrap_or(f64::NAN)), &best_shapes(&plans, |p| p.4), "by cost");
+        close(&got(&r.by_time, |c| c.hours), &best_shapes(&plans, |p| p.3), "by time");
+        // The front: plans not beaten on both counts (ties kept once), by time.
+        let mut front: Vec<(f64, f64)> = plans
+            .iter()
+            .filter(|p| !plans.iter().any(|q| (q.3 < p.3 && q.4 <= p.4) || (q.3 <= p.3 && q.4 < p.4)))
+            .map(|p| (p.3, p.4))
+            .collect();
+        front.sort_by(|a, b| a.0.total_cmp(&b.0));
+        front.dedup_by(|a, b| (a.0 / b.0 - 1.0).abs() < 1e-12 && (a.1 / b.1 - 1.0).abs() < 1e-12);
+        close(&got(&r.pareto, |c| c.hours), &front.iter().map(|f| f.0).collect::<Vec<_>>(), "front hours");
+        close(
+            &got(&r.pareto, |c| c.cost().unwrap_or(f64::NAN)),
+            &front.iter().map(|f| f.1).collect::<Vec<_>>(),
+            "front cost",
+        );
+        // Each card's plan is its cheapest, the cheaper card first.
+        let mut per_card: Vec<f64> = s
+            .cards
+            .only
+            .iter()
+            .filter_map(|id| plans.iter().filter(|p| p.0 == *id).map(|p| p.4).min_by(f64::total_cmp))
+            .collect();
+        per_card.sort_by(f64::total_cmp);
+        close(&got(&r.per_card, |c| c.cost().unwrap_or(f64::NAN)), &per_card, "per card");
+        for c in r.by_cost.iter().chain(&r.per_card) {
+            assert_eq!(c.cost(), c.rent_cost, "a rented card ranks by its rent");
+        }
+    }
+}
