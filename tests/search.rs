@@ -186,6 +186,14 @@ fn the_lists_collapse_plans_that_differ_only_in_zero_or_micro_batch() {
             }
         }
     }
+    // Each card's plan, the cheapest card first (the catalog lists them otherwise).
+    let cost = |c: &gpu_planner::domain::search::Candidate| c.cost().unwrap_or(f64::INFINITY);
+    assert!(r.per_card.len() > 5, "{}", r.per_card.len());
+    assert!(
+        r.per_card.windows(2).all(|w| cost(&w[0]) <= cost(&w[1])),
+        "{:?}",
+        r.per_card.iter().map(cost).collect::<Vec<_>>()
+    );
     // Still the cheapest: the first row is the cheapest plan of all the per-card ones.
     let cheapest =
         r.per_card.iter().filter_map(gpu_planner::domain::search::Candidate::cost).fold(f64::INFINITY, f64::min);
@@ -286,5 +294,73 @@ fn the_lists_and_the_front_match_brute_force() {
         for c in r.by_cost.iter().chain(&r.per_card) {
             assert_eq!(c.cost(), c.rent_cost, "a rented card ranks by its rent");
         }
+    }
+}
+
+/// The limit's time term, worked by hand: Qwen2.5-7B (7.61e9 parameters, 28 layers, width
+/// 3,584) fully fine-tuned on 10¹⁰ tokens of 4,096 is (6·7.61e9 + 12·28·4,096·3,584)·10¹⁰ ≈
+/// 5.06e20 FLOPs; a card at 989.4 TFLOPS × 0.4 does 3.42e19 a day, so 14.8 card-days, × 2 →
+/// 30 → 32. Within a quarter-day deadline four times as many: 118 → 128; half a day: 64. A
+/// deadline longer than a day counts as a day. Serving has no training to size: the fixed 1,024.
+#[test]
+fn the_card_limit_counts_the_run_within_its_deadline() {
+    use gpu_planner::domain::search::card_limit;
+    let mut s = Scenario { task: Task::FullFinetune, model: "qwen2.5-7b".into(), ..Scenario::default() };
+    s.training.tokens = 1e10;
+    s.training.seq_len = 4096;
+    assert_eq!(card_limit(&s), 32);
+    for (days, want) in [(0.25, 128), (0.5, 64), (1.0, 32), (7.0, 32)] {
+        s.search.deadline_days = Some(days);
+        assert_eq!(card_limit(&s), want, "{days} days");
+    }
+    s.task = Task::Inference;
+    assert_eq!(card_limit(&s), 1024);
+}
+
+/// The price typed for the card one owns prices that card's owned cost in the search, and only
+/// that card's: an RTX 4090 typed at ten times its catalog price costs more to own per plan,
+/// the A100 beside it not at all.
+#[test]
+fn a_typed_purchase_price_prices_only_its_own_card() {
+    let own = |s: &Scenario, id: &str| {
+        let r = search(s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+        r.per_card.iter().find(|c| c.gpu == id).and_then(|c| c.own_cost.map(|o| (c.layout, c.micro_batch, o)))
+    };
+    let base = small();
+    let catalog_price = gpu_planner::domain::cost::card_price(&base, Catalog::embedded(), "rtx-4090", false)
+        .unwrap_or_else(|| panic!("a catalog price"));
+    let mut typed = small();
+    typed.ownership.gpu = "rtx-4090".into();
+    typed.ownership.card_price = Some(catalog_price * 10.0);
+    let (a0, a1) = (own(&base, "a100-80gb-sxm4"), own(&typed, "a100-80gb-sxm4"));
+    assert_eq!(a0, a1, "the A100 is not the owned card");
+    let (g0, g1) = (own(&base, "rtx-4090"), own(&typed, "rtx-4090"));
+    let ((l0, m0, c0), (l1, m1, c1)) = (g0.unwrap_or_else(|| panic!("4090")), g1.unwrap_or_else(|| panic!("4090")));
+    assert_eq!((l0, m0), (l1, m1), "the same plan");
+    assert!(c1 > c0 * 1.5, "{c1} vs {c0}");
+}
+
+/// With context parallelism in the space (sequences of 16,384 and more), every plan still fits
+/// by the engine's own accounting — the logits split over tp·cp ranks — and none uses more
+/// cards than the limit counting the context ranks.
+#[test]
+fn context_parallel_plans_fit_and_keep_to_the_limit() {
+    let s = Scenario {
+        task: Task::Pretrain,
+        model: "llama-3.1-8b".into(),
+        training: Training { seq_len: 65_536, global_batch: 16, tokens: 1e9, ..Training::default() },
+        cards: CardFilter { only: vec!["h100-sxm".into()], ..CardFilter::default() },
+        search: Search { deadline_days: None, budget: None, max_gpus: 32 },
+        ..Scenario::default()
+    };
+    let cat = Catalog::embedded();
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let r = search(&s, cat).unwrap_or_else(|e| panic!("{e}"));
+    let plans: Vec<_> = r.by_cost.iter().chain(&r.by_time).chain(&r.pareto).chain(&r.per_card).collect();
+    assert!(plans.iter().any(|c| c.layout.cp > 1 && c.layout.tp > 1), "context and tensor parallel plans: {plans:?}");
+    for c in plans {
+        assert!(c.layout.gpus() <= 32, "{c:?}");
+        let total = memory::training(&m, &at_mb(&s, c.micro_batch), &c.layout).total;
+        assert!((c.memory / total - 1.0).abs() < 1e-9, "{} vs {total}: {c:?}", c.memory);
     }
 }
