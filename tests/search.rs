@@ -97,6 +97,12 @@ fn search_agrees_with_brute_force_on_a_small_case() {
     assert_eq!(r.feasible, feasible.len() as u64);
     let fastest = feasible.iter().map(|f| f.3).fold(f64::INFINITY, f64::min);
     assert_close(r.by_time[0].hours, fastest, 1e-9);
+    // Without a deadline every plan that fits is feasible: the count of those that fit.
+    let open = Scenario { search: Search { deadline_days: None, ..s.search.clone() }, ..s };
+    let r = search(&open, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    let (_, fitting) = brute_force(&open);
+    assert!(fitting.len() > feasible.len());
+    assert_eq!((r.fitting, r.feasible), (fitting.len() as u64, fitting.len() as u64));
 }
 
 #[test]
@@ -360,7 +366,17 @@ fn context_parallel_plans_fit_and_keep_to_the_limit() {
     assert!(plans.iter().any(|c| c.layout.cp > 1 && c.layout.tp > 1), "context and tensor parallel plans: {plans:?}");
     for c in plans {
         assert!(c.layout.gpus() <= 32, "{c:?}");
-        let total = memory::training(&m, &at_mb(&s, c.micro_batch), &c.layout).total;
+        let sm = at_mb(&s, c.micro_batch);
+        let total = memory::training(&m, &sm, &c.layout).total;
         assert!((c.memory / total - 1.0).abs() < 1e-9, "{} vs {total}: {c:?}", c.memory);
+        // Timed and rented on all its cards, the context ranks included.
+        let g = cat.gpu("h100-sxm").unwrap_or_else(|| panic!("h100"));
+        assert_close(c.hours, training_hours(&m, &sm, g, &c.layout).unwrap_or(f64::NAN), 1e-9);
+        let hourly = gpu_planner::domain::pricing::rent_hourly(&s, cat, "h100-sxm").unwrap_or(f64::NAN);
+        assert_close(c.rent_cost.unwrap_or(f64::NAN), hourly * c.hours * f64::from(c.layout.gpus()), 1e-9);
+        let n = c.layout.gpus();
+        let price = gpu_planner::domain::cost::card_price(&s, cat, "h100-sxm", false).unwrap_or(f64::NAN);
+        let per_card_hour = gpu_planner::domain::cost::own_costs(&s, g, n, price).per_gpu_hour(s.ownership.utilisation);
+        assert_close(c.own_cost.unwrap_or(f64::NAN), per_card_hour * c.hours * f64::from(n), 1e-9);
     }
 }
