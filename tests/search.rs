@@ -380,3 +380,62 @@ fn context_parallel_plans_fit_and_keep_to_the_limit() {
         assert_close(c.own_cost.unwrap_or(f64::NAN), per_card_hour * c.hours * f64::from(n), 1e-9);
     }
 }
+
+/// A vision job's auto-plan against its plain enumeration: each card at 1, 2, 4, … cards up to
+/// the limit (stopping where the card has no time), timed by the ranking's own verdict, owned at
+/// the card's price (the typed one for the owned card) per card-hour × hours × cards, kept when
+/// it meets a deadline in days × 24 h and the budget; each card's plan is its fewest cards that
+/// do.
+#[test]
+fn a_vision_search_matches_its_enumeration() {
+    use gpu_planner::domain::cost::{card_price, own_costs};
+    use gpu_planner::domain::search::card_limit;
+    use gpu_planner::domain::vision;
+    let cat = Catalog::embedded();
+    let ids = ["rtx-4090", "a100-80gb-sxm4", "l40s", "rtx-3090"];
+    let mut s = Scenario { model: "yolov8x".into(), task: Task::FullFinetune, ..Scenario::default() };
+    s.vision.resolution = 640;
+    s.cards = CardFilter { only: ids.iter().map(|x| (*x).to_string()).collect(), ..CardFilter::default() };
+    s.ownership.gpu = "l40s".into();
+    s.ownership.card_price = Some(123_456.0);
+    let v = vision::model(&s.model).unwrap_or_else(|| panic!("yolov8x"));
+    for (days, budget) in [(Some(1.5), None), (Some(0.4), None), (None, Some(100.0)), (Some(3.0), Some(150.0))] {
+        s.search.deadline_days = days;
+        s.search.budget = budget;
+        let r = search(&s, cat).unwrap_or_else(|e| panic!("{e}"));
+        let (mut searched, mut fitting, mut feasible) = (0u64, 0u64, 0u64);
+        let mut per_card: Vec<(String, u32, f64, Option<f64>)> = Vec::new();
+        for id in ids {
+            let g = cat.gpu(id).unwrap_or_else(|| panic!("{id}"));
+            let price = card_price(&s, cat, id, id == "l40s");
+            let mut n = 1;
+            let mut first = None;
+            while n <= card_limit(&s) {
+                searched += 1;
+                let mut at = s.clone();
+                at.parallel.gpus = n;
+                let Some(c) = vision::verdict(v, &at, g, cat) else { break };
+                let Some(h) = c.hours else { break };
+                fitting += 1;
+                let own =
+                    price.map(|p| own_costs(&s, g, n, p).per_gpu_hour(s.ownership.utilisation) * h * f64::from(n));
+                let cost = c.cost.or(own);
+                if days.is_none_or(|d| h <= d * 24.0) && budget.is_none_or(|b| cost.is_some_and(|x| x <= b)) {
+                    feasible += 1;
+                    first = first.or(Some((id.to_string(), n, h, own)));
+                }
+                n *= 2;
+            }
+            per_card.extend(first);
+        }
+        assert_eq!((r.searched, r.fitting, r.feasible), (searched, fitting, feasible), "{days:?} {budget:?}");
+        assert!(feasible > 0 && feasible < fitting, "{days:?} {budget:?}: {feasible} of {fitting}");
+        assert_eq!(r.per_card.len(), per_card.len());
+        for (id, n, h, own) in &per_card {
+            let got = r.per_card.iter().find(|c| c.gpu == *id).unwrap_or_else(|| panic!("{id}"));
+            assert_eq!(got.layout.dp, *n, "{id}: fewest cards that meet it");
+            assert_close(got.hours, *h, 1e-9);
+            assert_close(got.own_cost.unwrap_or(f64::NAN), own.unwrap_or(f64::NAN), 1e-9);
+        }
+    }
+}
