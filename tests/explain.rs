@@ -329,3 +329,24 @@ fn state_lines_name_what_their_figures_hold() {
     let a = a.unwrap_or_else(|| panic!("activations line")).formula;
     assert!(a.contains(" × 2 B"), "fp32 activations are twice the 16-bit bytes: {a}");
 }
+
+/// Each line speaks the page's language: its label and its words (the CUDA context line's
+/// source, the price line's) are the Chinese ones on a Chinese page and the English ones
+/// otherwise.
+#[test]
+fn labels_and_sources_follow_the_page_language() {
+    let cjk = |t: &str| t.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+    let s = Scenario::default();
+    let v = report(&s).cards[0].clone();
+    for lang in [Lang::En, Lang::Zh] {
+        let lines = explain(&s, Catalog::embedded(), &v, lang);
+        assert!(lines.len() > 5);
+        for e in &lines {
+            assert_eq!(e.label(Lang::Zh), e.label_zh);
+            assert_eq!(e.label(Lang::En), e.label_en);
+            assert!(cjk(e.label_zh) && !cjk(e.label_en), "{} / {}", e.label_en, e.label_zh);
+        }
+        let overhead = lines.iter().find(|e| e.id == "overhead").unwrap_or_else(|| panic!("overhead line"));
+        assert_eq!(cjk(&overhead.source), lang == Lang::Zh, "{}", overhead.source);
+    }
+}
