@@ -350,3 +350,86 @@ fn labels_and_sources_follow_the_page_language() {
         assert_eq!(cjk(&overhead.source), lang == Lang::Zh, "{}", overhead.source);
     }
 }
+
+/// Which state lines divide by the data-parallel ranks follows the ZeRO stage and the
+/// framework's conventions: ZeRO-0 divides nothing (not even the master weights); ZeRO-1 the
+/// optimizer and master weights; ZeRO-2 also the gradients, unless the framework keeps them
+/// whole (`zero2_full_grads`), steps the optimizer in the backward (no gradient kept) or keeps an
+/// fp32 gradient partition beside 16-bit gradients at ZeRO-3. Every line still evaluates to its
+/// figure.
+#[test]
+fn the_sharded_lines_follow_the_stage_and_the_conventions() {
+    use gpu_planner::domain::framework::Framework;
+    use gpu_planner::domain::scenario::Parallel;
+    let divides = |f: &str| f.contains("/ dp");
+    for zero in 0..=3u8 {
+        for variant in 0..4 {
+            let mut s = Scenario { task: Task::FullFinetune, ..Scenario::default() };
+            s.training.set_framework(Framework::Custom);
+            s.training.global_batch = 64;
+            // One convention at a time, the others off (variant 0: none).
+            let c = &mut s.training.conventions;
+            c.zero2_full_grads = variant == 1;
+            c.optimizer_in_backward = variant == 2;
+            c.fp32_grad_partition = variant == 3;
+            let c = s.training.conventions.clone();
+            s.parallel = Parallel { auto: false, gpus: 8, tp: 1, pp: 1, zero, ..Parallel::default() };
+            let r = report(&s);
+            let v = &r.cards[0];
+            assert_eq!((v.layout.zero, v.layout.dp), (zero, 8), "layout kept");
+            let lines = explain(&s, Catalog::embedded(), v, Lang::En);
+            let formula =
+                |id: &str| lines.iter().find(|e| e.id == id).unwrap_or_else(|| panic!("{id} line")).formula.clone();
+            let what = format!("ZeRO {zero}, variant {variant}");
+            assert_eq!(divides(&formula("master")), zero >= 1, "{what}: {}", formula("master"));
+            assert_eq!(divides(&formula("optimizer")), zero >= 1, "{what}: {}", formula("optimizer"));
+            let grads = zero >= 2
+                && !(zero == 2 && c.zero2_full_grads)
+                && !(c.optimizer_in_backward || (zero >= 3 && c.fp32_grad_partition));
+            assert_eq!(divides(&formula("gradients")), grads, "{what}: {}", formula("gradients"));
+            let got = evaluate_states(&formula("gradients"), r.params);
+            let gib = |x: f64| x / 1_073_741_824.0;
+            assert!(
+                (gib(got) - gib(v.memory.gradients)).abs() <= 0.0005 * gib(r.params) + 0.005,
+                "{what}: `{}` = {:.2} GiB beside {:.2} GiB",
+                formula("gradients"),
+                gib(got),
+                gib(v.memory.gradients)
+            );
+        }
+    }
+}
+
+/// The buffers line is there when the plan has buffers and only then; the activation line
+/// prints a bytes factor only off 16 bits and splits "norms and GEMM inputs whole" out only
+/// under tensor parallelism without sequence parallelism.
+#[test]
+fn optional_words_appear_only_when_they_apply() {
+    use gpu_planner::domain::framework::Framework;
+    use gpu_planner::domain::scenario::Parallel;
+    let mut seen = (false, false);
+    for (framework, tp, sp) in [
+        (Framework::DeepSpeed, 1, false),
+        (Framework::Megatron, 2, false),
+        (Framework::Megatron, 2, true),
+        (Framework::Megatron, 1, false),
+    ] {
+        let mut s = Scenario { task: Task::FullFinetune, ..Scenario::default() };
+        s.training.set_framework(framework);
+        s.training.conventions.sequence_parallel = sp;
+        s.training.global_batch = 64;
+        s.parallel = Parallel { auto: false, gpus: 8, tp, zero: 3, ..Parallel::default() };
+        let v = report(&s).cards[0].clone();
+        let lines = explain(&s, Catalog::embedded(), &v, Lang::En);
+        let buffers = lines.iter().find(|e| e.id == "buffers");
+        assert_eq!(buffers.is_some(), v.memory.buffers > 0.0, "{framework:?}: {} B of buffers", v.memory.buffers);
+        seen = (seen.0 || buffers.is_some(), seen.1 || buffers.is_none());
+        if let Some(b) = buffers {
+            assert_eq!(b.result, format::gib(v.memory.buffers));
+        }
+        let a = lines.iter().find(|e| e.id == "activations").unwrap_or_else(|| panic!("activations")).formula.clone();
+        assert!(a.contains("ffn) B") || a.contains("·2 B"), "16-bit, no bytes factor: {a}");
+        assert_eq!(a.contains("norms and GEMM inputs whole"), tp > 1 && !sp, "tp {tp}, sp {sp}: {a}");
+    }
+    assert_eq!(seen, (true, true), "plans with and without buffers");
+}
