@@ -120,7 +120,13 @@ fn evaluate_activations(formula: &str) -> f64 {
     let working = after(formula, "working set ").map_or(0.0, |w| w * mib);
     let cp = after(formula, "/ cp ").unwrap_or(1.0);
     let encoder = after(formula, "cross-attention over them ").map_or(0.0, |e| e * mib);
-    (per * layers * in_flight + working) / cp + encoder
+    // Partial recompute: "+ N layers not recomputed × X MiB × in flight".
+    let kept = formula.find(" layers not recomputed × ").map_or(0.0, |i| {
+        let n: f64 =
+            formula[..i].rsplit(' ').next().and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{formula}"));
+        n * after(formula, "layers not recomputed × ").unwrap_or_else(|| panic!("{formula}")) * mib * in_flight
+    });
+    (per * layers * in_flight + kept + working) / cp + encoder
 }
 
 /// The printed formulas evaluate to the figures beside them under data parallelism with every
@@ -372,7 +378,7 @@ fn the_sharded_lines_follow_the_stage_and_the_conventions() {
             c.zero2_full_grads = variant == 1;
             c.optimizer_in_backward = variant == 2;
             c.fp32_grad_partition = variant == 3;
-            let c = s.training.conventions.clone();
+            let c = s.training.conventions;
             s.parallel = Parallel { auto: false, gpus: 8, tp: 1, pp: 1, zero, ..Parallel::default() };
             let r = report(&s);
             let v = &r.cards[0];
@@ -432,4 +438,169 @@ fn optional_words_appear_only_when_they_apply() {
         assert_eq!(a.contains("norms and GEMM inputs whole"), tp > 1 && !sp, "tp {tp}, sp {sp}: {a}");
     }
     assert_eq!(seen, (true, true), "plans with and without buffers");
+}
+
+fn has_cjk(t: &str) -> bool {
+    t.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+}
+
+/// An English page's explanations carry no Chinese and a Chinese page's do, for language
+/// models (training and serving), vision training and serving, and the rent-or-buy formulas.
+#[test]
+fn explanations_are_in_the_page_language() {
+    use gpu_planner::domain::explain::{bridge_formula, hybrid_formula};
+    let cases = [
+        Scenario { task: Task::FullFinetune, ..Scenario::default() },
+        Scenario { task: Task::Inference, ..Scenario::default() },
+        Scenario { model: "yolov8x".into(), task: Task::FullFinetune, ..Scenario::default() },
+        Scenario { model: "yolov8x".into(), task: Task::Inference, ..Scenario::default() },
+        Scenario { model: "resnet50".into(), task: Task::FullFinetune, ..Scenario::default() },
+    ];
+    for s in cases {
+        let r = report(&s);
+        // A card whose figure is carried from another card's measurement, and the first card.
+        for v in r.cards.iter().filter(|v| v.fits).take(3) {
+            let en = explain(&s, Catalog::embedded(), v, Lang::En);
+            let zh = explain(&s, Catalog::embedded(), v, Lang::Zh);
+            assert!(en.len() >= 3 && en.len() == zh.len(), "{} {:?}", s.model, s.task);
+            for e in &en {
+                assert!(!has_cjk(&e.formula) && !has_cjk(&e.source), "{} on {}: {e:?}", s.model, v.gpu);
+            }
+            let chinese = zh.iter().filter(|e| has_cjk(&e.formula) || has_cjk(&e.source)).count();
+            assert!(chinese * 2 >= zh.len(), "{} on {}: {chinese} of {} lines in Chinese", s.model, v.gpu, zh.len());
+            if gpu_planner::domain::vision::model(&s.model).is_some() {
+                assert!(en.iter().any(|e| e.id == "vision_speed"), "{} speed line", s.model);
+            }
+        }
+    }
+    let s = Scenario { ownership: Ownership::seed_a100_server(), ..Scenario::default() };
+    let rvb = report(&s).rent_vs_buy.unwrap_or_else(|| panic!("rent vs buy"));
+    for f in rent_vs_buy_formulas(&s, &rvb, Lang::En)
+        .iter()
+        .chain([&bridge_formula(Lang::En).to_string(), &hybrid_formula(Lang::En).to_string()])
+    {
+        assert!(!f.is_empty() && !has_cjk(f), "{f}");
+    }
+    let zh = rent_vs_buy_formulas(&s, &rvb, Lang::Zh);
+    assert!(zh.iter().filter(|f| has_cjk(f)).count() * 2 >= zh.len(), "{zh:?}");
+    assert!(has_cjk(bridge_formula(Lang::Zh)) && has_cjk(hybrid_formula(Lang::Zh)));
+    assert!(bridge_formula(Lang::En).contains("rent") && hybrid_formula(Lang::En).contains("argmin"));
+}
+
+/// The framework, the optimizer and the link the data-parallel gradients cross are named in the
+/// lines that use them.
+#[test]
+fn lines_name_the_framework_the_optimizer_and_the_link() {
+    use gpu_planner::domain::framework::Framework;
+    use gpu_planner::domain::scenario::{CardFilter, Optimizer, Parallel};
+    for (f, name) in [
+        (Framework::Megatron, "Megatron-LM"),
+        (Framework::DeepSpeed, "DeepSpeed ZeRO"),
+        (Framework::Fsdp, "PyTorch FSDP"),
+        (Framework::Torchtune, "torchtune"),
+        (Framework::Custom, "custom switches"),
+    ] {
+        let mut s = Scenario { task: Task::FullFinetune, ..Scenario::default() };
+        s.training.set_framework(f);
+        let v = report(&s).cards[0].clone();
+        let lines = explain(&s, Catalog::embedded(), &v, Lang::En);
+        let fw = lines.iter().find(|e| e.id == "framework").unwrap_or_else(|| panic!("framework line"));
+        assert!(fw.formula.starts_with(name), "{}", fw.formula);
+    }
+    for (o, name) in [
+        (Optimizer::AdamW, "AdamW"),
+        (Optimizer::AdamW8bit, "8-bit AdamW"),
+        (Optimizer::SgdMomentum, "SGD with momentum"),
+        (Optimizer::Sgd, "SGD"),
+        (Optimizer::Adafactor, "Adafactor"),
+    ] {
+        let mut s = Scenario { task: Task::FullFinetune, ..Scenario::default() };
+        s.training.optimizer = o;
+        let v = report(&s).cards[0].clone();
+        let lines = explain(&s, Catalog::embedded(), &v, Lang::En);
+        let opt = lines.iter().find(|e| e.id == "optimizer").unwrap_or_else(|| panic!("optimizer line"));
+        assert!(
+            opt.formula.contains(&format!(" {name} ")) || opt.formula.contains(&format!("{name} ")),
+            "{}",
+            opt.formula
+        );
+    }
+    // One H100 server: NVLink; two of them: the network; two RTX 4090s: PCIe without P2P.
+    for (card, gpus, link) in
+        [("h100-sxm", 8, "NVLink"), ("h100-sxm", 16, "the network between servers"), ("rtx-4090", 2, "PCIe (no P2P)")]
+    {
+        let mut s = Scenario { task: Task::Lora, ..Scenario::default() };
+        s.cards = CardFilter { only: vec![card.into()], ..CardFilter::default() };
+        s.training.global_batch = 64;
+        s.parallel = Parallel { auto: false, gpus, ..Parallel::default() };
+        let v = report(&s).cards[0].clone();
+        assert_eq!(v.layout.dp, gpus, "{card}");
+        let lines = explain(&s, Catalog::embedded(), &v, Lang::En);
+        let mfu = lines.iter().find(|e| e.id == "mfu").unwrap_or_else(|| panic!("mfu line"));
+        assert!(mfu.formula.contains(link), "{card} × {gpus}: {}", mfu.formula);
+    }
+}
+
+/// The activation line under the settings the main sweep leaves out: eager attention (the
+/// a·s²·b scores kept only without recompute), no context parallelism (no "/ cp"), Megatron's
+/// partial recompute (the layers not recomputed listed, only when there are some), and the
+/// op-level policy's bytes factor (none at 16 bits, × 2 at fp32) — each evaluated to its figure.
+#[test]
+fn activation_lines_evaluate_under_eager_attention_partial_recompute_and_op_sac() {
+    use gpu_planner::domain::scenario::{Parallel, Precision, Recompute};
+    let check = |s: &Scenario| {
+        let v = report(s).cards[0].clone();
+        let lines = explain(s, Catalog::embedded(), &v, Lang::En);
+        let a = lines.iter().find(|e| e.id == "activations").unwrap_or_else(|| panic!("activations")).formula.clone();
+        let got = evaluate_activations(&a);
+        assert!((got / v.memory.activations - 1.0).abs() < 0.002, "`{a}` = {got} beside {}", v.memory.activations);
+        assert_eq!(v.layout.cp, 1);
+        assert!(!a.contains("/ cp"), "{a}");
+        a
+    };
+    for recompute in [Recompute::None, Recompute::Selective] {
+        let mut s = Scenario { task: Task::FullFinetune, ..Scenario::default() };
+        s.training.flash_attention = false;
+        s.parallel = Parallel { auto: false, gpus: 8, zero: 3, recompute, ..Parallel::default() };
+        let a = check(&s);
+        assert_eq!(a.contains("a·s²·b"), recompute == Recompute::None, "{a}");
+    }
+    for (some, want) in [(4, true), (0, false)] {
+        let mut s = Scenario { task: Task::FullFinetune, ..Scenario::default() };
+        s.parallel = Parallel { auto: false, gpus: 8, zero: 3, recompute: Recompute::Full, ..Parallel::default() };
+        s.parallel.recompute_layers = some;
+        let a = check(&s);
+        assert_eq!(a.contains("layers not recomputed"), want, "{some}: {a}");
+    }
+    for (precision, factor) in [(Precision::Bf16, false), (Precision::Fp32, true)] {
+        let mut s = Scenario { task: Task::FullFinetune, precision, ..Scenario::default() };
+        s.training.conventions.op_sac = true;
+        s.parallel = Parallel { auto: false, gpus: 8, zero: 3, recompute: Recompute::Selective, ..Parallel::default() };
+        let a = check(&s);
+        assert!(a.starts_with("op-level"), "{a}");
+        assert_eq!(a.contains("ffn) × 2 B"), factor, "{a}");
+        assert_eq!(a.contains("ffn) B"), !factor, "{a}");
+    }
+}
+
+/// The adapters line sums the adapters' gradients, optimizer states and master weights — for
+/// 16-bit adapters under mixed precision the master copy is not zero.
+#[test]
+fn the_adapters_line_sums_all_three_terms() {
+    use gpu_planner::domain::framework::Framework;
+    let mut masters = 0;
+    for f in Framework::ALL {
+        for fp32 in [true, false] {
+            let mut s = Scenario { task: Task::Lora, ..Scenario::default() };
+            s.training.set_framework(f);
+            s.training.conventions.adapter_fp32 = fp32;
+            let v = report(&s).cards[0].clone();
+            let b = &v.memory;
+            masters += usize::from(b.master_weights > 0.0);
+            let lines = explain(&s, Catalog::embedded(), &v, Lang::En);
+            let a = lines.iter().find(|e| e.id == "adapters").unwrap_or_else(|| panic!("adapters line"));
+            assert_eq!(a.result, format::gib(b.gradients + b.optimizer + b.master_weights), "{f:?} fp32 {fp32}");
+        }
+    }
+    assert!(masters > 0, "some LoRA plan keeps master weights");
 }
