@@ -604,3 +604,19 @@ fn the_adapters_line_sums_all_three_terms() {
     }
     assert!(masters > 0, "some LoRA plan keeps master weights");
 }
+
+/// A vision card's speed line says how the figure was carried only when it was: ResNet-50
+/// inference on an RTX 4090 is measured there (timm's table), on an RTX 4080 SUPER it is carried.
+#[test]
+fn the_vision_speed_line_states_a_carry_only_when_there_is_one() {
+    use gpu_planner::domain::scenario::CardFilter;
+    for (card, carried) in [("rtx-4090", false), ("rtx-4080-super", true)] {
+        let mut s = Scenario { model: "resnet50".into(), task: Task::Inference, ..Scenario::default() };
+        s.precision = gpu_planner::domain::scenario::Precision::Fp16;
+        s.cards = CardFilter { only: vec![card.into()], ..CardFilter::default() };
+        let v = report(&s).cards[0].clone();
+        let lines = explain(&s, Catalog::embedded(), &v, Lang::En);
+        let sp = lines.iter().find(|e| e.id == "vision_speed").unwrap_or_else(|| panic!("speed line"));
+        assert_eq!(sp.formula.contains("roofline"), carried, "{card}: {}", sp.formula);
+    }
+}
