@@ -163,3 +163,29 @@ fn speech_is_costed_per_hour_of_audio() {
     .per_gpu_hour(1.0);
     common::assert_close(ov.own_cost.unwrap_or(0.0), per_hour * f64::from(ov.gpus) / (served * 3600.0) * 120.0, 1e-6);
 }
+
+/// A serving ranking lists the cards whose speed it knows before those it cannot size: a card
+/// with no measured or carried speed is not shown to meet the latency target, so it ranks after
+/// every fitting card of its class of supply that has figures — meeting the target or not — for
+/// a vision service, a speech service and a language-model service alike. (Whisper's page once opened on eight
+/// cards with "—" for speed and cost above the RTX 4090 that had both.)
+#[test]
+fn cards_without_a_speed_rank_after_cards_with_figures() {
+    use gpu_planner::domain::scenario::Task;
+    for model in ["whisper-large-v2", "yolov8x", "qwen2.5-7b"] {
+        let s = gpu_planner::domain::Scenario { model: model.into(), task: Task::Inference, ..Default::default() };
+        let r =
+            gpu_planner::domain::plan(&s, gpu_planner::domain::Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+        let known = |v: &gpu_planner::domain::verdict::CardVerdict| v.vision.is_some() || v.serving.is_some();
+        // Within each class of supply (grey-market cards rank after obtainable ones).
+        for grey in [false, true] {
+            let fitting: Vec<bool> =
+                r.cards.iter().filter(|v| v.fits && (v.china_supply() == Some("grey")) == grey).map(known).collect();
+            if !grey {
+                assert!(fitting.iter().any(|k| *k) && fitting.iter().any(|k| !*k), "{model}: both kinds");
+            }
+            let first_unknown = fitting.iter().position(|k| !*k).unwrap_or(fitting.len());
+            assert!(fitting[first_unknown..].iter().all(|k| !*k), "{model}: figures after none: {fitting:?}");
+        }
+    }
+}

@@ -52,7 +52,7 @@ pub fn report(s: &Scenario, catalog: &Catalog) -> Result<Report, PlanError> {
     let (cards, left_out) = cards_of(s, catalog)?;
     let sized = Totals::default();
     let mut verdicts = finish(s, catalog, &cards, |g| verdict(m, s, g, catalog, &sized));
-    super::units::sort_stable_by(&mut verdicts, rank);
+    super::units::sort_stable_by(&mut verdicts, |a, b| rank(a, b, !s.task.is_training()));
     let p = m.params();
     let infra = focus(s, &verdicts).and_then(|v| {
         let g = catalog.gpu(&v.gpu).or_else(|| s.custom_gpus.iter().find(|g| g.id == v.gpu))?;
@@ -95,7 +95,7 @@ fn vision_report(s: &Scenario, catalog: &Catalog, m: &super::vision::VisionModel
     }
     let (cards, left_out) = cards_of(s, catalog)?;
     let mut verdicts = finish(s, catalog, &cards, |g| super::vision::verdict(m, s, g, catalog));
-    super::units::sort_stable_by(&mut verdicts, rank);
+    super::units::sort_stable_by(&mut verdicts, |a, b| rank(a, b, !s.task.is_training()));
     let memory_single = super::vision::memory(m, s, s.vision.batch);
     let estimated = match super::vision::activation_basis(m, s).1 {
         super::vision::MemoryBasis::Borrowed { from, scale, .. } => {
@@ -164,21 +164,26 @@ fn unknown(cards: &[&Gpu]) -> Vec<String> {
     cards.iter().filter(|g| g.memory_gb.is_none()).map(|g| g.name.clone()).collect()
 }
 
-/// Fitting first; in the China market, cards obtainable there before grey-market ones; then
-/// cards with a cost, those whose only price is stale or a press report after those with a
-/// current price page (the row says so); then by cost and time.
-fn rank(a: &CardVerdict, b: &CardVerdict) -> std::cmp::Ordering {
+/// Fitting first; for serving, cards shown to meet the latency targets before the rest (a card
+/// whose speed is unknown is not shown to meet them); in the China market, cards obtainable
+/// there before grey-market ones; for serving, cards with figures before cards without (the
+/// Whisper page once opened on eight rows of "—"); then cards with a cost, those whose only price is stale or a
+/// press report after those with a current price page (the row says so); then by cost and time.
+fn rank(a: &CardVerdict, b: &CardVerdict, serving: bool) -> std::cmp::Ordering {
     let key =
         |v: &CardVerdict| (!v.fits, v.cost.is_none(), v.cost.unwrap_or(f64::MAX), v.hours.unwrap_or(f64::MAX), v.gpus);
     let (ka, kb) = (key(a), key(b));
     let flagged = |v: &CardVerdict| v.price.as_ref().is_some_and(pricing::Quote::flagged);
     // Serving: a card that cannot meet the latency targets ranks after every card that can.
-    let misses =
-        |v: &CardVerdict| v.serving.as_ref().is_some_and(|c| !c.meets) || v.vision.as_ref().is_some_and(|x| !x.meets);
+    let unknown = |v: &CardVerdict| serving && v.serving.is_none() && v.vision.is_none();
+    let misses = |v: &CardVerdict| {
+        v.serving.as_ref().is_some_and(|c| !c.meets) || v.vision.as_ref().is_some_and(|x| !x.meets) || unknown(v)
+    };
     let grey = |v: &CardVerdict| v.china_supply() == Some("grey");
     ka.0.cmp(&kb.0)
         .then(misses(a).cmp(&misses(b)))
         .then(grey(a).cmp(&grey(b)))
+        .then(unknown(a).cmp(&unknown(b)))
         .then(ka.1.cmp(&kb.1))
         .then(flagged(a).cmp(&flagged(b)))
         .then(ka.2.total_cmp(&kb.2))
