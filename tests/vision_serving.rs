@@ -189,3 +189,61 @@ fn cards_without_a_speed_rank_after_cards_with_figures() {
         }
     }
 }
+
+/// The roofline carry worked by hand from published figures. timm measured ResNet-50 (8.22
+/// GFLOPs at 224 px, fp16 AMP, batch 1,024) at 4,217.6 images/s on an RTX 4090 (dense fp16 peak
+/// 165.2 TFLOPS, 1,008 GB/s) and 3,219.06 on an RTX 3090 (71.2 TFLOPS, 936 GB/s): compute shares
+/// u = 4,217.6 × 8.22e9 / 165.2e12 = 0.2099 and 3,219.06 × 8.22e9 / 71.2e12 = 0.3716. A card
+/// with the 4090's bandwidth and twice its peak is carried from the 4090 (the row whose ratio is
+/// nearest 1) at 1 / (u/2 + (1 − u)) = 1.1172; one with the 4090's peak and half its bandwidth
+/// from the 3090, at 1 / (0.3716 / (165.2/71.2) + 0.6284 / (504/936)) = 0.7535 (from the 4090
+/// it would be 0.5586, further from 1).
+#[test]
+fn the_roofline_carry_follows_the_measured_compute_share() {
+    let carry = |per_card: f64, peak0: f64, bw0: f64, peak: f64, bw: f64| {
+        let u = per_card * 8.22e9 / (peak0 * 1e12);
+        1.0 / (u / (peak / peak0) + (1.0 - u) / (bw / bw0))
+    };
+    let cases = [
+        (2.0, 1.0, "rtx-4090", 4217.6, carry(4217.6, 165.2, 1008.0, 330.4, 1008.0)),
+        (1.0, 0.5, "rtx-3090", 3219.06, carry(3219.06, 71.2, 936.0, 165.2, 504.0)),
+    ];
+    for (peak, bandwidth, basis, measured, want) in cases {
+        let mut g = Catalog::embedded().gpu("rtx-4090").cloned().unwrap_or_else(|| panic!("4090"));
+        g.id = "my-card".into();
+        g.name = "My card".into();
+        g.fp16_tflops = g.fp16_tflops.map(|x| x * peak);
+        g.bf16_tflops = g.bf16_tflops.map(|x| x * peak);
+        g.memory_bandwidth_gb_s = g.memory_bandwidth_gb_s.map(|x| x * bandwidth);
+        let mut s = Scenario { model: "resnet50".into(), task: Task::Inference, ..Scenario::default() };
+        s.precision = gpu_planner::domain::scenario::Precision::Fp16;
+        let m = vision::model("resnet50").unwrap_or_else(|| panic!("resnet50"));
+        let sp = vision::speed(m, &s, &g, Catalog::embedded()).unwrap_or_else(|| panic!("speed"));
+        assert_eq!(sp.basis.card, basis);
+        assert!((sp.basis.ratio / want - 1.0).abs() < 1e-6, "{} vs {want}", sp.basis.ratio);
+        assert!((sp.per_card / (measured * want) - 1.0).abs() < 1e-6, "{}", sp.per_card);
+    }
+    assert!((cases[0].4 - 1.1172).abs() < 1e-4 && (cases[1].4 - 0.7535).abs() < 1e-4);
+}
+
+/// A training row's compute share counts three forward passes a sample (Kaplan et al. 2020
+/// §2.1): NVIDIA's ResNet-50 AMP training on 8 A100 80GB SXM4 at 16,621 images/s is 2,077.6 a
+/// card, × 3 × 8.22e9 FLOPs over the A100's dense fp16 312 TFLOPS: u = 0.1642. A card with the
+/// A100's bandwidth and twice its peak trains it 1 / (u/2 + (1 − u)) = 1.0894 times as fast.
+#[test]
+fn a_training_rows_compute_share_counts_three_passes() {
+    let u = 16_621.0 / 8.0 * 3.0 * 8.22e9 / 312e12;
+    let want = 1.0 / (u / 2.0 + (1.0 - u));
+    let mut g = Catalog::embedded().gpu("a100-80gb-sxm4").cloned().unwrap_or_else(|| panic!("a100"));
+    g.id = "my-card".into();
+    g.name = "My card".into();
+    g.fp16_tflops = g.fp16_tflops.map(|x| x * 2.0);
+    g.bf16_tflops = g.bf16_tflops.map(|x| x * 2.0);
+    let mut s = Scenario { model: "resnet50".into(), task: Task::FullFinetune, ..Scenario::default() };
+    s.precision = gpu_planner::domain::scenario::Precision::Fp16;
+    let m = vision::model("resnet50").unwrap_or_else(|| panic!("resnet50"));
+    let sp = vision::speed(m, &s, &g, Catalog::embedded()).unwrap_or_else(|| panic!("speed"));
+    assert_eq!(sp.basis.card, "a100-80gb-sxm4");
+    assert!((sp.basis.ratio / want - 1.0).abs() < 1e-6, "{} vs {want}", sp.basis.ratio);
+    assert!((want - 1.0894).abs() < 1e-4, "{want}");
+}
