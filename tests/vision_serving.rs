@@ -247,3 +247,20 @@ fn a_training_rows_compute_share_counts_three_passes() {
     assert!((sp.basis.ratio / want - 1.0).abs() < 1e-6, "{} vs {want}", sp.basis.ratio);
     assert!((want - 1.0894).abs() < 1e-4, "{want}");
 }
+
+/// The batcher's edges: no traffic is served at once (a full batch's time, twice: the one in
+/// service, then its own), and a rate at or past the full-batch capacity b / T(b) is refused —
+/// for a card at 100 images/s with 10 ms fixed per batch of 16 (T = 0.17 s, capacity 94.1/s).
+#[test]
+fn the_batcher_serves_no_traffic_and_refuses_its_capacity() {
+    let sp = speed(100.0, 0.01);
+    let full = 0.01 + 16.0 / 100.0;
+    let (_, latency, served) = batcher_at(&sp, 16, 0.0);
+    assert!(served && (latency - 2.0 * full).abs() < 1e-12, "{latency}");
+    for rate in [16.0 / full, 100.0, 150.0] {
+        let (_, _, served) = batcher_at(&sp, 16, rate);
+        assert!(!served, "{rate}/s on a card that does {}/s", 16.0 / full);
+    }
+    let (_, _, served) = batcher_at(&sp, 16, 0.3 * 16.0 / full);
+    assert!(served, "30% load");
+}
