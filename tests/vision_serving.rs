@@ -264,3 +264,18 @@ fn the_batcher_serves_no_traffic_and_refuses_its_capacity() {
     let (_, _, served) = batcher_at(&sp, 16, 0.3 * 16.0 / full);
     assert!(served, "30% load");
 }
+
+/// Where the batcher stops serving, worked by hand: with no fixed time, the load ρ at which
+/// ρb + 2.326·√(ρb) = b is ((−2.326 + √(2.326² + 4b)) / 2)² / b: 44.9% at b = 8, 56.4% at 16,
+/// 74.9% at 64. Two points beside each edge.
+#[test]
+fn the_batcher_serves_up_to_its_p99_edge() {
+    let sp = speed(100.0, 0.0);
+    for (b, edge) in [(8u32, 0.449), (16, 0.564), (64, 0.749)] {
+        let root = (-2.326 + (2.326f64 * 2.326 + 4.0 * f64::from(b)).sqrt()) / 2.0;
+        assert!((root * root / f64::from(b) - edge).abs() < 1e-3, "b = {b}");
+        // The full-batch capacity is 100/s whatever b: a load is a rate over 100.
+        assert!(batcher_at(&sp, b, 100.0 * (edge - 0.01)).2, "b = {b} just under the edge");
+        assert!(!batcher_at(&sp, b, 100.0 * (edge + 0.01)).2, "b = {b} just over the edge");
+    }
+}
