@@ -279,3 +279,13 @@ fn the_batcher_serves_up_to_its_p99_edge() {
         assert!(!batcher_at(&sp, b, 100.0 * (edge + 0.01)).2, "b = {b} just over the edge");
     }
 }
+
+/// The p99 batch worked by hand: a card at 100 images/s with 10 ms fixed per batch, cap 64, at
+/// 50 requests/s (ρ = 0.5): mean batch (1 + 50 × 0.01) / (1 − 0.5) = 3, variance
+/// (3 − 1) / (1 − 0.25) = 2.667, p99 ⌈3 + 2.326 × 1.633⌉ = 7, latency 2 × (0.01 + 7/100) = 0.16 s.
+#[test]
+fn the_p99_batch_worked_by_hand() {
+    let (k, latency, served) = batcher_at(&speed(100.0, 0.01), 64, 50.0);
+    assert_eq!((k, served), (7, true));
+    assert!((latency - 0.16).abs() < 1e-12, "{latency}");
+}
