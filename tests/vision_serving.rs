@@ -289,3 +289,20 @@ fn the_p99_batch_worked_by_hand() {
     assert_eq!((k, served), (7, true));
     assert!((latency - 0.16).abs() < 1e-12, "{latency}");
 }
+
+/// A service's batch cap is the largest power of two up to the scenario's batch whose memory
+/// fits the card: YOLOv8x at 1,280 px asked for batches of 256 on a 24 GB RTX 4090 gets the
+/// largest power of two that fits, not 256 and not 1.
+#[test]
+fn the_serving_batch_is_the_largest_power_of_two_that_fits() {
+    let mut s = Scenario { model: "yolov8x".into(), task: Task::Inference, ..Scenario::default() };
+    s.vision.resolution = 1280;
+    s.vision.batch = 256;
+    s.cards = CardFilter { only: vec!["rtx-4090".into()], ..CardFilter::default() };
+    let m = vision::model("yolov8x").unwrap_or_else(|| panic!("yolov8x"));
+    let v = common::report(&s).cards[0].clone();
+    let b = v.vision.as_ref().map(|x| x.batch).unwrap_or_else(|| panic!("figures"));
+    let fits = |b: u32| vision::memory(m, &s, b).total <= s.parallel.usable(v.capacity);
+    assert!(b.is_power_of_two() && (2..256).contains(&b), "{b}");
+    assert!(fits(b) && !fits(2 * b), "{b}: the next power of two would fit too");
+}
