@@ -288,6 +288,29 @@ fn the_p99_batch_worked_by_hand() {
     let (k, latency, served) = batcher_at(&speed(100.0, 0.01), 64, 50.0);
     assert_eq!((k, served), (7, true));
     assert!((latency - 0.16).abs() < 1e-12, "{latency}");
+    // At 70/s (ρ = 0.7): mean 1.7 / 0.3 = 5.667, variance 4.667 / 0.51 = 9.150, p99
+    // ⌈5.667 + 2.326 × 3.025⌉ = 13, latency 2 × (0.01 + 0.13) = 0.28 s.
+    let (k, latency, served) = batcher_at(&speed(100.0, 0.01), 64, 70.0);
+    assert_eq!((k, served), (13, true));
+    assert!((latency - 0.28).abs() < 1e-12, "{latency}");
+}
+
+/// A target no lone request can meet (1 ms where one image takes 10 ms) still gets the fewest
+/// cards that serve the load: one fewer would not.
+#[test]
+fn an_unreachable_target_still_gets_the_cards_that_serve_the_load() {
+    let mut s = Scenario { model: "yolov8x".into(), task: Task::Inference, ..Scenario::default() };
+    s.vision.latency_ms = 1.0;
+    s.vision.rate = 400.0;
+    s.cards = CardFilter { only: vec!["rtx-4090".into()], ..CardFilter::default() };
+    let m = vision::model("yolov8x").unwrap_or_else(|| panic!("yolov8x"));
+    let g = Catalog::embedded().gpu("rtx-4090").cloned().unwrap_or_else(|| panic!("4090"));
+    let sp = vision::speed(m, &s, &g, Catalog::embedded()).unwrap_or_else(|| panic!("speed"));
+    let v = common::report(&s).cards[0].clone();
+    let x = v.vision.as_ref().unwrap_or_else(|| panic!("figures"));
+    assert!(!x.meets && v.gpus > 1 && v.gpus < 1000, "{} cards", v.gpus);
+    assert!(batcher_at(&sp, x.batch, 400.0 / f64::from(v.gpus)).2, "served on {} cards", v.gpus);
+    assert!(!batcher_at(&sp, x.batch, 400.0 / f64::from(v.gpus - 1)).2, "not on one fewer");
 }
 
 /// A service's batch cap is the largest power of two up to the scenario's batch whose memory
