@@ -243,3 +243,30 @@ fn the_seed_preset_sets_its_purchase_and_leaves_the_rest() {
     let storage = gpu_planner::domain::infra::storage_costs(m, &s).0;
     assert!((rvb.own.hardware - storage - 285_000.0).abs() < 1e-6, "{} − {storage}", rvb.own.hardware);
 }
+
+/// Picking a speech model starts its job from speech's values (10 clips a second within 10 s;
+/// 1,000 hours, 5 epochs), not the image defaults that make every card miss 200 ms; back on an
+/// image model the image values return. Values the user changed are kept either way.
+#[test]
+fn a_speech_model_starts_from_speech_values_and_keeps_the_users() {
+    use gpu_planner::domain::scenario::VisionJob;
+    let mut s = gpu_planner::domain::Scenario::default();
+    s.select_model("whisper-large-v2");
+    assert_eq!((s.vision.rate, s.vision.latency_ms, s.vision.dataset, s.vision.epochs), (10.0, 10_000.0, 1_000.0, 5.0));
+    s.select_model("yolov8x");
+    assert_eq!(s.vision, VisionJob::default());
+    // Typed values survive both ways.
+    s.vision.rate = 42.0;
+    s.select_model("whisper-large-v2");
+    assert_eq!((s.vision.rate, s.vision.latency_ms), (42.0, 200.0));
+    s.vision = VisionJob::speech();
+    s.vision.latency_ms = 3_000.0;
+    s.select_model("resnet50");
+    assert_eq!((s.vision.rate, s.vision.latency_ms), (10.0, 3_000.0));
+    // The speech default meets its target on a card with figures: not every card misses.
+    let mut w =
+        gpu_planner::domain::Scenario { task: gpu_planner::domain::scenario::Task::Inference, ..Default::default() };
+    w.select_model("whisper-large-v2");
+    let r = gpu_planner::domain::plan(&w, gpu_planner::domain::Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(r.cards.iter().any(|v| v.fits && v.vision.as_ref().is_some_and(|x| x.meets)), "some card meets 10 s");
+}
