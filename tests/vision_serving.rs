@@ -190,6 +190,18 @@ fn cards_without_a_speed_rank_after_cards_with_figures() {
     }
 }
 
+/// A custom copy of a catalog card with its 16-bit peak and its bandwidth scaled (no rows of
+/// its own, so its speed is carried from a measured card).
+fn scaled_card(id: &str, peak: f64, bandwidth: f64) -> gpu_planner::domain::Gpu {
+    let mut g = Catalog::embedded().gpu(id).cloned().unwrap_or_else(|| panic!("{id}"));
+    g.id = "my-card".into();
+    g.name = "My card".into();
+    g.fp16_tflops = g.fp16_tflops.map(|x| x * peak);
+    g.bf16_tflops = g.bf16_tflops.map(|x| x * peak);
+    g.memory_bandwidth_gb_s = g.memory_bandwidth_gb_s.map(|x| x * bandwidth);
+    g
+}
+
 /// The roofline carry worked by hand from published figures. timm measured ResNet-50 (8.22
 /// GFLOPs at 224 px, fp16 AMP, batch 1,024) at 4,217.6 images/s on an RTX 4090 (dense fp16 peak
 /// 165.2 TFLOPS, 1,008 GB/s) and 3,219.06 on an RTX 3090 (71.2 TFLOPS, 936 GB/s): compute shares
@@ -209,12 +221,7 @@ fn the_roofline_carry_follows_the_measured_compute_share() {
         (1.0, 0.5, "rtx-3090", 3219.06, carry(3219.06, 71.2, 936.0, 165.2, 504.0)),
     ];
     for (peak, bandwidth, basis, measured, want) in cases {
-        let mut g = Catalog::embedded().gpu("rtx-4090").cloned().unwrap_or_else(|| panic!("4090"));
-        g.id = "my-card".into();
-        g.name = "My card".into();
-        g.fp16_tflops = g.fp16_tflops.map(|x| x * peak);
-        g.bf16_tflops = g.bf16_tflops.map(|x| x * peak);
-        g.memory_bandwidth_gb_s = g.memory_bandwidth_gb_s.map(|x| x * bandwidth);
+        let g = scaled_card("rtx-4090", peak, bandwidth);
         let mut s = Scenario { model: "resnet50".into(), task: Task::Inference, ..Scenario::default() };
         s.precision = gpu_planner::domain::scenario::Precision::Fp16;
         let m = vision::model("resnet50").unwrap_or_else(|| panic!("resnet50"));
@@ -234,11 +241,7 @@ fn the_roofline_carry_follows_the_measured_compute_share() {
 fn a_training_rows_compute_share_counts_three_passes() {
     let u = 16_621.0 / 8.0 * 3.0 * 8.22e9 / 312e12;
     let want = 1.0 / (u / 2.0 + (1.0 - u));
-    let mut g = Catalog::embedded().gpu("a100-80gb-sxm4").cloned().unwrap_or_else(|| panic!("a100"));
-    g.id = "my-card".into();
-    g.name = "My card".into();
-    g.fp16_tflops = g.fp16_tflops.map(|x| x * 2.0);
-    g.bf16_tflops = g.bf16_tflops.map(|x| x * 2.0);
+    let g = scaled_card("a100-80gb-sxm4", 2.0, 1.0);
     let mut s = Scenario { model: "resnet50".into(), task: Task::FullFinetune, ..Scenario::default() };
     s.precision = gpu_planner::domain::scenario::Precision::Fp16;
     let m = vision::model("resnet50").unwrap_or_else(|| panic!("resnet50"));

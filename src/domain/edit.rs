@@ -151,25 +151,12 @@ impl Scenario {
         // A speech model starts from speech's job values and an image model from the image
         // ones, unless the user has changed them.
         let speech = |id: &str| super::vision::model(id).is_some_and(|m| m.family == "speech");
-        let (image_job, speech_job) = (super::scenario::VisionJob::default(), super::scenario::VisionJob::speech());
-        match (speech(&self.model), speech(id)) {
-            (false, true) if self.vision.untouched_as(&image_job) => {
-                self.vision = super::scenario::VisionJob {
-                    resolution: self.vision.resolution,
-                    batch: self.vision.batch,
-                    steps: self.vision.steps,
-                    ..speech_job
-                };
+        if speech(&self.model) != speech(id) {
+            let (image, voice) = (super::scenario::VisionJob::default(), super::scenario::VisionJob::speech());
+            let (from, to) = if speech(id) { (image, voice) } else { (voice, image) };
+            if self.vision.untouched_as(&from) {
+                self.vision.take_values_of(&to);
             }
-            (true, false) if self.vision.untouched_as(&speech_job) => {
-                self.vision = super::scenario::VisionJob {
-                    resolution: self.vision.resolution,
-                    batch: self.vision.batch,
-                    steps: self.vision.steps,
-                    ..image_job
-                };
-            }
-            _ => {}
         }
         self.model = id.to_string();
     }

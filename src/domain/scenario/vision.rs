@@ -41,6 +41,13 @@ impl VisionJob {
         (self.dataset, self.epochs, self.rate, self.latency_ms)
             == (other.dataset, other.epochs, other.rate, other.latency_ms)
     }
+
+    /// Takes `other`'s starting values (those [`Self::untouched_as`] compares), keeping the
+    /// image size, batch and steps.
+    pub fn take_values_of(&mut self, other: &Self) {
+        (self.dataset, self.epochs, self.rate, self.latency_ms) =
+            (other.dataset, other.epochs, other.rate, other.latency_ms);
+    }
 }
 
 // Deserialize by table (domain/read.rs): the same meaning as a derive with #[serde(default)].
