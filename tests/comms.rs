@@ -262,3 +262,68 @@ fn the_fabric_bytes_are_the_time_models_own() {
     let one = step_comm(&s, &g, &Layout { dp: 2, tp: 4, ..Layout::single() }, &x, 1.0);
     assert_close(one.fabric.total(), 0.0, 1e-12);
 }
+
+/// Ring attention (context parallelism) worked by hand: each layer and micro-batch passes K and V
+/// once round the ring forward and twice backward, (c − 1)/c of them leaving the card. TP 4 × CP 4
+/// spans 16 cards, two 8-card servers, so the ring crosses the fabric; TP 2 × CP 2 stays inside
+/// one server on NVLink. With no attention compute to hide behind, all of it is exposed.
+#[test]
+fn the_context_parallel_ring_worked_by_hand() {
+    use gpu_planner::domain::comms::link_within;
+    let g = card("h100-sxm");
+    let s = Scenario::default();
+    let kv = 4e6;
+    let x = StepTraffic { kv_bytes: kv, stage_layers: 10.0, microbatches: 2.0, ..traffic(0.0) };
+    let wide = step_comm(&s, &g, &Layout { tp: 4, cp: 4, ..Layout::single() }, &x, 1.0);
+    let bytes = 3.0 * 10.0 * 2.0 * kv * 3.0 / 4.0;
+    assert_close(wide.fabric.cp, bytes, 1e-12);
+    assert_close(wide.cp_s, bytes / inter_server(&s), 1e-12);
+    assert_close(wide.exposed_s, wide.cp_s, 1e-12);
+    let narrow = step_comm(&s, &g, &Layout { tp: 2, cp: 2, ..Layout::single() }, &x, 1.0);
+    assert_close(narrow.fabric.cp, 0.0, 1e-12);
+    assert_close(narrow.cp_s, 3.0 * 10.0 * 2.0 * kv / 2.0 / link_within(&g, 4).0, 1e-12);
+}
+
+/// Overlapped expert all-to-alls (DualPipe, 1F1B overlap) hide behind the other micro-batch's
+/// compute: what outlasts the compute stays exposed, and nothing shows when the compute is longer.
+/// EP 4 inside one server: 4 all-to-alls per MoE layer and micro-batch, 3/4 of the dispatch leaving.
+#[test]
+fn overlapped_expert_traffic_shows_only_what_outlasts_the_compute() {
+    use gpu_planner::domain::comms::link_within;
+    let g = card("h100-sxm");
+    let mut s = Scenario::default();
+    s.training.conventions.overlap_moe_comm = true;
+    let x = StepTraffic { moe_layers: 8.0, dispatch_bytes: 5e7, microbatches: 2.0, ..traffic(0.0) };
+    let l = Layout { ep: 4, ..Layout::single() };
+    let ep_s = 4.0 * 8.0 * 2.0 * 5e7 * 3.0 / 4.0 / link_within(&g, 4).0;
+    let short = step_comm(&s, &g, &l, &x, ep_s / 4.0);
+    assert_close(short.ep_s, ep_s, 1e-12);
+    assert_close(short.exposed_s, 0.75 * ep_s, 1e-12);
+    let long = step_comm(&s, &g, &l, &x, 2.0 * ep_s);
+    assert!(long.exposed_s.abs() < 1e-15, "{long:?}");
+}
+
+/// The data-parallel ring runs over ranks TP apart: with a bridged pair (H100 PCIe) and TP 2,
+/// the four DP ranks of a server sit on four different pairs, so the ring crosses PCIe although
+/// each TP group talks over its bridge.
+#[test]
+fn the_data_parallel_ring_spans_the_tensor_parallel_stride() {
+    use gpu_planner::domain::comms::link_within;
+    let g = card("h100-pcie");
+    let s = Scenario::default();
+    let c = step_comm(&s, &g, &Layout { dp: 4, tp: 2, ..Layout::single() }, &traffic(1e9), 1.0);
+    assert_eq!(c.dp_link, "pcie");
+    assert_close(c.dp_s, 2.0 * 3.0 / 4.0 * 1e9 / link_within(&g, 8).0, 1e-12);
+}
+
+/// The fabric total is every group's bytes; efficiency is compute over compute plus exposure,
+/// and a step with nothing to do is not a 0/0.
+#[test]
+fn fabric_total_and_efficiency() {
+    use gpu_planner::domain::comms::{Fabric, StepComm};
+    let f = Fabric { dp: 1.0, tp: 2.0, pp: 4.0, ep: 8.0, cp: 16.0 };
+    assert_close(f.total(), 31.0, 1e-15);
+    let c = StepComm { compute_s: 3.0, exposed_s: 1.0, ..StepComm::default() };
+    assert_close(c.efficiency(), 0.75, 1e-15);
+    assert_close(StepComm::default().efficiency(), 1.0, 1e-15);
+}
