@@ -79,9 +79,21 @@ fn strip(v: &mut Value) {
 }
 
 /// Field order of a vision model row and of a measurement row (src/domain/vision.rs reads them).
-const VISION_MODEL: [&str; 10] =
-    ["id", "name", "family", "arch", "params_m", "frozen_m", "gflops", "resolution", "steps", "parts"];
-const VISION_ROW: [&str; 15] = [
+const VISION_MODEL: [&str; 12] = [
+    "id",
+    "name",
+    "family",
+    "arch",
+    "params_m",
+    "frozen_m",
+    "gflops",
+    "resolution",
+    "steps",
+    "parts",
+    "nchw_over_nhwc_train",
+    "nchw_over_nhwc_infer",
+];
+const VISION_ROW: [&str; 16] = [
     "model",
     "card",
     "mode",
@@ -97,6 +109,7 @@ const VISION_ROW: [&str; 15] = [
     "peak_tflops",
     "bandwidth_gb_s",
     "date",
+    "memory_format",
 ];
 
 fn compact_vision(v: &Value) -> Value {

@@ -37,6 +37,7 @@ fn plan_median(s: &Scenario, runs: usize) -> f64 {
 }
 
 #[wasm_bindgen_test]
+#[allow(clippy::too_many_lines)] // one timed story, read top to bottom
 async fn bench_in_chromium() {
     let cat = Catalog::embedded();
     let s = Scenario::default();

@@ -120,6 +120,8 @@ fn unlisted(id: &str, params_m: f64, gflops: f64) -> vision::VisionModel {
         resolution: Some(640),
         steps: None,
         parts: Vec::new(),
+        nchw_over_nhwc_train: None,
+        nchw_over_nhwc_infer: None,
         source: String::new(),
     }
 }

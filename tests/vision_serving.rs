@@ -57,6 +57,7 @@ fn speed(per_card: f64, fixed_s: f64) -> Speed {
             date: String::new(),
             ratio: 1.0,
             from_inference: false,
+            layout: None,
         },
     }
 }

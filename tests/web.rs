@@ -1017,6 +1017,49 @@ async fn a_vision_job_gets_fit_time_cost_and_serving_speed() {
     settle().await;
 }
 
+/// A team training ResNet-50 in PyTorch's default NCHW says so: every card's time follows the
+/// slower format (NVIDIA's figures ran NHWC), the link keeps the choice, and the select is out of
+/// the way for a model with no measured pair (YOLO).
+#[wasm_bindgen_test]
+async fn a_cnn_jobs_memory_format_changes_its_time_and_travels_in_the_link() {
+    let _h = fresh().await;
+    choose("model", "yolov8x");
+    settle().await;
+    assert!(by_testid("v-format").closest("[hidden]").ok().flatten().is_some(), "no pair for YOLO: hidden");
+    choose("model", "resnet50");
+    settle().await;
+    assert!(by_testid("v-format").closest("[hidden]").ok().flatten().is_none(), "shown for ResNet-50");
+    let mut s = Scenario { model: "resnet50".into(), ..Scenario::default() };
+    let before = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    choose("v-format", "nchw");
+    frames().await;
+    s.vision.memory_format = Some(gpu_planner::domain::vision::MemoryFormat::Nchw);
+    let after = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    // The first ranked card on the page whose speed was carried from an NHWC figure.
+    let card = after
+        .cards
+        .iter()
+        .find(|c| {
+            c.vision.as_ref().is_some_and(|v| v.basis.layout.is_some()) && find(&format!("card-{}", c.gpu)).is_some()
+        })
+        .expect("a shown card carried across formats");
+    let was = before.cards.iter().find(|c| c.gpu == card.gpu).and_then(|c| c.hours).unwrap_or(0.0);
+    let hours = card.hours.unwrap_or(0.0);
+    assert!(hours > was * 1.3, "NCHW is slower on {}: {was} h -> {hours} h", card.gpu);
+    let row = text(&format!("card-{}", card.gpu));
+    let shown = format::hours(hours, format::Lang::En);
+    assert!(row.contains(&shown), "{row} lacks {shown}");
+    let link = gpu_planner::domain::share::decode(&window().location().search().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(link.vision.memory_format, s.vision.memory_format);
+    to_zh().await;
+    let field =
+        by_testid("v-format").closest("label").ok().flatten().and_then(|l| l.text_content()).unwrap_or_default();
+    assert!(field.contains("内存布局") && field.contains("NCHW（PyTorch 默认）"), "{field}");
+    click("lang");
+    settle().await;
+}
+
 /// The Beijing team's first step: measure on one card, then see every card re-predicted from
 /// that measurement, each time marked as calibrated on it.
 #[wasm_bindgen_test]
@@ -1285,7 +1328,7 @@ async fn fifty_thousand_yuan_buys_a_workstation_on_the_page() {
     frames().await;
     let field: web_sys::HtmlInputElement = by_testid("own-server").unchecked_into();
     assert_eq!(field.value().replace(',', ""), "18000");
-    assert!(!field.closest("div[hidden]").ok().flatten().is_some(), "host fields shown");
+    assert!(field.closest("div[hidden]").ok().flatten().is_none(), "host fields shown");
 }
 
 /// The page index (issue 29 item 10): every link names a section that is on the page once the

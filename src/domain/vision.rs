@@ -118,22 +118,43 @@ fn candidates(
         .collect()
 }
 
+/// Whether `x` ran in another memory format than the job asks for (both stated).
+fn other_format(s: &Scenario, x: &Measurement) -> bool {
+    matches!((s.vision.memory_format, x.memory_format), (Some(a), Some(b)) if a != b)
+}
+
+/// Speed factor of running the job in another memory format than measurement `x`: the model's
+/// NCHW/NHWC speed ratio (training or inference, as the job), or its inverse for NHWC from an
+/// NCHW row. 1 when the job keeps the measured format, either is unstated, or the model has no
+/// measured pair (timm publishes both formats on one card: `nchw_over_nhwc_*` in vision.json).
+fn layout_factor(m: &VisionModel, s: &Scenario, x: &Measurement) -> f64 {
+    let r = if s.task.is_training() { m.nchw_over_nhwc_train } else { m.nchw_over_nhwc_infer };
+    match (other_format(s, x), s.vision.memory_format, r) {
+        (true, Some(MemoryFormat::Nchw), Some(r)) => r,
+        (true, Some(MemoryFormat::Nhwc), Some(r)) if r > 0.0 => 1.0 / r,
+        _ => 1.0,
+    }
+}
+
 /// The best of `c`: this card, then the scenario's precision — else one of its width (fp16 for
 /// bf16 and back: the same tensor-core rate; never fp32 for a 16-bit job) — then the card most
-/// alike (the ratio nearest 1); at a tie the larger batch (a throughput figure).
+/// alike (the ratio nearest 1), then the job's memory format; at a tie the larger batch (a
+/// throughput figure).
 fn best<'a>(
     c: impl Iterator<Item = &'a (&'static Measurement, f64)>,
     g: &Gpu,
-    p: Precision,
+    s: &Scenario,
 ) -> Option<&'a (&'static Measurement, f64)> {
+    let p = s.precision;
     let far = |x: &Measurement| {
         let q = precision(x);
         u8::from(q != p) + u8::from(!same_width(q, p))
     };
-    let key = |(x, r): &(&Measurement, f64)| (x.card != g.id, far(x), r.ln().abs(), u32::MAX - x.batch);
+    let key =
+        |(x, r): &(&Measurement, f64)| (x.card != g.id, far(x), r.ln().abs(), other_format(s, x), u32::MAX - x.batch);
     c.min_by(|a, b| {
         let (ka, kb) = (key(a), key(b));
-        ka.0.cmp(&kb.0).then(ka.1.cmp(&kb.1)).then(ka.2.total_cmp(&kb.2)).then(ka.3.cmp(&kb.3))
+        ka.0.cmp(&kb.0).then(ka.1.cmp(&kb.1)).then(ka.2.total_cmp(&kb.2)).then(ka.3.cmp(&kb.3)).then(ka.4.cmp(&kb.4))
     })
 }
 
@@ -165,12 +186,14 @@ pub fn speed_without(m: &VisionModel, s: &Scenario, g: &Gpu, catalog: &Catalog, 
         let largest = |(x, _): &&(&Measurement, f64)| {
             !c.iter().any(|(y, _)| y.card == x.card && y.precision == x.precision && y.batch > x.batch)
         };
-        let Some(&(x, r)) = best(c.iter().filter(largest), g, s.precision) else { continue };
-        let per_card = x.per_card()? * r * factor / work_ratio(m, s, x);
+        let Some(&(x, r)) = best(c.iter().filter(largest), g, s) else { continue };
+        let layout = layout_factor(m, s, x);
+        let per_card = x.per_card()? * r * factor * layout / work_ratio(m, s, x);
         // A batch-1 latency, carried the same way, gives the fixed time per batch.
-        let fixed_s = best(c.iter().filter(|(y, _)| y.batch == 1 && y.latency_ms.is_some()), g, s.precision)
+        let fixed_s = best(c.iter().filter(|(y, _)| y.batch == 1 && y.latency_ms.is_some()), g, s)
             .map_or(0.0, |&(y, ry)| {
-                y.latency_ms.unwrap_or(0.0) / 1e3 * work_ratio(m, s, y) / ry / factor - 1.0 / per_card
+                y.latency_ms.unwrap_or(0.0) / 1e3 * work_ratio(m, s, y) / ry / factor / layout_factor(m, s, y)
+                    - 1.0 / per_card
             })
             .max(0.0);
         let basis = Basis {
@@ -179,6 +202,7 @@ pub fn speed_without(m: &VisionModel, s: &Scenario, g: &Gpu, catalog: &Catalog, 
             date: x.date.clone(),
             ratio: r,
             from_inference: mode == Mode::Infer && s.task.is_training(),
+            layout: ((layout - 1.0).abs() > 1e-12).then_some(layout),
         };
         return Some(Speed { per_card, fixed_s, basis });
     }

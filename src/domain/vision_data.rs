@@ -26,6 +26,11 @@ pub struct VisionModel {
     pub steps: Option<u32>,
     /// A pipeline: the ids of the models it runs (each trained on its own).
     pub parts: Vec<String>,
+    /// Speed in NCHW over speed in NHWC (`channels_last`), training and inference, measured on
+    /// one card with everything else equal (timm's paired benchmark files); `None` where no such
+    /// pair is published.
+    pub nchw_over_nhwc_train: Option<f64>,
+    pub nchw_over_nhwc_infer: Option<f64>,
     pub source: String,
 }
 
@@ -63,6 +68,16 @@ impl VisionModel {
     }
 }
 
+/// How a convolutional network's activations lie in memory. PyTorch's default is NCHW; NHWC
+/// (`channels_last`) lets tensor cores run convolutions without transposes, and NVIDIA's
+/// published ResNet-50 figures use it. For transformers the two run alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MemoryFormat {
+    Nchw,
+    Nhwc,
+}
+crate::named_enum!(MemoryFormat { Nchw => "nchw", Nhwc => "nhwc" });
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
     Train,
@@ -94,6 +109,8 @@ pub struct Measurement {
     /// Optimizer of a training row's memory figure, an `Optimizer` name (`adam_w` when absent).
     pub optimizer: String,
     pub gpus: u32,
+    /// The memory format the source states it ran in (`None`: not stated).
+    pub memory_format: Option<MemoryFormat>,
     pub source: String,
     pub date: String,
 }
@@ -127,7 +144,7 @@ fn int(v: &Value) -> Option<u32> {
 }
 
 /// A model row: id, name, family, arch, params_m, frozen_m, gflops, resolution, steps, parts,
-/// source.
+/// nchw_over_nhwc_train, nchw_over_nhwc_infer, source.
 fn read_model(v: &Value, sources: &Value) -> Option<VisionModel> {
     Some(VisionModel {
         id: v[0].as_str()?.to_string(),
@@ -140,12 +157,15 @@ fn read_model(v: &Value, sources: &Value) -> Option<VisionModel> {
         resolution: int(&v[7]),
         steps: int(&v[8]),
         parts: v[9].as_array().map(|p| p.iter().map(text).collect()).unwrap_or_default(),
-        source: text(&sources[v[10].as_u64()? as usize]),
+        nchw_over_nhwc_train: v[10].as_f64(),
+        nchw_over_nhwc_infer: v[11].as_f64(),
+        source: text(&sources[v[12].as_u64()? as usize]),
     })
 }
 
 /// A measurement row: model, card, mode, precision, batch, resolution, steps, samples_s,
-/// latency_ms, memory_gib, optimizer, gpus, peak_tflops, bandwidth_gb_s, date, source.
+/// latency_ms, memory_gib, optimizer, gpus, peak_tflops, bandwidth_gb_s, date, memory_format,
+/// source.
 fn read_measurement(v: &Value, sources: &Value) -> Option<Measurement> {
     let mode = match v[2].as_str()? {
         "train" => Mode::Train,
@@ -169,7 +189,8 @@ fn read_measurement(v: &Value, sources: &Value) -> Option<Measurement> {
         peak_tflops: v[12].as_f64(),
         bandwidth_gb_s: v[13].as_f64(),
         date: text(&v[14]),
-        source: text(&sources[v[15].as_u64()? as usize]),
+        memory_format: v[15].as_str().and_then(|f| super::names::parse(f, MemoryFormat::NAMES)),
+        source: text(&sources[v[16].as_u64()? as usize]),
     })
 }
 
@@ -213,6 +234,10 @@ pub struct Basis {
     pub ratio: f64,
     /// Training carried from an inference measurement (× 1/3).
     pub from_inference: bool,
+    /// Speed factor for running in another memory format than the measurement (NCHW/NHWC),
+    /// when one was applied.
+    #[serde(default)]
+    pub layout: Option<f64>,
 }
 
 /// Serving figures of one card, or a training run's speed.

@@ -2,11 +2,11 @@
 //! batch, dataset and epochs to train; rate and latency target to serve.
 
 use super::bind::{get, num, set};
-use super::fields::{num_row, Num, NumField};
+use super::fields::{num_row, Num, NumField, SelectField};
 use super::i18n::{Key, Lang};
 use crate::domain::scenario::ranges::*;
 use crate::domain::scenario::Task;
-use crate::domain::vision;
+use crate::domain::vision::{self, MemoryFormat};
 use crate::domain::Scenario;
 use leptos::prelude::*;
 
@@ -71,7 +71,7 @@ const FIELDS: &[Field] = &[
 #[component]
 pub fn VisionForm() -> impl IntoView {
     let sc = expect_context::<RwSignal<Scenario>>();
-    FIELDS
+    let fields = FIELDS
         .iter()
         .map(|f| {
             let n = &f.num;
@@ -81,5 +81,39 @@ pub fn VisionForm() -> impl IntoView {
                 </div>
             }
         })
-        .collect_view()
+        .collect_view();
+    view! { {fields} <MemoryFormatField/> }
+}
+
+/// The CNN's memory format; shown only for a model with a measured NCHW/NHWC pair (elsewhere it
+/// changes nothing). Values are the scenario's names; "" = as each measurement ran.
+#[component]
+fn MemoryFormatField() -> impl IntoView {
+    let sc = expect_context::<RwSignal<Scenario>>();
+    let lang = expect_context::<RwSignal<Lang>>();
+    let options = Signal::derive(move || {
+        let l = lang.get();
+        [("", Key::FormatAsMeasured), ("nchw", Key::FormatNchw), ("nhwc", Key::FormatNhwc)]
+            .iter()
+            .map(|(v, k)| ((*v).to_string(), k.text(l).to_string()))
+            .collect::<Vec<_>>()
+    });
+    let value = get(sc, |s| {
+        MemoryFormat::NAMES
+            .iter()
+            .find(|(f, _)| Some(*f) == s.vision.memory_format)
+            .map_or(String::new(), |(_, n)| (*n).to_string())
+    });
+    let on_change = Callback::new(move |name: String| {
+        let f = MemoryFormat::NAMES.iter().find(|(_, n)| *n == name).map(|(f, _)| *f);
+        sc.update(|s| s.vision.memory_format = f);
+    });
+    let unpaired = |s: &Scenario| {
+        vision::model(&s.model).is_none_or(|m| m.nchw_over_nhwc_train.is_none() && m.nchw_over_nhwc_infer.is_none())
+    };
+    view! {
+        <div hidden=get(sc, unpaired)>
+            <SelectField label=Key::MemoryFormatLabel testid="v-format" options value on_change/>
+        </div>
+    }
 }

@@ -55,12 +55,21 @@ fn speed(v: &CardVerdict, x: &VisionFigures, lang: Lang, out: &mut Vec<Explanati
         )
     };
     let from = if k.from_inference { " × 1/3 (training from an inference figure)" } else { "" };
+    let layout = k.layout.map_or(String::new(), |f| {
+        format!(
+            " × {f:.3} ({})",
+            t(
+                "the other memory format, NCHW/NHWC speed ratio measured on one card (timm)",
+                "换用另一种内存布局：同一张卡上实测的 NCHW/NHWC 速度比（timm）"
+            )
+        )
+    });
     out.push(line(
         "vision_speed",
         "Speed per card",
         "每卡速度",
         format!(
-            "measured on {} ({}){carried}{from}, scaled to this size and steps",
+            "measured on {} ({}){carried}{from}{layout}, scaled to this size and steps",
             // A catalog card by its name; a card outside the catalog is stored by name.
             crate::domain::Catalog::embedded().gpu(&k.card).map_or(k.card.as_str(), |c| c.name.as_str()),
             if k.date.is_empty() { t("undated", "未注明日期") } else { &k.date }

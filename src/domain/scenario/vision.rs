@@ -1,6 +1,8 @@
 //! Inputs of a vision, OCR, speech or diffusion job (domain/vision.rs plans it): what a CV team
 //! thinks in — image size, batch, dataset, epochs; for serving, a rate and a latency target.
 
+use crate::domain::vision_data::MemoryFormat;
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct VisionJob {
     /// Input side in pixels; 0 = the model's reference size.
@@ -16,11 +18,23 @@ pub struct VisionJob {
     pub latency_ms: f64,
     /// Diffusion sampling steps; 0 = the model's default.
     pub steps: u32,
+    /// The memory format the job runs in (NCHW is PyTorch's default, NHWC `channels_last`);
+    /// `None`: as each measurement ran (no correction).
+    pub memory_format: Option<MemoryFormat>,
 }
 
 impl Default for VisionJob {
     fn default() -> Self {
-        Self { resolution: 0, batch: 16, dataset: 100_000.0, epochs: 100.0, rate: 100.0, latency_ms: 200.0, steps: 0 }
+        Self {
+            resolution: 0,
+            batch: 16,
+            dataset: 100_000.0,
+            epochs: 100.0,
+            rate: 100.0,
+            latency_ms: 200.0,
+            steps: 0,
+            memory_format: None,
+        }
     }
 }
 
@@ -58,5 +72,6 @@ crate::read_fields!(VisionJob {
     epochs: real,
     rate: real,
     latency_ms: real,
-    steps: whole
+    steps: whole,
+    memory_format: any
 });
