@@ -634,3 +634,86 @@ fn another_width_on_the_same_card_is_carried_by_its_peaks() {
     let peaks = g.fp32_tflops.unwrap_or(0.0) / g.fp16_tflops.unwrap_or(1.0);
     assert!(full < half && full >= half * peaks - 1e-9, "fp32 {full} against fp16 {half} (peaks ×{peaks:.2})");
 }
+
+/// The data-parallel step by hand: the fp32 gradients of the trainable weights go round a ring,
+/// 2·(n−1)/n of their bytes over the link the cards share — the card's own link (comms.rs
+/// `link_within`) inside a server, the fabric (`inter_server`) across servers — less the ⅔ of
+/// the step the backward pass hides (PyTorch DDP, Li et al. VLDB 2020). Then the run: samples ×
+/// epochs / (batch × cards) steps of (batch time + exposed all-reduce), over the goodput (1 here),
+/// and its cost, hours × cards × the card's hourly rent.
+#[test]
+fn data_parallel_step_hours_and_cost_by_hand() {
+    use common::assert_close;
+    use gpu_planner::domain::comms::{inter_server, link_within};
+    let g = card("rtx-4090");
+    let m = vision::model("vit-h14").unwrap_or_else(|| panic!("vit-h14"));
+    let mut s = scenario("vit-h14", Task::FullFinetune);
+    s.cards = CardFilter { only: vec!["rtx-4090".into()], ..CardFilter::default() };
+    s.vision.batch = 8;
+    s.efficiency.goodput = Some(1.0);
+    assert!(m.frozen_m.abs() < 1e-12, "every weight trains");
+    let bytes = m.params_m * 1e6 * 4.0;
+    let exposed = |n: u32, compute_s: f64| vision::exposed_allreduce(m, &s, &g, n, compute_s);
+    assert!(exposed(1, 0.0).abs() < 1e-15, "one card reduces nothing");
+    // Eight cards fill the default 8-card server: the card's own link.
+    let ring8 = 2.0 * 7.0 / 8.0 * bytes / link_within(&g, 8).0;
+    assert_close(exposed(8, 0.0), ring8, 1e-12);
+    assert_close(exposed(8, 0.3 * ring8), ring8 - 0.2 * ring8, 1e-12);
+    assert!(exposed(8, 1.5 * ring8).abs() < 1e-15, "a step 1.5× the ring hides it all");
+    // Sixteen cards span two servers: the fabric.
+    let ring16 = 2.0 * 15.0 / 16.0 * bytes / inter_server(&s);
+    assert_close(exposed(16, 0.0), ring16, 1e-12);
+    assert!((ring16 - 2.0 * 15.0 / 16.0 * bytes / link_within(&g, 16).0).abs() > 1e-3 * ring16);
+    // Frozen weights send no gradients: FLUX.1-dev's text encoders and VAE (4,700 M).
+    let flux = vision::model("flux1-dev").unwrap_or_else(|| panic!("flux1-dev"));
+    let trainable = (flux.params_m - flux.frozen_m) * 1e6 * 4.0;
+    assert!(flux.frozen_m > 1000.0);
+    assert_close(vision::exposed_allreduce(flux, &s, &g, 8, 0.0), 1.75 * trainable / link_within(&g, 8).0, 1e-12);
+
+    // The run on 16 cards.
+    s.parallel = Parallel { gpus: 16, ..Parallel::default() };
+    let r = common::report(&s);
+    let v = &r.cards[0];
+    let sp = vision::speed(m, &s, &g, Catalog::embedded()).unwrap_or_else(|| panic!("speed"));
+    let t = vision::batch_time(&sp, 8);
+    let steps = s.vision.dataset * s.vision.epochs / (8.0 * 16.0);
+    let ar = vision::exposed_allreduce(m, &s, &g, 16, t);
+    let hours = steps * (t + ar) / 3600.0;
+    assert!(ar > 0.05 * t, "the fabric shows in the step: {ar} of {t} s");
+    assert_close(v.hours.unwrap_or(0.0), hours, 1e-9);
+    let rent = v.rent_hourly.unwrap_or_else(|| panic!("the 4090 rents"));
+    assert_close(v.cost.unwrap_or(0.0), hours * 16.0 * rent, 1e-9);
+}
+
+/// Serving by hand: the latency shown is the batcher's p99 in milliseconds, and the cost per
+/// million images is the cards' rent over the images they serve in an hour — the offered rate,
+/// or all they can do when it is more.
+#[test]
+fn serving_latency_and_cost_per_million_by_hand() {
+    use common::assert_close;
+    let g = card("l4");
+    let m = vision::model("yolo11s").unwrap_or_else(|| panic!("yolo11s"));
+    let mut s = scenario("yolo11s", Task::Inference);
+    s.cards = CardFilter { only: vec!["l4".into()], ..CardFilter::default() };
+    s.vision.rate = 3000.0;
+    s.vision.latency_ms = 100.0;
+    let v = common::report(&s).cards[0].clone();
+    let x = v.vision.clone().unwrap_or_else(|| panic!("figures"));
+    let sp = vision::speed(m, &s, &g, Catalog::embedded()).unwrap_or_else(|| panic!("speed"));
+    let usable = s.parallel.usable(g.memory_gb.unwrap_or(0.0) * gpu_planner::domain::units::GIB);
+    let served = vision::serve(m, &s, &sp, usable, vision::activation_per_sample(m, &s));
+    assert!(served.cards >= 2 && served.meets, "{served:?}");
+    assert_eq!((v.gpus, x.batch), (served.cards, served.batch));
+    assert_close(x.latency_ms.unwrap_or(0.0), served.latency_s * 1e3, 1e-12);
+    assert!(x.latency_ms.unwrap_or(0.0) > 1.0, "milliseconds, not seconds");
+    let rent = v.rent_hourly.unwrap_or_else(|| panic!("the L4 rents"));
+    let gpus = f64::from(served.cards);
+    assert!(x.samples_s * gpus > 3000.0 && x.samples_s + gpus < 3000.0);
+    assert_close(v.cost.unwrap_or(0.0), rent * gpus / (3000.0 * 3600.0) * 1e6, 1e-9);
+    // Offered more than the cards can do (a fixed count): the cost is per image they serve.
+    s.parallel.gpus = 1;
+    let v = common::report(&s).cards[0].clone();
+    let x = v.vision.clone().unwrap_or_else(|| panic!("figures"));
+    assert!(x.samples_s < 3000.0 && !x.meets);
+    assert_close(v.cost.unwrap_or(0.0), rent / (x.samples_s * 3600.0) * 1e6, 1e-9);
+}
