@@ -717,3 +717,35 @@ fn serving_latency_and_cost_per_million_by_hand() {
     assert!(x.samples_s < 3000.0 && !x.meets);
     assert_close(v.cost.unwrap_or(0.0), rent / (x.samples_s * 3600.0) * 1e6, 1e-9);
 }
+
+/// A vision job's MFU is its samples/s × the model's FLOPs per sample (three forward passes to
+/// train, Kaplan et al. 2020 §2.1; one to serve) over the card's dense peak at the job's
+/// precision: ResNet-50 (4.11 GMACs = 8.22 GFLOPs, timm) at NVIDIA's 2,470 img/s on an A100 80GB
+/// SXM4 (312 dense fp16 TFLOPS, datasheet) is 2,470 × 8.22e9 × 3 / 312e12 = 19.5%. Card-hours are
+/// the run's hours × its cards.
+#[test]
+fn a_vision_jobs_mfu_and_card_hours_by_hand() {
+    use common::assert_close;
+    let mut s = scenario("resnet50", Task::FullFinetune);
+    s.precision = Precision::Fp16;
+    s.vision.memory_format = Some(vision::MemoryFormat::Nhwc);
+    s.cards = CardFilter { only: vec!["a100-80gb-sxm4".into()], ..CardFilter::default() };
+    s.parallel = Parallel { gpus: 4, ..Parallel::default() };
+    let m = vision::model("resnet50").unwrap_or_else(|| panic!("resnet50"));
+    assert_close(m.gflops.unwrap_or(0.0), 8.22, 1e-9);
+    assert_close(card("a100-80gb-sxm4").fp16_tflops.unwrap_or(0.0), 312.0, 1e-9);
+    let v = common::report(&s).cards[0].clone();
+    let x = v.vision.clone().unwrap_or_else(|| panic!("figures"));
+    assert_close(x.samples_s, 2470.0, 1e-9);
+    assert_close(v.mfu, 2470.0 * 8.22e9 * 3.0 / 312e12, 1e-9);
+    assert_close(v.mfu, 0.19523, 1e-4);
+    assert_close(v.gpu_hours.unwrap_or(0.0), v.hours.unwrap_or(0.0) * 4.0, 1e-12);
+    assert!(v.hours.is_some_and(|h| h > 0.0));
+    // Serving: one pass per image.
+    s.task = Task::Inference;
+    s.parallel = Parallel::default();
+    let v = common::report(&s).cards[0].clone();
+    let x = v.vision.clone().unwrap_or_else(|| panic!("figures"));
+    assert_close(v.mfu, x.samples_s * 8.22e9 / 312e12, 1e-9);
+    assert!(v.mfu > 0.01, "{}", v.mfu);
+}
