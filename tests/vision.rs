@@ -749,3 +749,24 @@ fn a_vision_jobs_mfu_and_card_hours_by_hand() {
     assert_close(v.mfu, x.samples_s * 8.22e9 / 312e12, 1e-9);
     assert!(v.mfu > 0.01, "{}", v.mfu);
 }
+
+/// The training run's FLOPs on the summary: 3 forward passes × the model's FLOPs per sample at
+/// the job's pixels × samples × epochs. ResNet-50 (8.22 GFLOPs at 224 px), 100,000 images ×
+/// 100 epochs: 8.22e9 × 3 × 1e7 = 2.466e17; at 448 px four times that. A model without
+/// published FLOPs (Whisper) has none.
+#[test]
+fn a_vision_runs_flops_by_hand() {
+    use common::assert_close;
+    let mut s = scenario("resnet50", Task::FullFinetune);
+    s.vision.dataset = 100_000.0;
+    s.vision.epochs = 100.0;
+    assert_close(common::report(&s).training_flops.unwrap_or(0.0), 2.466e17, 1e-9);
+    s.vision.resolution = 448;
+    assert_close(common::report(&s).training_flops.unwrap_or(0.0), 4.0 * 2.466e17, 1e-9);
+    s.vision.resolution = 224;
+    assert_close(common::report(&s).training_flops.unwrap_or(0.0), 2.466e17, 1e-9);
+    s.task = Task::Inference;
+    assert!(common::report(&s).training_flops.is_none(), "serving has no training FLOPs");
+    let w = scenario("whisper-large-v2", Task::FullFinetune);
+    assert!(common::report(&w).training_flops.is_none());
+}
