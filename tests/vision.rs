@@ -770,3 +770,20 @@ fn a_vision_runs_flops_by_hand() {
     let w = scenario("whisper-large-v2", Task::FullFinetune);
     assert!(common::report(&w).training_flops.is_none());
 }
+
+/// A training job carried from inference rows (SAM ViT-H: only serving figures are published)
+/// runs at a third of the serving speed, and its fixed time per batch is the batch-1 latency
+/// × 3 as well: fixed + one sample's share is three times the serving one.
+#[test]
+fn a_training_job_from_inference_rows_triples_the_batch_one_latency_too() {
+    let c = Catalog::embedded();
+    let m = vision::model("sam-vit-h-encoder").unwrap_or_else(|| panic!("sam-vit-h-encoder"));
+    let g = card("rtx-4090");
+    let serve =
+        vision::speed(m, &scenario("sam-vit-h-encoder", Task::Inference), &g, c).unwrap_or_else(|| panic!("serve"));
+    let train =
+        vision::speed(m, &scenario("sam-vit-h-encoder", Task::FullFinetune), &g, c).unwrap_or_else(|| panic!("train"));
+    assert!(train.basis.from_inference && serve.fixed_s > 0.0 && train.fixed_s > 0.0, "{serve:?} {train:?}");
+    common::assert_close(train.per_card * 3.0, serve.per_card, 1e-12);
+    common::assert_close(train.fixed_s + 1.0 / train.per_card, 3.0 * (serve.fixed_s + 1.0 / serve.per_card), 1e-9);
+}
