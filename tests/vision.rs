@@ -787,3 +787,37 @@ fn a_training_job_from_inference_rows_triples_the_batch_one_latency_too() {
     common::assert_close(train.per_card * 3.0, serve.per_card, 1e-12);
     common::assert_close(train.fixed_s + 1.0 / train.per_card, 3.0 * (serve.fixed_s + 1.0 / serve.per_card), 1e-9);
 }
+
+/// A model with no memory figure borrows from its own family before a model nearer in size of
+/// another: ConvNeXt-B (88.6 M parameters, classification) takes ResNet-50's figure (25.6 M,
+/// classification), not YOLOv5x's (86.7 M, detection), × the ratio of their activation sizes,
+/// GFLOPs / √(M params): (30.76 / √88.59) / (8.22 / √25.56). YOLOv8m takes YOLOv5m's, not
+/// ResNet-50's (nearer in size, another family).
+#[test]
+fn a_borrowed_memory_figure_comes_from_the_models_own_family_first() {
+    use gpu_planner::domain::vision::MemoryBasis;
+    let borrowed = |id: &str| {
+        let m = vision::model(id).unwrap_or_else(|| panic!("{id}"));
+        vision::activation_basis(m, &scenario(id, Task::FullFinetune)).1
+    };
+    match borrowed("convnext-b") {
+        MemoryBasis::Borrowed { from, family, scale } => {
+            assert_eq!((from.as_str(), family), ("resnet50", true));
+            common::assert_close(scale, (30.76 / 88.59f64.sqrt()) / (8.22 / 25.56f64.sqrt()), 1e-9);
+        }
+        other => panic!("{other:?}"),
+    }
+    match borrowed("yolov8m") {
+        MemoryBasis::Borrowed { from, family, .. } => assert_eq!((from.as_str(), family), ("yolov5m", true)),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// The activation size GFLOPs / √(M params) (YOLOv5s: 16.5 / √7.2 = 6.149) needs both: a model
+/// with zero FLOPs or zero parameters has none, and so borrows no figure.
+#[test]
+fn an_activation_size_needs_flops_and_parameters() {
+    common::assert_close(vision::activation_size(&unlisted("yolov5s-x", 7.2, 16.5)).unwrap_or(0.0), 6.149, 1e-3);
+    assert_eq!(vision::activation_size(&unlisted("no-flops", 7.2, 0.0)), None);
+    assert_eq!(vision::activation_size(&unlisted("no-params", 0.0, 16.5)), None);
+}
