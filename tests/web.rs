@@ -410,6 +410,24 @@ async fn sleep(ms: i32) {
     let _ = wasm_bindgen_futures::JsFuture::from(p).await;
 }
 
+/// The auto-plan searches 200 ms after the last edit; a panel unmounted in between (closing the
+/// page's view, a test's teardown) must not touch its disposed state: that panicked, and a
+/// panic shows the page's error screen (web/panic.rs) in place of the answer.
+#[wasm_bindgen_test]
+async fn an_edit_just_before_the_page_unmounts_does_not_panic() {
+    gpu_planner::web::panic::install();
+    if let Some(old) = find("panic") {
+        old.remove();
+    }
+    let h = fresh().await;
+    sleep(50).await;
+    type_into("seq", "8192");
+    settle().await;
+    drop(h);
+    sleep(400).await;
+    assert!(find("panic").is_none(), "{}", find("panic").and_then(|p| p.text_content()).unwrap_or_default());
+}
+
 #[wasm_bindgen_test]
 async fn auto_plan_searches_draws_the_front_and_applies_a_fix() {
     clear_storage();

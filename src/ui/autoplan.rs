@@ -121,16 +121,18 @@ pub fn AutoPlanView() -> impl IntoView {
         let mine = generation.get_value();
         set_timeout(
             move || {
-                if generation.get_value() != mine {
-                    return; // a newer edit is pending
+                // `try_`: the panel may have been unmounted within the 200 ms (a disposed
+                // value read with `get` panics, and a wasm panic stops the whole page).
+                if generation.try_get_value() != Some(mine) {
+                    return; // a newer edit is pending, or the panel is gone
                 }
                 let t = now_ms();
                 let Ok(r) = search(&s, Catalog::embedded()) else {
-                    result.set(None);
+                    result.try_set(None);
                     return;
                 };
                 let ms = now_ms() - t;
-                result.set(Some((r, diagnose(&s, Catalog::embedded()), ms)));
+                result.try_set(Some((r, diagnose(&s, Catalog::embedded()), ms)));
             },
             Duration::from_millis(200),
         );
