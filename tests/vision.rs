@@ -406,6 +406,18 @@ fn card(id: &str) -> gpu_planner::domain::Gpu {
     Catalog::embedded().gpu(id).cloned().unwrap_or_else(|| panic!("{id}"))
 }
 
+/// A `task` job of `model` planned on `gpu` alone: the card, the model and the scenario.
+fn on_one_card(
+    model: &str,
+    task: Task,
+    gpu: &str,
+) -> (gpu_planner::domain::Gpu, &'static vision::VisionModel, Scenario) {
+    let m = vision::model(model).unwrap_or_else(|| panic!("{model}"));
+    let mut s = scenario(model, task);
+    s.cards = CardFilter { only: vec![gpu.into()], ..CardFilter::default() };
+    (card(gpu), m, s)
+}
+
 /// Work per sample grows with pixels (side²) and, for image generation, with sampling steps;
 /// a training sample is one denoiser pass, so an inference figure of 30 steps carries 30 passes.
 /// SDXL base, bf16, 1024 px, 30 steps on an A100 80GB SXM4: 4.63 s per image (diffusers).
@@ -645,10 +657,7 @@ fn another_width_on_the_same_card_is_carried_by_its_peaks() {
 fn data_parallel_step_hours_and_cost_by_hand() {
     use common::assert_close;
     use gpu_planner::domain::comms::{inter_server, link_within};
-    let g = card("rtx-4090");
-    let m = vision::model("vit-h14").unwrap_or_else(|| panic!("vit-h14"));
-    let mut s = scenario("vit-h14", Task::FullFinetune);
-    s.cards = CardFilter { only: vec!["rtx-4090".into()], ..CardFilter::default() };
+    let (g, m, mut s) = on_one_card("vit-h14", Task::FullFinetune, "rtx-4090");
     s.vision.batch = 8;
     s.efficiency.goodput = Some(1.0);
     assert!(m.frozen_m.abs() < 1e-12, "every weight trains");
@@ -691,10 +700,7 @@ fn data_parallel_step_hours_and_cost_by_hand() {
 #[test]
 fn serving_latency_and_cost_per_million_by_hand() {
     use common::assert_close;
-    let g = card("l4");
-    let m = vision::model("yolo11s").unwrap_or_else(|| panic!("yolo11s"));
-    let mut s = scenario("yolo11s", Task::Inference);
-    s.cards = CardFilter { only: vec!["l4".into()], ..CardFilter::default() };
+    let (g, m, mut s) = on_one_card("yolo11s", Task::Inference, "l4");
     s.vision.rate = 3000.0;
     s.vision.latency_ms = 100.0;
     let v = common::report(&s).cards[0].clone();
@@ -726,14 +732,12 @@ fn serving_latency_and_cost_per_million_by_hand() {
 #[test]
 fn a_vision_jobs_mfu_and_card_hours_by_hand() {
     use common::assert_close;
-    let mut s = scenario("resnet50", Task::FullFinetune);
+    let (g, m, mut s) = on_one_card("resnet50", Task::FullFinetune, "a100-80gb-sxm4");
     s.precision = Precision::Fp16;
     s.vision.memory_format = Some(vision::MemoryFormat::Nhwc);
-    s.cards = CardFilter { only: vec!["a100-80gb-sxm4".into()], ..CardFilter::default() };
     s.parallel = Parallel { gpus: 4, ..Parallel::default() };
-    let m = vision::model("resnet50").unwrap_or_else(|| panic!("resnet50"));
     assert_close(m.gflops.unwrap_or(0.0), 8.22, 1e-9);
-    assert_close(card("a100-80gb-sxm4").fp16_tflops.unwrap_or(0.0), 312.0, 1e-9);
+    assert_close(g.fp16_tflops.unwrap_or(0.0), 312.0, 1e-9);
     let v = common::report(&s).cards[0].clone();
     let x = v.vision.clone().unwrap_or_else(|| panic!("figures"));
     assert_close(x.samples_s, 2470.0, 1e-9);

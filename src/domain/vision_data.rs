@@ -57,6 +57,11 @@ impl VisionModel {
     pub fn is_pipeline(&self) -> bool {
         !self.parts.is_empty()
     }
+    /// Whether a job's memory format changes its speed: a measured NCHW/NHWC pair exists.
+    #[must_use]
+    pub fn has_format_ratio(&self) -> bool {
+        self.nchw_over_nhwc_train.is_some() || self.nchw_over_nhwc_infer.is_some()
+    }
     /// Samples in `dataset` (images, or clips in hours of audio).
     #[must_use]
     pub fn samples(&self, dataset: f64) -> f64 {

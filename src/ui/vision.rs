@@ -4,6 +4,7 @@
 use super::bind::{get, num, set};
 use super::fields::{num_row, Num, NumField, SelectField};
 use super::i18n::{Key, Lang};
+use crate::domain::names::{name, parse};
 use crate::domain::scenario::ranges::*;
 use crate::domain::scenario::Task;
 use crate::domain::vision::{self, MemoryFormat};
@@ -98,19 +99,11 @@ fn MemoryFormatField() -> impl IntoView {
             .map(|(v, k)| ((*v).to_string(), k.text(l).to_string()))
             .collect::<Vec<_>>()
     });
-    let value = get(sc, |s| {
-        MemoryFormat::NAMES
-            .iter()
-            .find(|(f, _)| Some(*f) == s.vision.memory_format)
-            .map_or(String::new(), |(_, n)| (*n).to_string())
+    let value = get(sc, |s| s.vision.memory_format.map_or("", |f| name(f, MemoryFormat::NAMES)).to_string());
+    let on_change = Callback::new(move |n: String| {
+        sc.update(|s| s.vision.memory_format = parse(&n, MemoryFormat::NAMES));
     });
-    let on_change = Callback::new(move |name: String| {
-        let f = MemoryFormat::NAMES.iter().find(|(_, n)| *n == name).map(|(f, _)| *f);
-        sc.update(|s| s.vision.memory_format = f);
-    });
-    let unpaired = |s: &Scenario| {
-        vision::model(&s.model).is_none_or(|m| m.nchw_over_nhwc_train.is_none() && m.nchw_over_nhwc_infer.is_none())
-    };
+    let unpaired = |s: &Scenario| !vision::model(&s.model).is_some_and(vision::VisionModel::has_format_ratio);
     view! {
         <div hidden=get(sc, unpaired)>
             <SelectField label=Key::MemoryFormatLabel testid="v-format" options value on_change/>
