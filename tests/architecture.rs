@@ -93,3 +93,34 @@ fn the_plan_stage_reads_no_later_stage() {
         assert!(!plan.contains(later), "plan imports {later}");
     }
 }
+
+/// A card in the report is the plan stage's record as that stage returned it, with the owned
+/// cost and the warnings computed from that record: no stage writes into another's record
+/// (report.rs once filled in `own_cost` and `warnings` of the plan's record after the fact, so a
+/// record read before then said "no warnings": not obtainable in China read as obtainable).
+#[test]
+fn a_reported_card_is_its_plan_with_the_later_stages_parts() {
+    use gpu_planner::domain::{calibrate, cost, plan, vision, warnings, Catalog, Scenario};
+    let catalog = Catalog::embedded();
+    let llm = Scenario::china_default();
+    let yolo = Scenario { model: "yolov8m".into(), ..llm.clone() };
+    for s in [llm, yolo] {
+        let r = gpu_planner::domain::report(&s, catalog).unwrap_or_else(|e| panic!("{e}"));
+        let s = calibrate::calibrated(&s, catalog).into_owned();
+        assert!(r.cards.len() > 20, "{}", r.cards.len());
+        assert!(r.cards.iter().any(|c| c.china_supply().is_some()), "some card is not sold new in China");
+        for c in &r.cards {
+            let g = catalog.gpu(&c.gpu).unwrap_or_else(|| panic!("{}", c.gpu));
+            let planned = match vision::model(&s.model) {
+                Some(m) => vision::verdict(m, &s, g, catalog),
+                None => {
+                    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}"));
+                    plan::verdict(m, &s, g, catalog, &plan::Totals::default())
+                }
+            };
+            assert_eq!(planned.as_ref(), Some(&c.plan), "{}", c.gpu);
+            assert_eq!(c.own_cost, cost::own_cost_of_run(&s, catalog, g, &c.plan), "{}", c.gpu);
+            assert_eq!(c.warnings, warnings::card_warnings(&s, catalog, g, &c.plan), "{}", c.gpu);
+        }
+    }
+}

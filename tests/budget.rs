@@ -8,6 +8,7 @@ use gpu_planner::domain::budget::{answer, lines, of};
 use gpu_planner::domain::cost::BudgetOption;
 use gpu_planner::domain::format::Lang;
 use gpu_planner::domain::scenario::{Currency, Task};
+use gpu_planner::domain::verdict::CardPlan;
 use gpu_planner::domain::{plan, CardVerdict, Catalog, Scenario};
 
 /// Three cards from a real report, renamed and re-priced: A buys for ¥30,000 and runs in 100 h
@@ -18,10 +19,13 @@ fn three_cards() -> (Vec<BudgetOption>, Vec<CardVerdict>) {
     let r = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
     let base = r.cards[0].clone();
     let card = |id: &str, cost: f64| CardVerdict {
-        gpu: id.into(),
-        name: format!("Card {id}"),
-        cost: Some(cost),
-        rent_hourly: Some(1.0),
+        plan: CardPlan {
+            gpu: id.into(),
+            name: format!("Card {id}"),
+            cost: Some(cost),
+            rent_hourly: Some(1.0),
+            ..base.plan.clone()
+        },
         ..base.clone()
     };
     let opt = |id: &str, buy: Option<f64>, run_hours: f64| BudgetOption {

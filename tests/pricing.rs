@@ -80,7 +80,7 @@ fn the_market_choice_changes_the_chosen_price() {
         let mut s = only(&["l40s"]);
         s.money.rent_market = market.into();
         let c = report(&s).cards.remove(0);
-        (c.rent_hourly, c.price.map(|q| (q.market, q.source, q.date)))
+        (c.rent_hourly, c.plan.price.map(|q| (q.market, q.source, q.date)))
     };
     let any = cost("");
     let hyperscaler = cost("hyperscaler");
@@ -105,7 +105,7 @@ fn the_market_choice_changes_the_chosen_price() {
     s.money.overrides.push(PriceOverride { gpu: "l40s".into(), rent_hourly: 4.2 });
     let c = report(&s).cards.remove(0);
     assert_eq!(c.rent_hourly, Some(4.2));
-    assert_eq!(c.price.map(|q| q.market), Some("my_quotes".into()));
+    assert_eq!(c.plan.price.map(|q| q.market), Some("my_quotes".into()));
 }
 
 #[test]

@@ -343,11 +343,10 @@ fn jobs_without_a_memory_figure_get_a_lower_bound_that_published_runs_do_not_und
 /// model and the job, in both languages. (No preset lacks a speed today: the error is built.)
 #[test]
 fn no_data_is_its_own_error_in_both_languages() {
-    use gpu_planner::domain::error::{Missing, PlanError};
+    use gpu_planner::domain::error::PlanError;
     use gpu_planner::domain::format::{plan_error, Lang};
     let c = Catalog::embedded();
-    let e =
-        PlanError::NoData { model: "Whisper large-v2".into(), training: true, missing: Missing::Speed, speech: true };
+    let e = PlanError::NoData { model: "Whisper large-v2".into(), training: true, speech: true };
     let en = plan_error(&e, Lang::En);
     assert!(en.starts_with("no published speed of Whisper large-v2 for training"), "{en}");
     assert!(!en.contains("not one of the choices"), "{en}");

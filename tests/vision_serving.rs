@@ -113,7 +113,7 @@ fn cards_are_sized_for_the_latency_target_not_at_full_load() {
     let cards = |s: &Scenario| {
         let r = common::report(s);
         let v = r.cards[0].clone();
-        (v.gpus, v.vision.unwrap_or_else(|| panic!("figures")))
+        (v.gpus, v.plan.vision.unwrap_or_else(|| panic!("figures")))
     };
     let (n, x) = cards(&s);
     assert!(n >= 2, "{n} card(s) at {:.0}% load", x.load.unwrap_or(0.0) * 100.0);

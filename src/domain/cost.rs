@@ -308,7 +308,7 @@ pub fn rent_vs_buy(s: &Scenario, catalog: &Catalog, cards: &[CardVerdict]) -> Op
 /// Owned cost of a training run on one card type: run GPU-hours × owned cost per card-hour; for
 /// serving, the owned cost of a million output tokens with the cards busy around the clock.
 #[must_use]
-pub fn own_cost_of_run(s: &Scenario, catalog: &Catalog, g: &Gpu, v: &CardVerdict) -> Option<f64> {
+pub fn own_cost_of_run(s: &Scenario, catalog: &Catalog, g: &Gpu, v: &super::verdict::CardPlan) -> Option<f64> {
     let price = card_price(s, catalog, &g.id, s.ownership.gpu == g.id)?;
     let own = own_costs(s, g, v.gpus.max(1), price);
     if let Some(c) = v.serving.as_ref().filter(|c| c.tokens_s > 0.0) {

@@ -17,8 +17,8 @@ pub enum PlanError {
     UnknownChoice { field: &'static str, value: String },
     /// A measured-speed model (vision, OCR, speech, diffusion) with no published measurement for
     /// the job: the page plans these only from measurements.
-    #[error("{}", no_data_en(model, *training, *missing, *speech))]
-    NoData { model: String, training: bool, missing: Missing, speech: bool },
+    #[error("{}", no_data_en(model, *training, *speech))]
+    NoData { model: String, training: bool, speech: bool },
     /// A pipeline of separately trained models (PP-OCR's detection + recognition): trained as
     /// its parts.
     #[error("{model} is a pipeline of separately trained models: plan the training of {parts} one at a time (pick each as the model)")]
@@ -27,17 +27,9 @@ pub enum PlanError {
     QloraNeedsLanguageModel(String),
 }
 
-/// What a measured-speed model lacks for a job.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Missing {
-    Speed,
-    Memory,
-}
-
-fn no_data_en(model: &str, training: bool, missing: Missing, speech: bool) -> String {
+fn no_data_en(model: &str, training: bool, speech: bool) -> String {
     format!(
-        "no published {} of {model} for {}: this page plans such models from measurements only{}",
-        if missing == Missing::Speed { "speed" } else { "memory figure" },
+        "no published speed of {model} for {}: this page plans such models from measurements only{}",
         if training { "training" } else { "inference" },
         if speech { "; the Whisper presets among the language models estimate it from the architecture" } else { "" }
     )

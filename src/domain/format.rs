@@ -438,10 +438,9 @@ pub fn plan_error(e: &PlanError, l: Lang) -> String {
         PlanError::InvalidModel(e) => format!("模型无效：{e}"),
         PlanError::NoCards => "目录中没有符合筛选条件的显卡".into(),
         PlanError::UnknownChoice { field, value } => format!("{field} `{value}` 不是可选项之一"),
-        PlanError::NoData { model, training, missing, speech } => format!(
-            "{model} 没有公开的{}{}实测数据：此类模型本页只按实测规划{}",
+        PlanError::NoData { model, training, speech } => format!(
+            "{model} 没有公开的{}速度实测数据：此类模型本页只按实测规划{}",
             if *training { "训练" } else { "推理" },
-            if *missing == super::error::Missing::Speed { "速度" } else { "显存" },
             if *speech { "；语言模型中的 Whisper 预设可按架构估算" } else { "" }
         ),
         PlanError::PipelineTraining { model, parts } => {

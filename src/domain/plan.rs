@@ -10,7 +10,7 @@ use super::pricing;
 use super::scenario::{Recompute, Scenario, Task};
 use super::units::GIB;
 
-use super::verdict::CardVerdict;
+use super::verdict::CardPlan;
 
 /// Whether the scenario's card filter keeps `g`.
 #[must_use]
@@ -335,7 +335,7 @@ fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64, sized: &Totals) -> (bo
 /// One card's fit, layout, time and rent; the report adds the owned cost and the warnings.
 /// `sized` is shared by the cards of one report.
 #[must_use]
-pub fn verdict(m: &ModelSpec, s: &Scenario, g: &Gpu, catalog: &Catalog, sized: &Totals) -> Option<CardVerdict> {
+pub fn verdict(m: &ModelSpec, s: &Scenario, g: &Gpu, catalog: &Catalog, sized: &Totals) -> Option<CardPlan> {
     let cap = g.memory_gb? * GIB;
     // A plan fits within the card's memory less the stated headroom.
     let usable = s.parallel.usable(cap);
@@ -369,7 +369,7 @@ pub fn verdict(m: &ModelSpec, s: &Scenario, g: &Gpu, catalog: &Catalog, sized: &
     }
     let needs_fabric = layout.tp > 1;
     let tier = s.task.is_training().then(|| super::tier::of(s, g, catalog));
-    let v = CardVerdict {
+    let v = CardPlan {
         gpu: g.id.clone(),
         name: g.name.clone(),
         fits,
@@ -387,13 +387,11 @@ pub fn verdict(m: &ModelSpec, s: &Scenario, g: &Gpu, catalog: &Catalog, sized: &
         rent_hourly,
         price,
         cost,
-        own_cost: None,
         serving,
         vision: None,
         interconnect_needed: if needs_fabric { "nvlink".into() } else { "pcie".into() },
         tier: tier.clone(),
         hours_band: hours.zip(tier.as_ref()).map(|(h, t)| super::tier::band(h, super::tier::p90(t, &g.id))),
-        warnings: Vec::new(),
     };
     Some(v)
 }

@@ -9,7 +9,7 @@ use super::memory::{self, Layout, MemoryBreakdown, QuickRule};
 use super::plan::{memory_for, selected, verdict, Totals};
 use super::pricing;
 use super::scenario::{Scenario, Task};
-use super::verdict::{focus, CardVerdict, Warning};
+use super::verdict::{focus, CardPlan, CardVerdict, Warning};
 use serde::{Deserialize, Serialize};
 
 /// Everything the page and the CLI show for one scenario.
@@ -87,11 +87,11 @@ fn vision_report(s: &Scenario, catalog: &Catalog, m: &super::vision::VisionModel
         let parts = m.parts.iter().map(name).collect::<Vec<_>>().join(" + ");
         return Err(PlanError::PipelineTraining { model: m.name.clone(), parts });
     }
-    if let Some(missing) = super::vision::missing_data(m, s) {
+    if !super::vision::speed_measured(m, s) {
         // Whisper is also an encoder–decoder transformer preset: there a job the measurements
         // cannot answer is estimated from the architecture.
         let speech = m.family == "speech";
-        return Err(PlanError::NoData { model: m.name.clone(), training: s.task.is_training(), missing, speech });
+        return Err(PlanError::NoData { model: m.name.clone(), training: s.task.is_training(), speech });
     }
     let (cards, left_out) = cards_of(s, catalog)?;
     let mut verdicts = finish(s, catalog, &cards, |g| super::vision::verdict(m, s, g, catalog));
@@ -142,20 +142,20 @@ fn cards_of<'a>(s: &'a Scenario, catalog: &'a Catalog) -> Result<(Vec<&'a Gpu>, 
     Ok((cards, missing.into_iter().map(|id| Warning::UnknownCard { id: id.clone() }).collect()))
 }
 
-/// Each card's verdict with its owned cost and warnings.
+/// Each card's plan with its owned cost and warnings, assembled from the finished parts.
 fn finish(
     s: &Scenario,
     catalog: &Catalog,
     cards: &[&Gpu],
-    verdict: impl Fn(&Gpu) -> Option<CardVerdict>,
+    plan: impl Fn(&Gpu) -> Option<CardPlan>,
 ) -> Vec<CardVerdict> {
     cards
         .iter()
         .filter_map(|g| {
-            let mut v = verdict(g)?;
-            v.own_cost = super::cost::own_cost_of_run(s, catalog, g, &v);
-            v.warnings = super::warnings::card_warnings(s, catalog, g, &v);
-            Some(v)
+            let plan = plan(g)?;
+            let own_cost = super::cost::own_cost_of_run(s, catalog, g, &plan);
+            let warnings = super::warnings::card_warnings(s, catalog, g, &plan);
+            Some(CardVerdict { plan, own_cost, warnings })
         })
         .collect()
 }

@@ -8,9 +8,11 @@ use super::pricing;
 use super::scenario::Scenario;
 use serde::{Deserialize, Serialize};
 
-/// What one card can do for the scenario.
+/// What the plan stage (plan.rs for language models, vision.rs for the rest) finds one card can
+/// do for the scenario: fit, layout, time and rental cost. The later stages read it and add their
+/// own parts in a [`CardVerdict`]; none writes into it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CardVerdict {
+pub struct CardPlan {
     pub gpu: String,
     pub name: String,
     pub fits: bool,
@@ -41,9 +43,6 @@ pub struct CardVerdict {
     pub price: Option<pricing::Quote>,
     /// Training: cost of the run at `rent_hourly`. Inference: cost per million generated tokens.
     pub cost: Option<f64>,
-    /// Training: cost of the run on owned cards (at the ownership utilisation). Serving: cost
-    /// per million output tokens on owned cards used around the clock.
-    pub own_cost: Option<f64>,
     /// Serving: replicas, latency and throughput at the offered load (domain/serving.rs).
     #[serde(default)]
     pub serving: Option<super::serving::Capacity>,
@@ -58,10 +57,39 @@ pub struct CardVerdict {
     /// Training: the hours a run would take for an error within the tier's p90 (domain/tier.rs).
     #[serde(default)]
     pub hours_band: Option<(f64, f64)>,
+}
+
+/// One card as the report shows it: the plan stage's record and what the economics and
+/// warnings stages found from it, assembled once from finished parts (report.rs `finish`), so
+/// a record read before the later stages ran cannot pass for a finished one (its empty warnings
+/// once said "obtainable in China" to any rule that read them). It reads as its plan
+/// (`Deref`): the ranking, the page and the tests name the plan's fields as the card's own. The
+/// JSON is one flat object, as before.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CardVerdict {
+    #[serde(flatten)]
+    pub plan: CardPlan,
+    /// Training: cost of the run on owned cards (at the ownership utilisation). Serving: cost
+    /// per million output tokens on owned cards used around the clock (cost.rs `own_cost_of_run`).
+    pub own_cost: Option<f64>,
+    /// The card's plain warnings (warnings.rs `card_warnings`).
     pub warnings: Vec<Warning>,
 }
 
-impl CardVerdict {
+impl std::ops::Deref for CardVerdict {
+    type Target = CardPlan;
+    fn deref(&self) -> &CardPlan {
+        &self.plan
+    }
+}
+
+impl std::ops::DerefMut for CardVerdict {
+    fn deref_mut(&mut self) -> &mut CardPlan {
+        &mut self.plan
+    }
+}
+
+impl CardPlan {
     /// Share of the card's memory the plan uses (may exceed 1 when it does not fit).
     #[must_use]
     pub fn memory_use(&self) -> f64 {
@@ -71,7 +99,9 @@ impl CardVerdict {
             0.0
         }
     }
+}
 
+impl CardVerdict {
     /// The card's status in mainland China when the plan is in China's market and the card is
     /// not sold new there (`cloud` or `grey`, from its [`Warning::ChinaSupply`]).
     #[must_use]

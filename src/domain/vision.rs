@@ -209,13 +209,14 @@ pub fn speed_without(m: &VisionModel, s: &Scenario, g: &Gpu, catalog: &Catalog, 
     None
 }
 
-/// Why a vision job cannot be planned: no published speed in any usable mode. (Memory always
-/// has an answer, at worst a lower bound: [`MemoryBasis::LowerBound`].)
+/// Whether a vision job can be planned: a published speed in some usable mode. (Speed is the
+/// only thing that can be missing: memory always has an answer, at worst a lower bound,
+/// [`MemoryBasis::LowerBound`].)
 #[must_use]
-pub fn missing_data(m: &VisionModel, s: &Scenario) -> Option<super::error::Missing> {
+pub fn speed_measured(m: &VisionModel, s: &Scenario) -> bool {
     let measured =
         |mode: Mode| measurements().iter().any(|x| x.model == m.id && x.mode == mode && x.per_card().is_some());
-    (!modes(s.task).iter().any(|&(mode, _)| measured(mode))).then_some(super::error::Missing::Speed)
+    modes(s.task).iter().any(|&(mode, _)| measured(mode))
 }
 
 /// Time of one batch of `b` samples, s.
@@ -334,7 +335,7 @@ pub fn exposed_allreduce(m: &VisionModel, s: &Scenario, g: &Gpu, n: u32, compute
 /// One card's verdict for a vision job: memory at the batch, training hours on the scenario's
 /// cards (one when none is set), or the cards that serve the rate within the latency target.
 #[must_use]
-pub fn verdict(m: &VisionModel, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Option<super::verdict::CardVerdict> {
+pub fn verdict(m: &VisionModel, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Option<super::verdict::CardPlan> {
     use super::memory::Layout;
     let cap = g.memory_gb? * GIB;
     // Batches and fits leave the scenario's stated memory headroom free.
@@ -380,7 +381,7 @@ pub fn verdict(m: &VisionModel, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Opt
     let peak = peak_tflops(g, s.precision).unwrap_or(0.0) * 1e12;
     let flops = m.gflops.unwrap_or(0.0) * 1e9 * if s.task.is_training() { 3.0 } else { 1.0 };
     let mfu = figures.as_ref().map_or(0.0, |f| if peak > 0.0 { f.samples_s * flops / peak } else { 0.0 });
-    Some(super::verdict::CardVerdict {
+    Some(super::verdict::CardPlan {
         gpu: g.id.clone(),
         name: g.name.clone(),
         fits,
@@ -398,13 +399,11 @@ pub fn verdict(m: &VisionModel, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Opt
         rent_hourly,
         price,
         cost,
-        own_cost: None,
         serving: None,
         vision: figures,
         interconnect_needed: "pcie".into(),
         tier: None,
         hours_band: None,
-        warnings: Vec::new(),
     })
 }
 

@@ -3,7 +3,7 @@
 use super::catalog::{Catalog, Gpu};
 use super::model::ModelSpec;
 use super::scenario::{Offload, Scenario, Task};
-use super::verdict::{CardVerdict, Warning};
+use super::verdict::{CardPlan, Warning};
 
 /// A Chinese-made accelerator: China market, not an NVIDIA/AMD export variant.
 #[must_use]
@@ -19,7 +19,7 @@ pub fn modified(g: &Gpu) -> bool {
 
 /// Warnings about one card's plan.
 #[must_use]
-pub fn card_warnings(s: &Scenario, catalog: &Catalog, g: &Gpu, v: &CardVerdict) -> Vec<Warning> {
+pub fn card_warnings(s: &Scenario, catalog: &Catalog, g: &Gpu, v: &CardPlan) -> Vec<Warning> {
     let mut w = Vec::new();
     let training = s.task.is_training();
     if !v.fits {

@@ -83,7 +83,13 @@ fn PurchaseFields(report: Signal<Option<Report>>) -> impl IntoView {
     let cards: Signal<Vec<(String, String)>> = Memo::new(move |_| {
         let mut v = vec![(String::new(), Key::BestFitting.text(lang.get()).to_string())];
         v.extend(
-            report.get().map(|r| r.cards).unwrap_or_default().into_iter().filter(|c| c.fits).map(|c| (c.gpu, c.name)),
+            report
+                .get()
+                .map(|r| r.cards)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|c| c.fits)
+                .map(|c| (c.plan.gpu, c.plan.name)),
         );
         v
     })

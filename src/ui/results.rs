@@ -106,7 +106,7 @@ pub fn Ranking(report: Signal<Option<Report>>, selected: RwSignal<Option<String>
             .into_iter()
             .enumerate()
             .filter(|(i, c)| all || *i < TOP || open.as_ref() == Some(&c.gpu))
-            .map(|(_, c)| c.gpu)
+            .map(|(_, c)| c.plan.gpu)
             .collect::<Vec<_>>()
     };
     let count = move || report.with(|r| r.as_ref().map_or(0, |r| r.cards.len()));
@@ -328,7 +328,7 @@ fn CardDetail(id: String, report: Signal<Option<Report>>) -> impl IntoView {
     });
     view! {
         <section class="detail">
-            <h3>{move || format!("{} — {}", Key::MemoryChart.text(lang.get()), verdict.get().map(|v| v.name).unwrap_or_default())}</h3>
+            <h3>{move || format!("{} — {}", Key::MemoryChart.text(lang.get()), verdict.get().map(|v| v.plan.name).unwrap_or_default())}</h3>
             <canvas node_ref=canvas data-testid="memory-chart" width="900" height="220" role="img"
                 aria-label=move || Key::MemoryChart.text(lang.get())></canvas>
             <h3>{tr(lang, Key::HowComputed)}</h3>
