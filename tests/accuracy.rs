@@ -116,7 +116,10 @@ fn validation_rows_are_read_by_the_scorer_only() {
 /// the per-card GEMM table of domain/kernels.rs; 14.2% and 42.1% before it). On 2026-12-03
 /// torchtitan's op-level recompute made two rows that had no prediction (plan over 80 GB)
 /// predicted misses (+41%, +45% on a stand-in card): 50 of 79, median 14.8%, p90 43.3% —
-/// the same fit, two fewer rows hidden.
+/// the same fit, two fewer rows hidden. On 2026-12-04, 51 of 79, p90 41.0%: the MI355X's and
+/// MI350X's Infinity Fabric bandwidth and the MI350X's FP8 rate read into the catalog (their
+/// data-parallel all-reduce had run over PCIe): MLPerf's MI350X row −63% → −16% (within), the
+/// MI355X's −43% → −26%.
 #[test]
 fn held_out_training_time_rows_do_not_regress() {
     let rows = table(Catalog::embedded());
@@ -124,8 +127,8 @@ fn held_out_training_time_rows_do_not_regress() {
     let v = g.iter().find(|g| g.role == Role::Validation && g.kind == Kind::TrainingTime).expect("validation group");
     println!("{g:#?}");
     assert!(v.rows >= 79, "{v:?}");
-    assert!(v.within >= 50, "{v:?}");
-    assert!(v.p90_abs_error <= 0.434 && v.median_abs_error <= 0.149, "{v:?}");
+    assert!(v.within >= 51, "{v:?}");
+    assert!(v.p90_abs_error <= 0.411 && v.median_abs_error <= 0.149, "{v:?}");
     let (within, all) = headline(&rows);
     assert_eq!(all, rows.len());
     assert!(within <= score(&rows).0, "the headline counts no row the older score does not");
@@ -218,13 +221,18 @@ fn tier_bands_and_measured_cards_follow_the_table() {
 /// operators (serving/measured.rs: DeepSeek-R1's decode on H200 from 25–55% fast to −21…+18%).
 /// The first tokens of DeepSeek-R1 still come 55–90% early (prefill from measured operators is
 /// not done). Raise the ratchet when a change fixes a miss; never fit a constant to reach it.
+/// 39 → 35 on 2026-12-04, a fact and not a fit: the catalog's MI355X had its Infinity Fabric
+/// bandwidth unknown, so its 4-card replicas ran tensor parallelism over PCIe, and those
+/// all-reduces had hidden that the MI355X has no measured decode floors (serving/measured.rs)
+/// and no software-stack factor in serving (issue 27): with the fabric read (7 × 153.6 GB/s)
+/// its DeepSeek-R1 rows come 34–54% fast on TPOT and 80% early on TTFT, four of them now out.
 #[test]
 fn serving_benchmarks_under_load_are_held_out_and_scored() {
     let rows: Vec<Row> = table(Catalog::embedded()).into_iter().filter(|r| r.case.id.starts_with("serve-")).collect();
     assert!(rows.len() >= 60, "{} serving rows", rows.len());
     assert!(rows.iter().all(|r| r.case.role == Role::Validation && r.case.prompts.is_some()));
     let (within, counted) = score(&rows);
-    assert!(counted == rows.len() && within >= 39, "{within} of {counted} serving rows within tolerance (< 39)");
+    assert!(counted == rows.len() && within >= 35, "{within} of {counted} serving rows within tolerance (< 35)");
     let dense: Vec<&Row> =
         rows.iter().filter(|r| r.case.id.contains("qwen2-7b") && !r.case.id.ends_with("ttft_mean")).collect();
     assert!(dense.len() == 10 && dense.iter().all(|r| r.within), "A100 Qwen2-7B TPOT/throughput rows");
