@@ -217,6 +217,31 @@ fn one_memory_figure_gives_activations_less_the_weights() {
     common::assert_close(vision::activation_per_sample(m, &s), per_image / 4.0, 1e-9);
 }
 
+/// Serving SAM's image encoder keeps one forward pass, not a training step: its own timm rows
+/// bound it (batch 6 of ViT-H at 1,024 px was the largest that fit a 24 GiB card under AMP: timm
+/// halves its batch after an out-of-memory error), (24 GiB − 637.03 M × 2 bytes) / 6 per image by
+/// hand. It once took ViT-H/14's training figure × 17.7 and asked 358 GiB at batch 8, so no card
+/// served it. Reference (held out): segment-anything-fast's fp32 ViT-H run at batch 8 on an A100
+/// 40 GB, 28,806 MiB max allocated (experiments/results.csv, "default" commit); the bound stays
+/// above it, by less than 25%.
+#[test]
+fn sam_serving_memory_is_bounded_by_its_own_inference_rows() {
+    let (_, m, mut s) = on_one_card("sam-vit-h-encoder", Task::Inference, "a100-40gb-sxm4");
+    s.precision = Precision::Fp32;
+    s.vision.resolution = 1024;
+    s.vision.batch = 8;
+    let gib = 1_073_741_824.0;
+    let per_image = (24.0 * gib - 637.03e6 * 2.0) / 6.0;
+    common::assert_close(per_image / gib, 3.802_2, 1e-4);
+    assert_eq!(vision::activation_basis(m, &s), (per_image, vision::MemoryBasis::Own));
+    let b = vision::memory(m, &s, 8);
+    let published = 28_806.0 / 1024.0 * gib;
+    let ours = b.weights + b.activations;
+    assert!(ours >= published && ours <= 1.25 * published, "{:.2} GiB against 28.13", ours / gib);
+    let r = gpu_planner::domain::plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(r.cards[0].fits, "{:?}", r.cards[0].memory);
+}
+
 /// Mixed-precision AdamW keeps 16 bytes per trained parameter (fp32 weights 4, gradients 4,
 /// two moments 8; Micikevicius et al. 2018, PyTorch AMP); a frozen part (FLUX's T5) 2 bytes.
 #[test]
