@@ -93,7 +93,7 @@ const VISION_MODEL: [&str; 12] = [
     "nchw_over_nhwc_train",
     "nchw_over_nhwc_infer",
 ];
-const VISION_ROW: [&str; 16] = [
+const VISION_ROW: [&str; 17] = [
     "model",
     "card",
     "mode",
@@ -110,6 +110,7 @@ const VISION_ROW: [&str; 16] = [
     "bandwidth_gb_s",
     "date",
     "memory_format",
+    "engine",
 ];
 
 fn compact_vision(v: &Value) -> Value {

@@ -138,14 +138,16 @@ fn held_out_training_time_rows_do_not_regress() {
 /// On 2026-12-04, 24 of 57 within before a job could state its memory format; 31 of 57 after
 /// the 28 Lambda ResNet-50 rows said what their logs print (`memory_format : nchw`) and NVIDIA's
 /// NHWC figures were carried to them by timm's NCHW/NHWC ratio (measured on an RTX 3090, a
-/// calibration source; no validation row set it).
+/// calibration source; no validation row set it). 32 once a job could name its engine and every
+/// vision row said which its source ran on (Lambda's A100 40 GB fp16 rows no longer take NVIDIA's
+/// TensorFlow + XLA figure; the A100 40 GB SXM4 fp32 row moved out, see the README).
 #[test]
 fn held_out_vision_rows_do_not_regress() {
     let rows = table(Catalog::embedded());
     let g = groups(&rows);
     let v = g.iter().find(|g| g.role == Role::Validation && g.kind == Kind::Vision).expect("vision group");
     assert!(v.rows >= 57, "{v:?}");
-    assert!(v.within >= 31, "{v:?}");
+    assert!(v.within >= 32, "{v:?}");
 }
 
 /// A row whose source leaves an input open is scored over the input's values: inside the band

@@ -58,6 +58,7 @@ fn speed(per_card: f64, fixed_s: f64) -> Speed {
             ratio: 1.0,
             from_inference: false,
             layout: None,
+            engine: None,
         },
     }
 }

@@ -1078,6 +1078,53 @@ async fn a_cnn_jobs_memory_format_changes_its_time_and_travels_in_the_link() {
     settle().await;
 }
 
+/// A team training ResNet-50 in PyTorch says so: cards whose nearest figure was NVIDIA's
+/// TensorFlow + XLA one take a PyTorch row instead, the row shows the new time, the link keeps
+/// the choice, and the select is out of the way where the model was measured on one engine only.
+#[wasm_bindgen_test]
+async fn a_vision_jobs_engine_picks_its_rows_and_travels_in_the_link() {
+    use gpu_planner::domain::vision::{self, Engine};
+    let _h = fresh().await;
+    choose("model", "yolov8x");
+    settle().await;
+    let yolo = vision::model("yolov8x").expect("yolov8x");
+    let task = Scenario::default().task;
+    assert!(vision::engines(yolo, task).len() < 2, "one engine for YOLOv8x");
+    assert!(by_testid("v-engine").closest("[hidden]").ok().flatten().is_some(), "hidden for YOLOv8x");
+    choose("model", "resnet50");
+    settle().await;
+    assert!(by_testid("v-engine").closest("[hidden]").ok().flatten().is_none(), "shown for ResNet-50");
+    let mut s = Scenario { model: "resnet50".into(), ..Scenario::default() };
+    let before = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    choose("v-engine", "pytorch");
+    frames().await;
+    s.vision.engine = Some(Engine::Pytorch);
+    let after = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    let engine = |c: &gpu_planner::domain::CardVerdict| c.vision.as_ref().and_then(|v| v.basis.engine);
+    // A shown card whose figure moved from TensorFlow to PyTorch.
+    let card = after
+        .cards
+        .iter()
+        .filter(|c| engine(c) == Some(Engine::Pytorch) && find(&format!("card-{}", c.gpu)).is_some())
+        .find(|c| before.cards.iter().any(|b| b.gpu == c.gpu && engine(b) == Some(Engine::Tensorflow)))
+        .expect("a shown card that moved to a PyTorch row");
+    let was = before.cards.iter().find(|c| c.gpu == card.gpu).and_then(|c| c.hours).unwrap_or(0.0);
+    let hours = card.hours.unwrap_or(0.0);
+    assert!((hours - was).abs() > 0.01 * was, "{}: {was} h -> {hours} h", card.gpu);
+    let row = text(&format!("card-{}", card.gpu));
+    let shown = format::hours(hours, format::Lang::En);
+    assert!(row.contains(&shown), "{row} lacks {shown}");
+    let link = gpu_planner::domain::share::decode(&window().location().search().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(link.vision.engine, Some(Engine::Pytorch));
+    to_zh().await;
+    let field =
+        by_testid("v-engine").closest("label").ok().flatten().and_then(|l| l.text_content()).unwrap_or_default();
+    assert!(field.contains("框架") && field.contains("TensorFlow"), "{field}");
+    click("lang");
+    settle().await;
+}
+
 /// The Beijing team's first step: measure on one card, then see every card re-predicted from
 /// that measurement, each time marked as calibrated on it.
 #[wasm_bindgen_test]

@@ -123,6 +123,11 @@ fn other_format(s: &Scenario, x: &Measurement) -> bool {
     matches!((s.vision.memory_format, x.memory_format), (Some(a), Some(b)) if a != b)
 }
 
+/// Whether `x` was not measured on the software the job names (unstated counts as another).
+fn other_engine(s: &Scenario, x: &Measurement) -> bool {
+    s.vision.engine.is_some_and(|e| x.engine != Some(e))
+}
+
 /// Speed factor of running the job in another memory format than measurement `x`: the model's
 /// NCHW/NHWC speed ratio (training or inference, as the job), or its inverse for NHWC from an
 /// NCHW row. 1 when the job keeps the measured format, either is unstated, or the model has no
@@ -136,10 +141,11 @@ fn layout_factor(m: &VisionModel, s: &Scenario, x: &Measurement) -> f64 {
     }
 }
 
-/// The best of `c`: this card, then the scenario's precision — else one of its width (fp16 for
-/// bf16 and back: the same tensor-core rate; never fp32 for a 16-bit job) — then the card most
-/// alike (the ratio nearest 1), then the job's memory format; at a tie the larger batch (a
-/// throughput figure).
+/// The best of `c`: the job's software first (TensorFlow + XLA or TensorRT against PyTorch eager
+/// differ by more than a card carried by its roofline ratio does), then this card, then the
+/// scenario's precision — else one of its width (fp16 for bf16 and back: the same tensor-core
+/// rate; never fp32 for a 16-bit job) — then the card most alike (the ratio nearest 1), then the
+/// job's memory format; at a tie the larger batch (a throughput figure).
 fn best<'a>(
     c: impl Iterator<Item = &'a (&'static Measurement, f64)>,
     g: &Gpu,
@@ -150,8 +156,9 @@ fn best<'a>(
         let q = precision(x);
         u8::from(q != p) + u8::from(!same_width(q, p))
     };
-    let key =
-        |(x, r): &(&Measurement, f64)| (x.card != g.id, far(x), r.ln().abs(), other_format(s, x), u32::MAX - x.batch);
+    let key = |(x, r): &(&Measurement, f64)| {
+        ((other_engine(s, x), x.card != g.id), far(x), r.ln().abs(), other_format(s, x), u32::MAX - x.batch)
+    };
     c.min_by(|a, b| {
         let (ka, kb) = (key(a), key(b));
         ka.0.cmp(&kb.0).then(ka.1.cmp(&kb.1)).then(ka.2.total_cmp(&kb.2)).then(ka.3.cmp(&kb.3)).then(ka.4.cmp(&kb.4))
@@ -184,7 +191,9 @@ pub fn speed_without(m: &VisionModel, s: &Scenario, g: &Gpu, catalog: &Catalog, 
         // The throughput row: each card's largest batch at a precision, then the best of those
         // (a small batch's low speed would make its card look alike to a slower one).
         let largest = |(x, _): &&(&Measurement, f64)| {
-            !c.iter().any(|(y, _)| y.card == x.card && y.precision == x.precision && y.batch > x.batch)
+            !c.iter().any(|(y, _)| {
+                y.card == x.card && y.precision == x.precision && y.engine == x.engine && y.batch > x.batch
+            })
         };
         let Some(&(x, r)) = best(c.iter().filter(largest), g, s) else { continue };
         let layout = layout_factor(m, s, x);
@@ -203,10 +212,26 @@ pub fn speed_without(m: &VisionModel, s: &Scenario, g: &Gpu, catalog: &Catalog, 
             ratio: r,
             from_inference: mode == Mode::Infer && s.task.is_training(),
             layout: ((layout - 1.0).abs() > 1e-12).then_some(layout),
+            engine: x.engine,
         };
         return Some(Speed { per_card, fixed_s, basis });
     }
     None
+}
+
+/// The software the model's measurements for the job ran on (each once, in [`Engine::NAMES`]
+/// order): the choices a job's `engine` has; a choice matters where there are two or more.
+#[must_use]
+pub fn engines(m: &VisionModel, task: Task) -> Vec<Engine> {
+    let used = |e: Engine| {
+        measurements().iter().any(|x| {
+            x.model == m.id
+                && x.engine == Some(e)
+                && x.per_card().is_some()
+                && modes(task).iter().any(|(md, _)| *md == x.mode)
+        })
+    };
+    Engine::NAMES.iter().map(|(e, _)| *e).filter(|e| used(*e)).collect()
 }
 
 /// Whether a vision job can be planned: a published speed in some usable mode. (Speed is the

@@ -83,6 +83,41 @@ pub enum MemoryFormat {
 }
 crate::named_enum!(MemoryFormat { Nchw => "nchw", Nhwc => "nhwc" });
 
+/// The software a measurement ran on, as a team deploys or trains with it: PyTorch eager (timm,
+/// Detectron2, MMDetection, Ultralytics, diffusers), TensorRT, Paddle (PaddleOCR's Paddle
+/// Inference), CTranslate2 (faster-whisper), TensorFlow. The same model on the same card runs
+/// at different speeds on each (NVIDIA's ResNet-50 figures under TensorFlow + XLA are not its
+/// PyTorch ones).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    Pytorch,
+    Tensorrt,
+    Paddle,
+    Ctranslate2,
+    Tensorflow,
+}
+crate::named_enum!(Engine {
+    Pytorch => "pytorch",
+    Tensorrt => "tensorrt",
+    Paddle => "paddle",
+    Ctranslate2 => "ctranslate2",
+    Tensorflow => "tensorflow",
+});
+
+impl Engine {
+    /// The product's own name, alike in both languages.
+    #[must_use]
+    pub fn label(self) -> &'static str {
+        match self {
+            Engine::Pytorch => "PyTorch",
+            Engine::Tensorrt => "TensorRT",
+            Engine::Paddle => "PaddlePaddle",
+            Engine::Ctranslate2 => "CTranslate2",
+            Engine::Tensorflow => "TensorFlow",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
     Train,
@@ -116,6 +151,8 @@ pub struct Measurement {
     pub gpus: u32,
     /// The memory format the source states it ran in (`None`: not stated).
     pub memory_format: Option<MemoryFormat>,
+    /// The software it ran on (`None`: not stated), read from the source's framework.
+    pub engine: Option<Engine>,
     pub source: String,
     pub date: String,
 }
@@ -170,7 +207,7 @@ fn read_model(v: &Value, sources: &Value) -> Option<VisionModel> {
 
 /// A measurement row: model, card, mode, precision, batch, resolution, steps, samples_s,
 /// latency_ms, memory_gib, optimizer, gpus, peak_tflops, bandwidth_gb_s, date, memory_format,
-/// source.
+/// engine, source.
 fn read_measurement(v: &Value, sources: &Value) -> Option<Measurement> {
     let mode = match v[2].as_str()? {
         "train" => Mode::Train,
@@ -195,7 +232,8 @@ fn read_measurement(v: &Value, sources: &Value) -> Option<Measurement> {
         bandwidth_gb_s: v[13].as_f64(),
         date: text(&v[14]),
         memory_format: v[15].as_str().and_then(|f| super::names::parse(f, MemoryFormat::NAMES)),
-        source: text(&sources[v[16].as_u64()? as usize]),
+        engine: v[16].as_str().and_then(|f| super::names::parse(f, Engine::NAMES)),
+        source: text(&sources[v[17].as_u64()? as usize]),
     })
 }
 
@@ -243,6 +281,9 @@ pub struct Basis {
     /// when one was applied.
     #[serde(default)]
     pub layout: Option<f64>,
+    /// The software the measurement ran on, when the source states it.
+    #[serde(default)]
+    pub engine: Option<Engine>,
 }
 
 /// Serving figures of one card, or a training run's speed.

@@ -46,6 +46,7 @@ strings! {
     FormatAsMeasured => "as each measurement ran", "按各实测数据原样";
     FormatNchw => "NCHW (PyTorch's default)", "NCHW（PyTorch 默认）";
     FormatNhwc => "NHWC (channels_last, as NVIDIA's examples)", "NHWC（channels_last，NVIDIA 示例所用）";
+    EngineLabel => "Framework / engine", "框架 / 推理引擎";
     CardsUsed => "Cards (0 = one to train; as many as the load needs to serve)", "卡数（0 = 训练用 1 张；推理按负载自动）";
     PerMImages => "per M images", "每百万张";
     PerAudioHour => "per hour of audio", "每小时音频";

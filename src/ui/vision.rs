@@ -7,7 +7,7 @@ use super::i18n::{Key, Lang};
 use crate::domain::names::{name, parse};
 use crate::domain::scenario::ranges::*;
 use crate::domain::scenario::Task;
-use crate::domain::vision::{self, MemoryFormat};
+use crate::domain::vision::{self, Engine, MemoryFormat};
 use crate::domain::Scenario;
 use leptos::prelude::*;
 
@@ -83,7 +83,7 @@ pub fn VisionForm() -> impl IntoView {
             }
         })
         .collect_view();
-    view! { {fields} <MemoryFormatField/> }
+    view! { {fields} <MemoryFormatField/> <EngineField/> }
 }
 
 /// The CNN's memory format; shown only for a model with a measured NCHW/NHWC pair (elsewhere it
@@ -107,6 +107,31 @@ fn MemoryFormatField() -> impl IntoView {
     view! {
         <div hidden=get(sc, unpaired)>
             <SelectField label=Key::MemoryFormatLabel testid="v-format" options value on_change/>
+        </div>
+    }
+}
+
+/// The software the job runs on, among those the model's measurements for the task ran on;
+/// shown only where there are two or more (elsewhere it changes nothing).
+#[component]
+fn EngineField() -> impl IntoView {
+    let sc = expect_context::<RwSignal<Scenario>>();
+    let lang = expect_context::<RwSignal<Lang>>();
+    fn choices(s: &Scenario) -> Vec<Engine> {
+        vision::model(&s.model).map(|m| vision::engines(m, s.task)).unwrap_or_default()
+    }
+    let options = Signal::derive(move || {
+        let first = (String::new(), Key::FormatAsMeasured.text(lang.get()).to_string());
+        let rest = sc.with(choices).into_iter().map(|e| (name(e, Engine::NAMES).to_string(), e.label().to_string()));
+        std::iter::once(first).chain(rest).collect::<Vec<_>>()
+    });
+    let value = get(sc, |s| s.vision.engine.map_or("", |e| name(e, Engine::NAMES)).to_string());
+    let on_change = Callback::new(move |n: String| {
+        sc.update(|s| s.vision.engine = parse(&n, Engine::NAMES));
+    });
+    view! {
+        <div hidden=get(sc, |s| choices(s).len() < 2)>
+            <SelectField label=Key::EngineLabel testid="v-engine" options value on_change/>
         </div>
     }
 }

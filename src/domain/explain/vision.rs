@@ -34,7 +34,7 @@ pub(super) fn vision(s: &Scenario, m: &VisionModel, v: &CardVerdict, g: Option<&
         ),
     ];
     if let Some(x) = &v.vision {
-        speed(v, x, lang, &mut out);
+        speed(s, v, x, lang, &mut out);
     }
     if let (Some(h), Some(x)) = (v.hours, &v.vision) {
         out.push(time(s, m, v, g, (x, h), lang));
@@ -43,7 +43,7 @@ pub(super) fn vision(s: &Scenario, m: &VisionModel, v: &CardVerdict, g: Option<&
 }
 
 /// The measured speed, how it was carried to this card, and a service's latency.
-fn speed(v: &CardVerdict, x: &VisionFigures, lang: Lang, out: &mut Vec<Explanation>) {
+fn speed(s: &Scenario, v: &CardVerdict, x: &VisionFigures, lang: Lang, out: &mut Vec<Explanation>) {
     let t = |en: &'static str, zh: &'static str| if lang == Lang::Zh { zh } else { en };
     let k = &x.basis;
     let carried = if k.card == v.gpu {
@@ -69,10 +69,11 @@ fn speed(v: &CardVerdict, x: &VisionFigures, lang: Lang, out: &mut Vec<Explanati
         "Speed per card",
         "每卡速度",
         format!(
-            "measured on {} ({}){carried}{from}{layout}, scaled to this size and steps",
+            "measured on {} ({}){}{carried}{from}{layout}, scaled to this size and steps",
             // A catalog card by its name; a card outside the catalog is stored by name.
             crate::domain::Catalog::embedded().gpu(&k.card).map_or(k.card.as_str(), |c| c.name.as_str()),
-            if k.date.is_empty() { t("undated", "未注明日期") } else { &k.date }
+            if k.date.is_empty() { t("undated", "未注明日期") } else { &k.date },
+            engine(s, k.engine, lang),
         ),
         format!("{:.3} {}", x.samples_s, t("samples/s", "样本/秒")),
         "",
@@ -97,6 +98,21 @@ fn speed(v: &CardVerdict, x: &VisionFigures, lang: Lang, out: &mut Vec<Explanati
                 "动态批处理按批量服务排队模型 M/D^(b)/1（Bailey 1954）取第 99 百分位",
             ),
         ));
+    }
+}
+
+/// The software a measurement ran on, and whether it is the one the job names: " with
+/// TensorFlow", or " with TensorFlow (no PyTorch figure of this model for the job)".
+fn engine(s: &Scenario, used: Option<crate::domain::vision::Engine>, lang: Lang) -> String {
+    use crate::domain::vision::Engine;
+    let zh = lang == Lang::Zh;
+    let shown = Engine::label;
+    let with =
+        used.map_or(String::new(), |e| if zh { format!("，{}", shown(e)) } else { format!(" with {}", shown(e)) });
+    match s.vision.engine.filter(|e| used != Some(*e)) {
+        Some(e) if zh => format!("{with}（该模型没有此任务的 {} 实测）", shown(e)),
+        Some(e) => format!("{with} (no {} figure of this model for the job)", shown(e)),
+        None => with,
     }
 }
 

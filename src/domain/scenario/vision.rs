@@ -1,7 +1,7 @@
 //! Inputs of a vision, OCR, speech or diffusion job (domain/vision.rs plans it): what a CV team
 //! thinks in — image size, batch, dataset, epochs; for serving, a rate and a latency target.
 
-use crate::domain::vision_data::MemoryFormat;
+use crate::domain::vision_data::{Engine, MemoryFormat};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct VisionJob {
@@ -21,6 +21,9 @@ pub struct VisionJob {
     /// The memory format the job runs in (NCHW is PyTorch's default, NHWC `channels_last`);
     /// `None`: as each measurement ran (no correction).
     pub memory_format: Option<MemoryFormat>,
+    /// The software the job runs on; measurements on it are preferred to any other's
+    /// (domain/vision.rs `best`). `None`: whichever measurement is nearest.
+    pub engine: Option<Engine>,
 }
 
 impl Default for VisionJob {
@@ -34,6 +37,7 @@ impl Default for VisionJob {
             latency_ms: 200.0,
             steps: 0,
             memory_format: None,
+            engine: None,
         }
     }
 }
@@ -73,5 +77,6 @@ crate::read_fields!(VisionJob {
     rate: real,
     latency_ms: real,
     steps: whole,
-    memory_format: any
+    memory_format: any,
+    engine: any
 });
