@@ -327,3 +327,39 @@ fn fabric_total_and_efficiency() {
     assert_close(c.efficiency(), 0.75, 1e-15);
     assert_close(StepComm::default().efficiency(), 1.0, 1e-15);
 }
+
+/// A fabric whose bandwidth is not published is timed over PCIe, and the card's row says so
+/// wherever its cards talk: 8 Ascend 910B2 fine-tuning a 7B (HCCS, bandwidth null in the
+/// catalog) warn and run their data-parallel all-reduce over PCIe; the 910B3 (HCCS 392 GB/s)
+/// neither warns nor leaves the fabric; one card talks to nobody; a serving replica of one card
+/// neither.
+#[test]
+fn a_fabric_of_unpublished_bandwidth_is_timed_as_pcie_and_says_so() {
+    use gpu_planner::domain::verdict::Warning;
+    let on = |gpu: &str, task: Task, gpus: u32| {
+        let s = Scenario {
+            model: "qwen2.5-7b".into(),
+            task,
+            cards: CardFilter { only: vec![gpu.into()], ..CardFilter::default() },
+            parallel: Parallel { gpus, ..Parallel::default() },
+            ..Scenario::default()
+        };
+        report(&s).cards.into_iter().next().unwrap_or_else(|| panic!("{gpu}"))
+    };
+    let fabric = |v: &gpu_planner::domain::CardVerdict| {
+        v.warnings.iter().find_map(|w| match w {
+            Warning::FabricUnknown { kind } => Some(kind.clone()),
+            _ => None,
+        })
+    };
+    let b2 = on("huawei-ascend-910b2", Task::FullFinetune, 8);
+    assert_eq!((b2.gpus, fabric(&b2)), (8, Some("hccs".to_string())));
+    let link = |v: &gpu_planner::domain::CardVerdict| v.utilisation.as_ref().map(|u| u.comm.dp_link.clone());
+    assert_eq!(link(&b2).as_deref(), Some("pcie"));
+    let b3 = on("huawei-ascend-910b3", Task::FullFinetune, 8);
+    assert_eq!((b3.gpus, fabric(&b3), link(&b3).as_deref()), (8, None, Some("nvlink")));
+    let one = on("huawei-ascend-910b2", Task::Lora, 1);
+    assert_eq!((one.gpus, fabric(&one)), (1, None));
+    let served = on("huawei-ascend-910b2", Task::Inference, 0);
+    assert!(served.layout.tp == 1 && served.layout.ep <= 1 && fabric(&served).is_none(), "{:?}", served.layout);
+}

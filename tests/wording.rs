@@ -335,6 +335,7 @@ fn every_warning_is_worded_in_both_languages_with_its_figures() {
         (Warning::ConsumerCardForTraining, ""),
         (Warning::PcieTrainingBeyond8 { gpus: 13 }, "13"),
         (Warning::TensorParallelOverPcie { tp: 16 }, "16"),
+        (Warning::FabricUnknown { kind: "hccs".into() }, "HCCS"),
         (Warning::MultiServer { servers: 7 }, "7"),
         (Warning::RoundedToOrder { needed: 10, cards: 16, per_server: 8, headroom: 0.05 }, "16"),
         (Warning::ServingTargetsMissed { ttft_p99_s: 2.5, tpot_p99_ms: 91.0 }, "91"),

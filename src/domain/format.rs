@@ -208,7 +208,8 @@ pub fn warning(w: &Warning, lang: Lang) -> String {
         | Warning::UnknownCard { .. } => card_warning(w, lang),
         Warning::PcieTrainingBeyond8 { .. }
         | Warning::TensorParallelOverPcie { .. }
-        | Warning::ServingTargetsMissed { .. }
+        | Warning::FabricUnknown { .. } => link_warning(w, lang),
+        Warning::ServingTargetsMissed { .. }
         | Warning::LatencyTargetMissed { .. }
         | Warning::RoundedToOrder { .. }
         | Warning::CpuOffload
@@ -220,6 +221,43 @@ pub fn warning(w: &Warning, lang: Lang) -> String {
         | Warning::FabricDominates { .. }
         | Warning::RackPowerOverLimit { .. }
         | Warning::OfficeRoom { .. } => site_warning(w, lang),
+    }
+}
+
+/// How the cards of a plan talk: over PCIe, or over a fabric of unpublished bandwidth.
+fn link_warning(w: &Warning, lang: Lang) -> String {
+    let zh = lang == Lang::Zh;
+    match w {
+        Warning::PcieTrainingBeyond8 { gpus } => {
+            if zh {
+                format!("{gpus} 张仅 PCIe 互联的卡做训练：梯度同步受 PCIe 带宽限制，超过 8 卡扩展性差")
+            } else {
+                format!("training on {gpus} PCIe-only cards: gradient all-reduce is bound by PCIe; beyond 8 cards scaling is poor")
+            }
+        }
+        Warning::TensorParallelOverPcie { tp } => {
+            if zh {
+                format!("张量并行 {tp} 路超出 NVLink 域、走 PCIe：每层的 all-reduce 会明显拖慢训练、增加推理延迟")
+            } else {
+                format!("tensor parallel {tp} beyond the NVLink domain: per-layer all-reduces over PCIe slow training and add serving latency")
+            }
+        }
+        Warning::FabricUnknown { kind } => {
+            let link = match kind.as_str() {
+                "hccs" => "HCCS",
+                "infinity-fabric" => "Infinity Fabric",
+                "mlu-link" => "MLU-Link",
+                "nvlink" | "nvlink-bridge" => "NVLink",
+                _ if zh => "卡间互联",
+                _ => "card-to-card link",
+            };
+            if zh {
+                format!("该卡的 {link} 带宽未公布：多卡通信按 PCIe 计时，多卡时间偏保守；请向厂商索取单卡互联带宽")
+            } else {
+                format!("this card's {link} bandwidth is not published: its multi-card communication is timed over PCIe, so multi-card times are pessimistic; ask the vendor for the per-card link bandwidth")
+            }
+        }
+        _ => String::new(),
     }
 }
 
@@ -310,20 +348,6 @@ fn card_warning(w: &Warning, lang: Lang) -> String {
 fn plan_warning(w: &Warning, lang: Lang) -> String {
     let zh = lang == Lang::Zh;
     match w {
-        Warning::PcieTrainingBeyond8 { gpus } => {
-            if zh {
-                format!("{gpus} 张仅 PCIe 互联的卡做训练：梯度同步受 PCIe 带宽限制，超过 8 卡扩展性差")
-            } else {
-                format!("training on {gpus} PCIe-only cards: gradient all-reduce is bound by PCIe; beyond 8 cards scaling is poor")
-            }
-        }
-        Warning::TensorParallelOverPcie { tp } => {
-            if zh {
-                format!("张量并行 {tp} 路超出 NVLink 域、走 PCIe：每层的 all-reduce 会明显拖慢训练、增加推理延迟")
-            } else {
-                format!("tensor parallel {tp} beyond the NVLink domain: per-layer all-reduces over PCIe slow training and add serving latency")
-            }
-        }
         Warning::ServingTargetsMissed { ttft_p99_s, tpot_p99_ms } => {
             if zh {
                 format!("任何张量并行宽度都达不到延迟目标：最好为首 token p99 {ttft_p99_s:.1} 秒、每 token p99 {tpot_p99_ms:.0} 毫秒")

@@ -133,6 +133,9 @@ pub enum Warning {
     PcieTrainingBeyond8 { gpus: u32 },
     /// Tensor parallelism beyond the NVLink domain: per-layer all-reduces go over PCIe.
     TensorParallelOverPcie { tp: u32 },
+    /// The card's GPU-to-GPU fabric (catalog `interconnect.kind`) has no published bandwidth:
+    /// the plan's collectives are timed over PCIe, so multi-card times are pessimistic.
+    FabricUnknown { kind: String },
     /// More than one server: needs InfiniBand/RoCE between them.
     MultiServer { servers: u32 },
     /// The fewest cards that fit (with `headroom` of each card's memory left free) rounded up to

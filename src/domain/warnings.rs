@@ -17,6 +17,23 @@ pub fn modified(g: &Gpu) -> bool {
     g.name.contains("modded")
 }
 
+/// How the plan's cards talk: PCIe-only training past 8 cards, tensor parallelism past the
+/// fabric, and a fabric whose bandwidth is not published, which comms.rs `link_within` times as
+/// PCIe (say so wherever the cards talk: training on more than one, serving across a tensor- or
+/// expert-parallel group; the MI355X's 4-card replicas once ran so with no word).
+fn link_warnings(training: bool, g: &Gpu, v: &CardPlan, w: &mut Vec<Warning>) {
+    if training && !g.interconnect.is_fast() && v.gpus > 8 {
+        w.push(Warning::PcieTrainingBeyond8 { gpus: v.gpus });
+    }
+    if v.layout.tp > 1 && g.nvlink_domain() < v.layout.tp {
+        w.push(Warning::TensorParallelOverPcie { tp: v.layout.tp });
+    }
+    let talks = if training { v.gpus > 1 } else { v.layout.tp > 1 || v.layout.ep > 1 };
+    if talks && g.interconnect.is_fast() && g.interconnect.gb_s.is_none() {
+        w.push(Warning::FabricUnknown { kind: g.interconnect.kind.clone() });
+    }
+}
+
 /// Warnings about one card's plan.
 #[must_use]
 pub fn card_warnings(s: &Scenario, catalog: &Catalog, g: &Gpu, v: &CardPlan) -> Vec<Warning> {
@@ -43,12 +60,7 @@ pub fn card_warnings(s: &Scenario, catalog: &Catalog, g: &Gpu, v: &CardPlan) -> 
     if training && g.segment == "consumer" {
         w.push(Warning::ConsumerCardForTraining);
     }
-    if training && !g.interconnect.is_fast() && v.gpus > 8 {
-        w.push(Warning::PcieTrainingBeyond8 { gpus: v.gpus });
-    }
-    if v.layout.tp > 1 && g.nvlink_domain() < v.layout.tp {
-        w.push(Warning::TensorParallelOverPcie { tp: v.layout.tp });
-    }
+    link_warnings(training, g, v, &mut w);
     if v.needed_gpus > 0 && v.needed_gpus < v.gpus {
         w.push(Warning::RoundedToOrder {
             needed: v.needed_gpus,
