@@ -270,3 +270,22 @@ fn a_speech_model_starts_from_speech_values_and_keeps_the_users() {
     let r = gpu_planner::domain::plan(&w, gpu_planner::domain::Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
     assert!(r.cards.iter().any(|v| v.fits && v.vision.as_ref().is_some_and(|x| x.meets)), "some card meets 10 s");
 }
+
+/// The engine choice lives only where its select shows (a model measured on two or more
+/// engines): moving from ResNet-50 (PyTorch, TensorFlow) to SAM ViT-H (PyTorch and an unstated
+/// row) or YOLOv8x (TensorRT) drops it; back on ResNet-50 the user picks again.
+#[test]
+fn an_engine_choice_does_not_follow_to_a_model_without_the_select() {
+    use gpu_planner::domain::vision::Engine;
+    let mut s = gpu_planner::domain::Scenario::default();
+    s.select_model("resnet50");
+    s.vision.engine = Some(Engine::Pytorch);
+    s.select_model("resnet50");
+    assert_eq!(s.vision.engine, Some(Engine::Pytorch), "kept on a model that offers it");
+    for other in ["sam-vit-h-encoder", "yolov8x", "qwen2.5-7b"] {
+        s.select_model("resnet50");
+        s.vision.engine = Some(Engine::Pytorch);
+        s.select_model(other);
+        assert_eq!(s.vision.engine, None, "{other}");
+    }
+}

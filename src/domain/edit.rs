@@ -159,6 +159,15 @@ impl Scenario {
             }
         }
         self.model = id.to_string();
+        // The engine select shows only where the model was measured on two or more engines: a
+        // choice the new model does not offer would act unseen (SAM's PyTorch rows taken before
+        // its unstated one), so it goes back to "as measured".
+        if let Some(e) = self.vision.engine {
+            let offered = super::vision::model(id).map(|m| super::vision::engines(m, self.task)).unwrap_or_default();
+            if offered.len() < 2 || !offered.contains(&e) {
+                self.vision.engine = None;
+            }
+        }
     }
 
     /// Makes a model read from a `config.json` the scenario's model: it becomes the custom
