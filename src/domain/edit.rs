@@ -162,11 +162,8 @@ impl Scenario {
         // The engine select shows only where the model was measured on two or more engines: a
         // choice the new model does not offer would act unseen (SAM's PyTorch rows taken before
         // its unstated one), so it goes back to "as measured".
-        if let Some(e) = self.vision.engine {
-            let offered = super::vision::model(id).map(|m| super::vision::engines(m, self.task)).unwrap_or_default();
-            if offered.len() < 2 || !offered.contains(&e) {
-                self.vision.engine = None;
-            }
+        if self.vision.engine.is_some_and(|e| !super::vision::offered_engines(self).contains(&e)) {
+            self.vision.engine = None;
         }
     }
 

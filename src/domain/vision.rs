@@ -234,6 +234,19 @@ pub fn engines(m: &VisionModel, task: Task) -> Vec<Engine> {
     Engine::NAMES.iter().map(|(e, _)| *e).filter(|e| used(*e)).collect()
 }
 
+/// The engines a scenario's job may choose among: its model's [`engines`] where there are two or
+/// more, else none (one engine leaves nothing to choose). The page shows its select only then,
+/// and a choice outside these does not survive a change of model (edit.rs `select_model`).
+#[must_use]
+pub fn offered_engines(s: &Scenario) -> Vec<Engine> {
+    let all = model(&s.model).map(|m| engines(m, s.task)).unwrap_or_default();
+    if all.len() < 2 {
+        Vec::new()
+    } else {
+        all
+    }
+}
+
 /// Whether a vision job can be planned: a published speed in some usable mode. (Speed is the
 /// only thing that can be missing: memory always has an answer, at worst a lower bound,
 /// [`MemoryBasis::LowerBound`].)

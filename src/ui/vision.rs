@@ -117,12 +117,12 @@ fn MemoryFormatField() -> impl IntoView {
 fn EngineField() -> impl IntoView {
     let sc = expect_context::<RwSignal<Scenario>>();
     let lang = expect_context::<RwSignal<Lang>>();
-    fn choices(s: &Scenario) -> Vec<Engine> {
-        vision::model(&s.model).map(|m| vision::engines(m, s.task)).unwrap_or_default()
-    }
     let options = Signal::derive(move || {
         let first = (String::new(), Key::FormatAsMeasured.text(lang.get()).to_string());
-        let rest = sc.with(choices).into_iter().map(|e| (name(e, Engine::NAMES).to_string(), e.label().to_string()));
+        let rest = sc
+            .with(vision::offered_engines)
+            .into_iter()
+            .map(|e| (name(e, Engine::NAMES).to_string(), e.label().to_string()));
         std::iter::once(first).chain(rest).collect::<Vec<_>>()
     });
     let value = get(sc, |s| s.vision.engine.map_or("", |e| name(e, Engine::NAMES)).to_string());
@@ -130,7 +130,7 @@ fn EngineField() -> impl IntoView {
         sc.update(|s| s.vision.engine = parse(&n, Engine::NAMES));
     });
     view! {
-        <div hidden=get(sc, |s| choices(s).len() < 2)>
+        <div hidden=get(sc, |s| vision::offered_engines(s).is_empty())>
             <SelectField label=Key::EngineLabel testid="v-engine" options value on_change/>
         </div>
     }
