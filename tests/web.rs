@@ -564,7 +564,7 @@ async fn a_pasted_whisper_config_keeps_its_encoder() {
     let on = by_testid("m-encoder").unchecked_ref::<web_sys::HtmlInputElement>().checked();
     assert!(on, "the encoder part is switched on");
     assert_eq!(by_testid("m-enc-seq").unchecked_ref::<web_sys::HtmlInputElement>().value(), "1500");
-    let link = share::decode(&window().location().search().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
+    let link = linked();
     assert_eq!(link.custom_model.encoder.map(|e| (e.layers, e.seq)), Some((32, 1500)));
     choose("model", "whisper-large-v3");
     settle().await;
@@ -624,26 +624,25 @@ async fn serving_capacity_answers_the_load_with_replicas_latency_and_cost() {
         .unwrap_or_else(|| panic!("plan"));
     assert!(t.cards >= c.cards);
     assert!(text(&format!("serve-{}", first.gpu)).contains(&format!("= {}", t.cards)));
-    let link = gpu_planner::domain::share::decode(&window().location().search().unwrap_or_default())
-        .unwrap_or_else(|e| panic!("{e}"));
+    let link = linked();
     assert_eq!((link.inference.concurrent, link.inference.tpot_p50_ms), (100, 20.0));
     // A p90 prompt length goes into the scenario and the link; emptying the box removes it.
     type_into("ctx-p90", "8192");
     frames().await;
-    let link = share::decode(&window().location().search().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
+    let link = linked();
     assert_eq!(link.inference.context_p90, Some(8192));
     type_into("ctx-p90", "");
     frames().await;
-    let link = share::decode(&window().location().search().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
+    let link = linked();
     assert_eq!(link.inference.context_p90, None);
     type_into("out-p90", "2048");
     frames().await;
-    let link = share::decode(&window().location().search().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
+    let link = linked();
     assert_eq!(link.inference.output_p90, Some(2048));
     // The engine's sequence cap goes into the scenario and the link.
     type_into("max-seqs", "64");
     frames().await;
-    let link = share::decode(&window().location().search().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
+    let link = linked();
     assert_eq!(link.inference.max_seqs, 64);
     click("lang");
     settle().await;
@@ -662,7 +661,7 @@ async fn an_expert_parallel_width_shapes_moe_replicas() {
     choose("model", "deepseek-v3");
     type_into("serve-ep", "16");
     frames().await;
-    let link = share::decode(&window().location().search().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
+    let link = linked();
     assert_eq!(link.inference.ep, 16);
     let r = plan(&link, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
     let (id, c) = r
@@ -1025,8 +1024,7 @@ async fn a_vision_job_gets_fit_time_cost_and_serving_speed() {
     let top = r.cards[0].gpu.clone();
     let row = text(&format!("card-{top}"));
     assert!(row.contains("img/s") && row.contains(" ms") && row.contains("per M images"), "{row}");
-    let link = gpu_planner::domain::share::decode(&window().location().search().unwrap_or_default())
-        .unwrap_or_else(|e| panic!("{e}"));
+    let link = linked();
     assert_eq!((link.model.as_str(), link.vision.resolution, link.vision.rate), ("yolov8x", 1280, 200.0));
     click("lang");
     settle().await;
@@ -1064,18 +1062,32 @@ async fn a_cnn_jobs_memory_format_changes_its_time_and_travels_in_the_link() {
     let was = before.cards.iter().find(|c| c.gpu == card.gpu).and_then(|c| c.hours).unwrap_or(0.0);
     let hours = card.hours.unwrap_or(0.0);
     assert!(hours > was * 1.3, "NCHW is slower on {}: {was} h -> {hours} h", card.gpu);
-    let row = text(&format!("card-{}", card.gpu));
+    row_shows_hours(&card.gpu, hours);
+    assert_eq!(linked().vision.memory_format, s.vision.memory_format);
+    let field = label_in_zh("v-format").await;
+    assert!(field.contains("内存布局") && field.contains("NCHW（PyTorch 默认）"), "{field}");
+}
+
+/// The card's row on the page shows `hours` as the page words them in English.
+fn row_shows_hours(gpu: &str, hours: f64) {
+    let row = text(&format!("card-{gpu}"));
     let shown = format::hours(hours, format::Lang::En);
     assert!(row.contains(&shown), "{row} lacks {shown}");
-    let link = gpu_planner::domain::share::decode(&window().location().search().unwrap_or_default())
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(link.vision.memory_format, s.vision.memory_format);
+}
+
+/// The scenario the page's address holds now (its share link).
+fn linked() -> Scenario {
+    gpu_planner::domain::share::decode(&window().location().search().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The label of the field `testid` as the Chinese page words it (switched there and back).
+async fn label_in_zh(testid: &str) -> String {
     to_zh().await;
-    let field =
-        by_testid("v-format").closest("label").ok().flatten().and_then(|l| l.text_content()).unwrap_or_default();
-    assert!(field.contains("内存布局") && field.contains("NCHW（PyTorch 默认）"), "{field}");
+    let field = by_testid(testid).closest("label").ok().flatten().and_then(|l| l.text_content()).unwrap_or_default();
     click("lang");
     settle().await;
+    field
 }
 
 /// A team training ResNet-50 in PyTorch says so: cards whose nearest figure was NVIDIA's
@@ -1111,18 +1123,10 @@ async fn a_vision_jobs_engine_picks_its_rows_and_travels_in_the_link() {
     let was = before.cards.iter().find(|c| c.gpu == card.gpu).and_then(|c| c.hours).unwrap_or(0.0);
     let hours = card.hours.unwrap_or(0.0);
     assert!((hours - was).abs() > 0.01 * was, "{}: {was} h -> {hours} h", card.gpu);
-    let row = text(&format!("card-{}", card.gpu));
-    let shown = format::hours(hours, format::Lang::En);
-    assert!(row.contains(&shown), "{row} lacks {shown}");
-    let link = gpu_planner::domain::share::decode(&window().location().search().unwrap_or_default())
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(link.vision.engine, Some(Engine::Pytorch));
-    to_zh().await;
-    let field =
-        by_testid("v-engine").closest("label").ok().flatten().and_then(|l| l.text_content()).unwrap_or_default();
+    row_shows_hours(&card.gpu, hours);
+    assert_eq!(linked().vision.engine, Some(Engine::Pytorch));
+    let field = label_in_zh("v-engine").await;
     assert!(field.contains("框架") && field.contains("TensorFlow"), "{field}");
-    click("lang");
-    settle().await;
 }
 
 /// The Beijing team's first step: measure on one card, then see every card re-predicted from
