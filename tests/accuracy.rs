@@ -228,13 +228,18 @@ fn tier_bands_and_measured_cards_follow_the_table() {
 /// all-reduces had hidden that the MI355X has no measured decode floors (serving/measured.rs)
 /// and no software-stack factor in serving (issue 27): with the fabric read (7 × 153.6 GB/s)
 /// its DeepSeek-R1 rows come 34–54% fast on TPOT and 80% early on TTFT, four of them now out.
+/// 35 → 42 on 2026-12-05: seven InferenceX rows of TensorRT-LLM with MTP speculative decoding
+/// (3 drafted tokens; H200 and B200, 1k/1k and 8k/1k), added as held-out rows when the engine
+/// learned speculative decoding (serving/speculative.rs). Scored with MTP off first they were
+/// all out (+27…+38% slow); with it all seven are within over the open acceptance rate
+/// (0.6–0.9; one rate, 0.7, puts all seven within at once). No figure was set from them.
 #[test]
 fn serving_benchmarks_under_load_are_held_out_and_scored() {
     let rows: Vec<Row> = table(Catalog::embedded()).into_iter().filter(|r| r.case.id.starts_with("serve-")).collect();
     assert!(rows.len() >= 60, "{} serving rows", rows.len());
     assert!(rows.iter().all(|r| r.case.role == Role::Validation && r.case.prompts.is_some()));
     let (within, counted) = score(&rows);
-    assert!(counted == rows.len() && within >= 35, "{within} of {counted} serving rows within tolerance (< 35)");
+    assert!(counted == rows.len() && within >= 42, "{within} of {counted} serving rows within tolerance (< 42)");
     let dense: Vec<&Row> =
         rows.iter().filter(|r| r.case.id.contains("qwen2-7b") && !r.case.id.ends_with("ttft_mean")).collect();
     assert!(dense.len() == 10 && dense.iter().all(|r| r.within), "A100 Qwen2-7B TPOT/throughput rows");

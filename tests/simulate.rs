@@ -97,7 +97,7 @@ fn latency_rises_smoothly_with_the_load() {
 }
 
 /// The sequence cap bounds the batch; a cache too small for every running request forces
-/// preemptions, and every request still completes.
+/// preemptions, and every request still completes, the cache never holding more than it has.
 #[test]
 fn the_caps_hold_and_a_full_cache_preempts() {
     let s = scenario(2048, 256);
@@ -120,6 +120,8 @@ fn the_caps_hold_and_a_full_cache_preempts() {
         let o = run(&e, Load::Users { users: (2.0 * admitted) as u32, think_s: 0.0 });
         assert!(o.finished && o.preemptions > 0, "{o:?}");
         assert!(o.batch <= admitted, "{o:?} with room for {admitted}");
+        // Nobody is admitted into the tokens the running requests decode into this step.
+        assert!(o.peak_kv <= e.kv_tokens.floor(), "{} tokens held in a cache of {}", o.peak_kv, e.kv_tokens);
         seen += 1;
     }
     assert!(seen >= 3, "{seen}");

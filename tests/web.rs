@@ -651,6 +651,46 @@ async fn serving_capacity_answers_the_load_with_replicas_latency_and_cost() {
     settle().await;
 }
 
+/// Speculative decoding from the serving form: the acceptance box is greyed out until a draft
+/// length is typed; then both go into the scenario and the link, the serving table's line says
+/// what a step gains, and the first card's time per token is the engine's with the draft.
+#[wasm_bindgen_test]
+async fn a_draft_length_speeds_up_decoding_and_travels_in_the_link() {
+    let _h = fresh().await;
+    choose("task", "inference");
+    settle().await;
+    let accept = || by_testid("spec-accept").unchecked_ref::<web_sys::HtmlInputElement>().disabled();
+    assert!(accept(), "no draft, no acceptance rate to type");
+    assert!(find("spec-line").is_none());
+    type_into("spec-tokens", "3");
+    frames().await;
+    assert!(!accept());
+    type_into("spec-accept", "70");
+    frames().await;
+    let link = linked();
+    assert_eq!((link.inference.spec_tokens, link.inference.spec_accept), (3, 0.7));
+    // 1 + 0.7 + 0.49 + 0.343 = 2.533 tokens a step.
+    assert!(text("spec-line").contains("2.53 tokens"), "{}", text("spec-line"));
+    let r = plan(&link, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    let (id, c) = r
+        .cards
+        .iter()
+        .find_map(|v| v.serving.clone().map(|c| (v.gpu.clone(), c)))
+        .unwrap_or_else(|| panic!("a serving plan"));
+    let mut off = link.clone();
+    off.inference.spec_tokens = 0;
+    let plain = plan(&off, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    let p = plain.cards.iter().find(|v| v.gpu == id).and_then(|v| v.serving.clone()).unwrap_or_else(|| panic!("plan"));
+    assert!(c.latency.tpot_p50_s < 0.8 * p.latency.tpot_p50_s, "{} vs {}", c.latency.tpot_p50_s, p.latency.tpot_p50_s);
+    let row = text(&format!("serve-{id}"));
+    assert!(row.contains(&format!("{:.1}", c.tokens_s_user)), "{row}");
+    click("lang");
+    settle().await;
+    assert!(text("spec-line").contains("投机解码"), "{}", text("spec-line"));
+    click("lang");
+    settle().await;
+}
+
 /// A MoE model served with its experts spread over two servers (expert parallelism): the width
 /// goes into the scenario and the link, and both tables show the replica as TP·EP × replicas.
 #[wasm_bindgen_test]

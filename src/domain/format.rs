@@ -519,3 +519,27 @@ pub fn tier(t: &super::tier::Tier, lang: Lang) -> String {
 pub fn hours_band(band: (f64, f64), lang: Lang) -> String {
     format!("{}–{}", hours(band.0, lang), hours(band.1, lang))
 }
+
+/// The serving table's line on speculative decoding when it is on: drafted tokens, acceptance,
+/// the tokens a step gains and a draft pass's cost (serving/speculative.rs); `None` when off.
+#[must_use]
+pub fn speculative_line(s: &super::Scenario, m: &super::model::ModelSpec, lang: Lang) -> Option<String> {
+    use super::serving::speculative::{draft_cost, tokens_per_step};
+    let i = &s.inference;
+    if i.spec_tokens == 0 {
+        return None;
+    }
+    let gain = tokens_per_step(i.spec_tokens, i.spec_accept);
+    let (k, accept, cost) = (i.spec_tokens, i.spec_accept * 100.0, draft_cost(m) * 100.0);
+    Some(if lang == Lang::Zh {
+        format!(
+            "投机解码：每步草稿 {k} 个 token，接受率 {accept:.0}% → 每个请求每步平均得到 {gain:.2} 个 token；每次草稿前向约为一步的 {cost:.1}%（一层 + 输出头），验证时每个请求计算 {} 个 token（Leviathan 等 2023）。",
+            k + 1
+        )
+    } else {
+        format!(
+            "Speculative decoding: {k} drafted tokens per step at {accept:.0}% acceptance → {gain:.2} tokens per request per step; each draft pass costs about {cost:.1}% of a step (one layer + the output head) and the check computes {} tokens per request (Leviathan et al. 2023).",
+            k + 1
+        )
+    })
+}

@@ -29,6 +29,7 @@ use serde::{Deserialize, Serialize};
 mod capacity;
 pub mod measured;
 pub mod simulate;
+pub mod speculative;
 pub use capacity::*;
 
 /// Tensor-parallel widths tried per replica.
@@ -98,6 +99,13 @@ pub struct Engine {
     /// The decode step composed from operators measured on this card, when it was measured
     /// (serving/measured.rs): a floor under the roofline.
     ops: Option<measured::DecodeOps>,
+    /// Speculative decoding (serving/speculative.rs): tokens each decoding request computes per
+    /// step (the drafted ones + 1; 1 without a draft), the tokens it gains on average, and the
+    /// drafts' time as a share of the step (k · c).
+    verify: f64,
+    /// Mean tokens a decoding request gains per step.
+    pub per_step: f64,
+    draft: f64,
 }
 
 /// Seconds one card spends in the MoE all-to-all per token it owns and per MoE layer: the token's
@@ -252,6 +260,9 @@ impl Engine {
             enc_seq,
             prefix_share: i.prefix_share.clamp(0.0, 0.99),
             ops: measured::DecodeOps::new(m, &g.id, weights / p.total.max(1.0), fp8_weights, i.kv.bytes(), tp, ep),
+            verify: f64::from(i.spec_tokens) + 1.0,
+            per_step: speculative::tokens_per_step(i.spec_tokens, i.spec_accept),
+            draft: f64::from(i.spec_tokens) * speculative::draft_cost(m),
         })
     }
 
@@ -274,27 +285,35 @@ impl Engine {
     /// place of `batch` × the mean: what the step-level simulation charges.
     #[must_use]
     pub fn step_at(&self, batch: f64, context: f64, prefill: f64) -> f64 {
-        let touched = if self.route_share > 0.0 { 1.0 - (1.0 - self.route_share).powf(batch + prefill) } else { 1.0 };
+        // Under speculative decoding each decoding request brings its drafted tokens too: more
+        // FLOPs, traffic and routed tokens, the same weights and KV cache read.
+        let tokens = batch * self.verify;
+        let touched = if self.route_share > 0.0 { 1.0 - (1.0 - self.route_share).powf(tokens + prefill) } else { 1.0 };
         let encoding = if prefill > 0.0 { self.encoder_bytes } else { 0.0 };
         let bytes = self.dense_bytes + encoding + self.routed_bytes * touched + context * self.kv_per_token;
-        let compute =
-            batch * self.decode_s + (context - batch * self.mean_ctx) * self.attend_s + prefill * self.prefill_s;
+        let compute = self.verify * (batch * self.decode_s + (context - batch * self.mean_ctx) * self.attend_s)
+            + prefill * self.prefill_s;
         let roofline = (bytes / self.bandwidth).max(compute)
-            + batch * self.decode_comm_s
+            + tokens * self.decode_comm_s
             + prefill * self.prefill_comm_s
-            + self.comm_per_step
-            + self.overhead;
-        let Some(ops) = self.ops.as_ref().filter(|_| batch >= 1.0) else { return roofline };
-        // The measured operators of the busiest group's decode, or its prompt chunk's compute when
-        // that is longer (the chunk's GEMMs read the same weights), the chunk's traffic, and under
-        // expert parallelism the all-to-all the roofline charges.
-        let a2a = if self.ep > self.tp { batch * self.decode_comm_s + self.comm_per_step } else { 0.0 };
-        let g = self.groups.max(1.0);
-        let measured = ops.step(batch / g, context / g, batch).max(prefill * self.prefill_s)
-            + prefill * self.prefill_comm_s
-            + a2a
-            + self.overhead;
-        roofline.max(measured)
+            + self.comm_per_step;
+        let work = match self.ops.as_ref().filter(|_| batch >= 1.0) {
+            None => roofline,
+            Some(ops) => {
+                // The measured operators of the busiest group's decode, or its prompt chunk's
+                // compute when that is longer (the chunk's GEMMs read the same weights), the
+                // chunk's traffic, and under expert parallelism the all-to-all the roofline charges.
+                let a2a = if self.ep > self.tp { tokens * self.decode_comm_s + self.comm_per_step } else { 0.0 };
+                let g = self.groups.max(1.0);
+                let measured = ops.step(batch / g, context / g, tokens, self.verify).max(prefill * self.prefill_s)
+                    + prefill * self.prefill_comm_s
+                    + a2a;
+                roofline.max(measured)
+            }
+        };
+        // The drafts run once per step for the decoding requests (Leviathan et al.'s k·c).
+        let drafts = if batch > 0.0 { self.draft } else { 0.0 };
+        work * (1.0 + drafts) + self.overhead
     }
 
     /// Seconds for a static batch of `batch` requests: their prompts prefilled in chunks (the
@@ -305,7 +324,13 @@ impl Engine {
         let full = (tokens / self.chunk).floor();
         let rest = tokens - full * self.chunk;
         let prefill = full * self.step(0.0, self.chunk) + if rest > 0.0 { self.step(0.0, rest) } else { 0.0 };
-        prefill + (self.output - 1.0).max(0.0) * self.step(batch, 0.0)
+        prefill + (self.output - 1.0).max(0.0) / self.per_step * self.step(batch, 0.0)
+    }
+
+    /// Steps a request decodes for: its answer over the tokens a step gains.
+    #[must_use]
+    pub fn decode_steps(&self) -> f64 {
+        self.output / self.per_step
     }
 
     /// Requests the KV cache holds at once at the mean occupancy.
@@ -317,15 +342,16 @@ impl Engine {
     /// The replica at `rate` requests per second, or `None` when it cannot keep up.
     #[must_use]
     pub fn at(&self, rate: f64) -> Option<Latency> {
-        // Steps are plain decode steps or steps that also carry a prompt chunk. With B = rate ·
-        // output · T requests decoding, chunk steps take x = rate · chunks · (chunk step − plain
+        // Steps are plain decode steps or steps that also carry a prompt chunk. A request decodes
+        // for output / per_step steps (per_step = 1 without speculative decoding). With B = rate ·
+        // steps · T requests decoding, chunk steps take x = rate · chunks · (chunk step − plain
         // step) of every second, so the mean step is T = plain / (1 − x): iterate B and T. With
         // attention groups, each group's step carries its own B / groups requests and prompts;
         // every group's chunk steps slow the whole replica (counted as never coinciding).
         let mut t = self.step(0.0, 0.0);
         let mut parts = (0.0, 1.0, t, t, 0.0); // (batch, chunks, plain, chunk step, x)
         for _ in 0..100 {
-            let batch = rate * self.output * t;
+            let batch = rate * self.decode_steps() * t;
             let room = self.chunk - batch / self.groups;
             if room < 1.0 || batch > self.max_batch() {
                 return None;
@@ -366,10 +392,10 @@ impl Engine {
         let wait = |q: f64| if rho > 1.0 - q { mean_wait / rho * (rho / (1.0 - q)).ln() } else { 0.0 };
         // Time per output token of one request (vLLM's benchmark: decode time / output tokens):
         // plain decode steps, plus k steps that carry another prompt's chunk, k ~ Poisson with
-        // the chunks that arrive while it decodes; its mean is T.
+        // the chunks that arrive while it decodes; its mean is T / per_step.
         let stall = (chunk_step - plain).max(0.0) / self.output.max(1.0);
-        let arrivals = rate * chunks * self.output * t;
-        let tpot = |q: f64| plain + poisson_quantile(arrivals, q) * stall;
+        let arrivals = rate * chunks * self.decode_steps() * t;
+        let tpot = |q: f64| plain / self.per_step + poisson_quantile(arrivals, q) * stall;
         // A quantile's own prefill: the prompt at that quantile of the log-normal, e^(zσ − σ²/2)
         // × the mean; added to the wait's quantile (an upper bound: both at their quantile).
         let prefill = |z: f64| service * (z * self.sigma - self.sigma * self.sigma / 2.0).exp();
@@ -378,7 +404,7 @@ impl Engine {
             ttft_p99_s: prefill(2.326_347_874) + wait(0.99),
             tpot_p50_s: tpot(0.5),
             tpot_p99_s: tpot(0.99),
-            tpot_mean_s: t,
+            tpot_mean_s: t / self.per_step,
             batch,
             prefill_load: rho,
         })

@@ -235,6 +235,8 @@ strings! {
     ServeEp => "MoE: cards the experts spread over (EP; 0: cheapest)", "MoE：专家分布的卡数（EP；0：自动取最省）";
     MaxBatched => "Max tokens per engine step (prefill chunk)", "每步最多处理 token 数（预填充分块）";
     StepOverhead => "Fixed time per engine step (ms)", "每步固定开销（毫秒）";
+    SpecTokens => "Speculative decoding: drafted tokens per step (MTP / EAGLE; 0 = off)", "投机解码：每步草稿 token 数（MTP / EAGLE；0 = 关闭）";
+    SpecAccept => "Speculative decoding: acceptance rate per drafted token (%)", "投机解码：每个草稿 token 的接受率（%）";
     MaxSeqs => "Max requests running at once (0 = engine default: 1,024 on cards of 70 GB+ except A100, else 256)", "同时运行的最大请求数（0 = 引擎默认：70 GB 以上且非 A100 的卡 1,024，其余 256）";
     Sustains => "sustains", "可承受";
     ReqS => "req/s", "请求/秒";

@@ -146,6 +146,11 @@ pub fn ServingView(report: Signal<Option<Report>>, selected: RwSignal<Option<Str
             <section class="group serving" id="serving" data-testid="serving">
                 <h2>{tr(lang, Key::ServingTitle)}</h2>
                 <p class="muted">{tr(lang, Key::ServingHint)}</p>
+                {move || {
+                    let l = lang.get();
+                    sc.with(|s| s.model_spec().ok().and_then(|m| format::speculative_line(s, m, l)))
+                        .map(|t| view! { <p class="muted" data-testid="spec-line">{t}</p> })
+                }}
                 <div class="table-wrap"><table class="cards">
                     <thead><tr>
                         <th>{tr(lang, Key::Card)}</th><th>{tr(lang, Key::Replicas)}</th><th>{tr(lang, Key::TtftCol)}</th>
@@ -246,4 +251,21 @@ const SERVING_FIELDS: &[Num] = &[
         |s| s.inference.step_overhead_ms,
         |s, v| s.inference.step_overhead_ms = v,
     ),
+    num_row(
+        Key::SpecTokens,
+        "spec-tokens",
+        INFERENCE_SPEC_TOKENS.shown(1.0),
+        |s| f64::from(s.inference.spec_tokens),
+        |s, v| s.inference.spec_tokens = v as u32,
+    ),
+    Num {
+        disabled: |s| s.inference.spec_tokens == 0,
+        ..num_row(
+            Key::SpecAccept,
+            "spec-accept",
+            INFERENCE_SPEC_ACCEPT.shown(100.0),
+            |s| s.inference.spec_accept * 100.0,
+            |s, v| s.inference.spec_accept = v / 100.0,
+        )
+    },
 ];

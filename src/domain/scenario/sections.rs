@@ -102,6 +102,13 @@ pub struct Inference {
     pub step_overhead_ms: f64,
     /// Requests running at once (vLLM `max_num_seqs`); 0 = vLLM V1's default for the card.
     pub max_seqs: u32,
+    /// Speculative decoding: tokens a draft (an MTP module, an EAGLE head) proposes per step for
+    /// the model to verify (vLLM `num_speculative_tokens`, SGLang `speculative-num-steps`,
+    /// TensorRT-LLM `num_nextn_predict_layers`); 0 = off.
+    pub spec_tokens: u32,
+    /// Speculative decoding: the chance that each drafted token is accepted (α of Leviathan et
+    /// al. 2023). Engines log it (vLLM's per-position acceptance rate).
+    pub spec_accept: f64,
 }
 
 impl Default for Inference {
@@ -126,6 +133,10 @@ impl Default for Inference {
             max_batched_tokens: 8192,
             step_overhead_ms: 2.0,
             max_seqs: 0,
+            spec_tokens: 0,
+            // DeepSeek-V3 technical report §5.4.3: its MTP module's second-token acceptance rate
+            // "ranges between 85% and 90%"; the lower end.
+            spec_accept: 0.85,
         }
     }
 }
@@ -373,7 +384,9 @@ crate::read_fields!(Inference {
     ep: whole,
     max_batched_tokens: whole,
     step_overhead_ms: real,
-    max_seqs: whole
+    max_seqs: whole,
+    spec_tokens: whole,
+    spec_accept: real
 });
 crate::read_fields!(Parallel {
     auto: flag,

@@ -72,6 +72,8 @@ impl Scenario {
         check(INFERENCE_MAX_BATCHED_TOKENS, f64::from(i.max_batched_tokens))?;
         check(INFERENCE_STEP_OVERHEAD_MS, i.step_overhead_ms)?;
         check(INFERENCE_MAX_SEQS, f64::from(i.max_seqs))?;
+        check(INFERENCE_SPEC_TOKENS, f64::from(i.spec_tokens))?;
+        check(INFERENCE_SPEC_ACCEPT, i.spec_accept)?;
         Ok(())
     }
 

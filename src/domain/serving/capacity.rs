@@ -53,7 +53,7 @@ fn replica_rate(e: &Engine, s: &Scenario, replicas: u32) -> Option<(f64, Latency
     // evaluations than bisection at the same 0.1–0.2% precision (a plan of Qwen2.5-72B for 100
     // users over the catalog: 5,585 against 9,132).
     let excess = |rate: f64, l: &Latency| rate * (i.think_s + response(l)) - users;
-    let (mut lo, mut hi) = (0.0, users / (i.think_s + e.step(0.0, 0.0) * (1.0 + e.output)).max(1e-9));
+    let (mut lo, mut hi) = (0.0, users / (i.think_s + e.step(0.0, 0.0) * (1.0 + e.decode_steps())).max(1e-9));
     let (mut f_lo, mut f_hi) = (-users, None::<f64>);
     let mut last_low = None;
     let mut best = None;

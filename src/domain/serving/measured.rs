@@ -256,16 +256,20 @@ impl DecodeOps {
     }
 
     /// Seconds of the measured operators of a decode step of `batch` requests on one attention
-    /// group holding `context` tokens in all, with `tokens` entering each MoE layer (the whole
-    /// replica's under expert parallelism); 0 when none decodes.
+    /// group holding `context` tokens in all, each request with `queries` tokens (1; more under
+    /// speculative decoding, which verifies the drafted tokens in the same pass), with `tokens`
+    /// entering each MoE layer (the whole replica's under expert parallelism); 0 when none
+    /// decodes.
     #[must_use]
-    pub fn step(&self, batch: f64, context: f64, tokens: f64) -> f64 {
+    pub fn step(&self, batch: f64, context: f64, tokens: f64, queries: f64) -> f64 {
         if batch < 1.0 {
             return 0.0;
         }
         let mut s = self.fixed_s;
         if let Some((layers, t)) = self.mla {
-            s += layers * log_interp(&[1.0, 8.0, 64.0], &t, batch);
+            // The module's measured batch is its query tokens (its projections and attention
+            // grow with them); the cache is read once per request.
+            s += layers * log_interp(&[1.0, 8.0, 64.0], &t, batch * queries);
             // The module was measured at 1,024 cached tokens per request.
             s += (context - 1024.0 * batch).max(0.0) * self.per_context_s;
         } else {
@@ -279,6 +283,6 @@ impl DecodeOps {
             let touched = 1.0 - (1.0 - k).powf(tokens);
             s += layers * (held_s * touched).max(2.0 * floor);
         }
-        s + self.allreduces * allreduce_s(self.ops, self.tp, batch * self.allreduce_bytes)
+        s + self.allreduces * allreduce_s(self.ops, self.tp, batch * queries * self.allreduce_bytes)
     }
 }

@@ -103,6 +103,9 @@ pub struct Outcome {
     /// Share of the time spent in steps that prefill.
     pub prefill_busy: f64,
     pub preemptions: u32,
+    /// The most cache tokens the running requests held at the end of any step (the engine's
+    /// cache is `Engine::kv_tokens`: never above it).
+    pub peak_kv: f64,
     /// The measured requests all finished: false when the replica fell behind an open load
     /// (its queue still growing when the step limit was reached).
     pub finished: bool,
@@ -162,12 +165,13 @@ struct Request {
 }
 
 impl Request {
-    /// Its tokens out of a stride of `n` decode steps ending at `now`: `n` while it decodes, the
-    /// first when its prompt has just been computed, none while it prefills; the first token's
-    /// time is kept. Returns the tokens added to the cache.
-    fn emit(&mut self, n: f64, now: f64) -> f64 {
+    /// Its tokens out of a stride of `n` decode steps ending at `now`, each gaining `per_step`
+    /// tokens: `n · per_step` while it decodes (never past its answer), the first when its prompt
+    /// has just been computed, none while it prefills; the first token's time is kept. Returns
+    /// the tokens added to the cache.
+    fn emit(&mut self, n: f64, per_step: f64, now: f64) -> f64 {
         let made = if self.decoding {
-            n
+            (n * per_step).min(self.output - self.made)
         } else if self.done >= self.prefill {
             1.0
         } else {
@@ -209,18 +213,26 @@ fn scan(running: &mut [Request]) -> Mix {
 }
 
 /// What the running requests bring to a step: how many decode and their context, the fewest
-/// tokens any has left, and whether any is still prefilling.
+/// tokens any has left, and how many are still prefilling (each may make its first token).
 #[derive(Clone, Copy)]
 struct Mix {
     decoding: f64,
     context: f64,
     finish: f64,
-    prefilling: bool,
+    prefilling: f64,
 }
 
 impl Default for Mix {
     fn default() -> Self {
-        Self { decoding: 0.0, context: 0.0, finish: f64::INFINITY, prefilling: false }
+        Self { decoding: 0.0, context: 0.0, finish: f64::INFINITY, prefilling: 0.0 }
+    }
+}
+
+impl Mix {
+    /// Cache tokens the running requests may add in a step: E for each decoding request, the
+    /// first token for each one still prefilling.
+    fn growth(&self, per_step: f64) -> f64 {
+        self.decoding * per_step + self.prefilling
     }
 }
 
@@ -229,9 +241,9 @@ impl Mix {
     /// not filling) runs as one stride of steps: until the first running request finishes, the
     /// `free` cache tokens fill, or the next arrival `until_arrival` seconds away; at least one.
     fn stride(&self, e: &Engine, free: f64, until_arrival: f64) -> f64 {
-        let fill = (free / self.decoding).floor();
+        let fill = (free / (self.decoding * e.per_step)).floor();
         let arrive = (until_arrival / e.step_at(self.decoding, self.context, 0.0)).ceil();
-        self.finish.min(fill).min(arrive).max(1.0)
+        (self.finish / e.per_step).ceil().min(fill).min(arrive).max(1.0)
     }
 
     /// Marks whether `r` decodes this step and counts it.
@@ -241,7 +253,7 @@ impl Mix {
             self.decoding += 1.0;
             self.context += r.prompt + r.made;
         } else {
-            self.prefilling = true;
+            self.prefilling += 1.0;
         }
         self.finish = self.finish.min(r.output - r.made);
     }
@@ -300,13 +312,17 @@ fn preempt(
     waiting: &mut std::collections::VecDeque<Request>,
     kv: &mut f64,
     mix: &mut Mix,
-    cap: f64,
+    (cap, per_step): (f64, f64),
 ) -> u32 {
     let mut n = 0;
-    while *kv + mix.decoding > cap && running.len() > 1 {
+    while *kv + mix.growth(per_step) > cap && running.len() > 1 {
         let Some(mut r) = running.pop() else { break };
         *kv -= r.prompt + r.made;
-        mix.decoding -= if r.decoding { 1.0 } else { 0.0 };
+        if r.decoding {
+            mix.decoding -= 1.0;
+        } else {
+            mix.prefilling -= 1.0;
+        }
         r.prefill = r.base + r.made;
         r.done = 0.0;
         r.decoding = false;
@@ -338,13 +354,19 @@ impl Tally {
     /// The run's figures once every measured request finished, measured from `start`: the
     /// completion rate, the mean batch (`batch_time` = Σ running × step time), the prefill's
     /// share of the time (`prefill_busy`) and the latencies' spreads.
-    fn outcome(self, start: f64, (batch_time, prefill_busy): (f64, f64), preemptions: u32) -> Outcome {
+    fn outcome(
+        self,
+        start: f64,
+        (batch_time, prefill_busy): (f64, f64),
+        (preemptions, peak_kv): (u32, f64),
+    ) -> Outcome {
         let span = (self.end - start).max(1e-12);
         Outcome {
             rate: self.completed / span,
             batch: batch_time / span,
             prefill_busy,
             preemptions,
+            peak_kv,
             finished: true,
             ttft: Spread::of(self.ttft),
             tpot: Spread::of(self.tpot),
@@ -368,12 +390,14 @@ impl Tally {
     }
 }
 
-/// What a step may admit: at most `seqs` running requests, `cap` cache tokens, and nobody in
-/// a step that preempted.
+/// What a step may admit: at most `seqs` running requests, `cap` cache tokens less the
+/// `reserved` ones the running requests decode into this step (vLLM V1 allocates the running
+/// requests' slots before it admits anyone), and nobody in a step that preempted.
 #[derive(Clone, Copy)]
 struct Limits {
     seqs: f64,
     cap: f64,
+    reserved: f64,
     admit: bool,
 }
 
@@ -389,6 +413,8 @@ fn prefill(
     limits: Limits,
 ) -> f64 {
     let mut chunk = 0.0;
+    // Each admitted request may make its first token this step too.
+    let mut reserved = limits.reserved;
     for r in running.iter_mut().filter(|_| prefilling) {
         if !r.decoding && room >= 1.0 {
             let take = (r.prefill - r.done).min(room);
@@ -398,7 +424,7 @@ fn prefill(
         }
     }
     while let Some(r) = waiting.front().filter(|_| limits.admit) {
-        if room < 1.0 || running.len() as f64 >= limits.seqs || *kv + r.prompt + r.made + 1.0 > limits.cap {
+        if room < 1.0 || running.len() as f64 >= limits.seqs || *kv + reserved + r.prompt + r.made + 1.0 > limits.cap {
             break;
         }
         let Some(mut r) = waiting.pop_front() else { break };
@@ -407,6 +433,7 @@ fn prefill(
         room -= take;
         chunk += take;
         *kv += r.prompt + r.made;
+        reserved += 1.0;
         running.push(r);
     }
     chunk
@@ -454,7 +481,7 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
     let mut running: Vec<Request> = Vec::new();
     let (mut now, mut kv) = (0.0_f64, 0.0_f64);
     let mut tally = Tally { left: last - warmup, window: warmup..last, ..Tally::default() };
-    let (mut preemptions, mut prefill_time, mut batch_time) = (0, 0.0, 0.0);
+    let (mut preemptions, mut prefill_time, mut batch_time, mut peak_kv) = (0, 0.0, 0.0, 0.0_f64);
     let mut start = f64::NAN;
     // The running requests' mix at the start of the next step: each step's last pass counts it.
     let mut mix = Mix::default();
@@ -475,17 +502,18 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
             }
         }
         let before = preemptions;
-        preemptions += preempt(&mut running, &mut waiting, &mut kv, &mut mix, cap);
+        preemptions += preempt(&mut running, &mut waiting, &mut kv, &mut mix, (cap, e.per_step));
         let step_mix = mix;
         let Mix { decoding, context, prefilling, .. } = mix;
         // Decode tokens first, then prefill chunks in admission order, then admissions; vLLM V1
         // admits nobody in a step that preempted.
-        let room = (budget - decoding).max(0.0);
-        let limits = Limits { seqs, cap, admit: preemptions == before };
-        let chunk = prefill(&mut running, &mut waiting, &mut kv, room, prefilling, limits);
+        // Under speculative decoding a decoding request's drafted tokens take budget too.
+        let room = (budget - decoding * e.verify).max(0.0);
+        let limits = Limits { seqs, cap, reserved: step_mix.growth(e.per_step), admit: preemptions == before };
+        let chunk = prefill(&mut running, &mut waiting, &mut kv, room, prefilling > 0.0, limits);
         let until_arrival = if waiting.is_empty() { pending.next() - now } else { f64::INFINITY };
         let n = if chunk == 0.0 && decoding > 0.0 { step_mix.stride(e, cap - kv, until_arrival) } else { 1.0 };
-        let dt = n * e.step_at(decoding, context + decoding * (n - 1.0) / 2.0, chunk / e.groups.max(1.0));
+        let dt = n * e.step_at(decoding, context + decoding * e.per_step * (n - 1.0) / 2.0, chunk / e.groups.max(1.0));
         now += dt;
         if chunk > 0.0 {
             prefill_time += dt;
@@ -497,15 +525,17 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
         // requests left running make the next step's mix.
         mix = Mix::default();
         let mut kept = 0;
+        let mut freed = 0.0;
         for k in 0..running.len() {
             let mut r = running[k];
-            kv += r.emit(n, now);
+            kv += r.emit(n, e.per_step, now);
             if r.made < r.output {
                 mix.add(&mut r);
                 running[kept] = r;
                 kept += 1;
                 continue;
             }
+            freed += r.prompt + r.made;
             kv -= r.prompt + r.made;
             tally.finished(&r, now, !start.is_nan());
             match load {
@@ -517,9 +547,10 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
             }
         }
         running.truncate(kept);
+        peak_kv = peak_kv.max(kv + freed);
         if tally.left == 0 {
-            return Some(tally.outcome(start, (batch_time, prefill_time / now.max(1e-12)), preemptions));
+            return Some(tally.outcome(start, (batch_time, prefill_time / now.max(1e-12)), (preemptions, peak_kv)));
         }
     }
-    Some(Outcome { preemptions, ..Outcome::default() })
+    Some(Outcome { preemptions, peak_kv, ..Outcome::default() })
 }
