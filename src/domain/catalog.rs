@@ -51,6 +51,8 @@ pub struct Gpu {
     pub bf16_tflops: Option<f64>,
     pub fp16_tflops: Option<f64>,
     pub fp8_tflops: Option<f64>,
+    /// Dense FP4 (NVFP4 / MXFP4) tensor rate, on cards that multiply FP4 as stored.
+    pub fp4_tflops: Option<f64>,
     pub tf32_tflops: Option<f64>,
     pub fp32_tflops: Option<f64>,
     pub int8_tops: Option<f64>,
@@ -183,6 +185,7 @@ crate::read_fields!(Gpu {
     bf16_tflops: opt_real,
     fp16_tflops: opt_real,
     fp8_tflops: opt_real,
+    fp4_tflops: opt_real,
     tf32_tflops: opt_real,
     fp32_tflops: opt_real,
     int8_tops: opt_real,
@@ -337,6 +340,7 @@ fn validate_gpu(g: &Gpu) -> Vec<String> {
     in_range(&mut m, "bf16_tflops", g.bf16_tflops, 1.0, 5_000.0);
     in_range(&mut m, "fp16_tflops", g.fp16_tflops, 1.0, 5_000.0);
     in_range(&mut m, "fp8_tflops", g.fp8_tflops, 1.0, 10_000.0);
+    in_range(&mut m, "fp4_tflops", g.fp4_tflops, 1.0, 20_000.0);
     in_range(&mut m, "tf32_tflops", g.tf32_tflops, 1.0, 2_500.0);
     in_range(&mut m, "fp32_tflops", g.fp32_tflops, 1.0, 500.0);
     in_range(&mut m, "int8_tops", g.int8_tops, 1.0, 10_000.0);
@@ -346,6 +350,13 @@ fn validate_gpu(g: &Gpu) -> Vec<String> {
     if let (Some(b), Some(f)) = (g.bf16_tflops, g.fp8_tflops) {
         if f > 2.05 * b {
             m.push(format!("fp8 {f} > 2 x bf16 {b}: a sparse figure?"));
+        }
+    }
+    // FP4 runs at 2× the dense FP8 rate (B200, RTX PRO 6000, MI355X), 3× on Blackwell Ultra,
+    // 4× on GeForce (whose FP8 figure is the FP32-accumulate rate): never below FP8, never 4× over.
+    if let (Some(f8), Some(f4)) = (g.fp8_tflops, g.fp4_tflops) {
+        if f4 < f8 || f4 > 4.05 * f8 {
+            m.push(format!("fp4 {f4} outside 1-4 x fp8 {f8}: a sparse figure?"));
         }
     }
     if g.sources.is_empty() {

@@ -130,6 +130,10 @@ fn weights_label(q: WeightQuant, zh: bool) -> &'static str {
         (WeightQuant::Int4, true) => "INT4 权重量化（GPTQ/AWQ）",
         (WeightQuant::Nf4, false) => "NF4 weights",
         (WeightQuant::Nf4, true) => "NF4 权重量化",
+        (WeightQuant::Nvfp4, false) => "NVFP4 weights",
+        (WeightQuant::Nvfp4, true) => "NVFP4 权重量化",
+        (WeightQuant::Mxfp4, false) => "MXFP4 weights",
+        (WeightQuant::Mxfp4, true) => "MXFP4 权重量化",
         (WeightQuant::None, false) => "unquantised weights",
         (WeightQuant::None, true) => "不量化权重",
     }

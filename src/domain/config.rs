@@ -304,6 +304,9 @@ impl Quantization {
         use super::scenario::WeightQuant;
         match (self.method.as_str(), self.bits) {
             ("fp8" | "fbgemm_fp8", _) => Some(WeightQuant::Fp8),
+            ("mxfp4", _) => Some(WeightQuant::Mxfp4),
+            // NVIDIA ModelOpt checkpoints: `quant_algo: "NVFP4"`, read into the method.
+            ("nvfp4", _) => Some(WeightQuant::Nvfp4),
             ("bitsandbytes", Some(4)) => Some(WeightQuant::Nf4),
             (_, Some(8)) => Some(WeightQuant::Int8),
             (_, Some(4)) => Some(WeightQuant::Int4),

@@ -126,6 +126,20 @@ pub fn all_to_all_s(s: &Scenario, g: &Gpu, ep: u32, hidden: f64, top_k: f64, dis
     inside.max(outside)
 }
 
+/// The tensor rate a serving step's matrix products run at: the card's dense FP4 rate for FP4
+/// weights it multiplies as stored (NVIDIA Blackwell: NVFP4 and MXFP4; AMD CDNA 4: MXFP4 only,
+/// an NVFP4 checkpoint is dequantized), else the scenario precision's (compute::peak_tflops).
+#[must_use]
+pub fn math_tflops(g: &Gpu, s: &Scenario) -> Option<f64> {
+    use super::scenario::WeightQuant;
+    let native = match s.weight_quant {
+        WeightQuant::Mxfp4 => true,
+        WeightQuant::Nvfp4 => g.vendor == "NVIDIA",
+        _ => false,
+    };
+    g.fp4_tflops.filter(|_| native).or_else(|| peak_tflops(g, s.precision))
+}
+
 /// σ of a log-normal with this mean and 90th percentile: ln(p90/mean) = z₀.₉·σ − σ²/2
 /// (z₀.₉ = 1.2816), the smaller root; a p90 beyond e^(z²/2) ≈ 2.27 × the mean has no log-normal
 /// and takes the widest, σ = z₀.₉. A p90 at or below the mean: equal lengths.
@@ -183,7 +197,7 @@ impl Engine {
         }
         let (t, e) = (f64::from(tp), f64::from(ep));
         let groups = e / t;
-        let peak = peak_tflops(g, s.precision)? * 1e12;
+        let peak = math_tflops(g, s)? * 1e12;
         let bw = g.memory_bandwidth_gb_s? * 1e9;
         let capacity = g.memory_gb? * super::units::GIB;
         let chunk = f64::from(i.max_batched_tokens.max(16));
@@ -217,8 +231,10 @@ impl Engine {
         let encoder = p.total * enc_share;
         let dense_flops = 2.0 * (p.active - encoder) - expert_flops;
         let Comm { tp_per_token, a2a_per_token, steps: comm_steps } = Comm::of(m, s, g, (tp, ep), (moe_layers, top_k));
-        // FP8 weights (or FP8 math on unquantised weights) run block-scaled FP8 GEMMs.
+        // FP8 weights (or FP8 math on unquantised weights) run block-scaled FP8 GEMMs; FP4
+        // weights are timed at the FP8 GEMMs' measured floors too (no FP4 row was measured).
         let fp8_weights = s.weight_quant == super::scenario::WeightQuant::Fp8
+            || s.weight_quant.is_fp4()
             || (s.weight_quant == super::scenario::WeightQuant::None && s.precision == super::scenario::Precision::Fp8);
         let card_flops = peak * s.efficiency.prefill_mfu;
         let expert_s = expert_flops / e / card_flops;

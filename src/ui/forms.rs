@@ -46,6 +46,8 @@ fn quants(lang: RwSignal<Lang>) -> Signal<Vec<(String, String)>> {
             ("int8".into(), "INT8".into()),
             ("int4".into(), "INT4 (GPTQ/AWQ)".into()),
             ("nf4".into(), "NF4".into()),
+            ("nvfp4".into(), "NVFP4".into()),
+            ("mxfp4".into(), "MXFP4".into()),
         ]
     })
 }

@@ -233,7 +233,11 @@ pub(super) fn read_attention_layers(
 pub(super) fn read_quantization(f: &Fields) -> Result<Option<Quantization>, ConfigError> {
     let Some(q) = f.get("quantization_config") else { return Ok(None) };
     let Some(q) = q.as_object() else { return Err(unsupported("quantization_config", q, "expected an object")) };
-    let method = q.get("quant_method").and_then(Value::as_str).unwrap_or("unknown").to_string();
+    let mut method = q.get("quant_method").and_then(Value::as_str).unwrap_or("unknown").to_string();
+    // NVIDIA ModelOpt (`quant_method: "modelopt"`) names its format in `quant_algo`.
+    if q.get("quant_algo").and_then(Value::as_str).is_some_and(|a| a.eq_ignore_ascii_case("nvfp4")) {
+        method = "nvfp4".into();
+    }
     let num = |k: &str| q.get(k).map(|v| whole(&format!("quantization_config.{k}"), v, 1, 1_000_000)).transpose();
     let mut bits = num("bits")?.or(num("w_bit")?).or(num("weight_bits")?);
     let mut group = num("group_size")?.or(num("q_group_size")?);
@@ -255,6 +259,11 @@ pub(super) fn read_quantization(f: &Fields) -> Result<Option<Quantization>, Conf
         "mxfp4" => {
             bits = bits.or(Some(4));
             group = group.or(Some(32));
+        }
+        // NVFP4: 4-bit values, one FP8 scale per 16.
+        "nvfp4" => {
+            bits = bits.or(Some(4));
+            group = group.or(Some(16));
         }
         _ => {}
     }

@@ -52,6 +52,10 @@ pub enum WeightQuant {
     Int8,
     Int4,
     Nf4,
+    /// NVIDIA's FP4: E2M1 values, an FP8 (E4M3) scale per 16 and an FP32 scale per tensor.
+    Nvfp4,
+    /// OCP Microscaling FP4: E2M1 values, an 8-bit power-of-two (E8M0) scale per 32.
+    Mxfp4,
 }
 
 impl WeightQuant {
@@ -77,7 +81,17 @@ impl WeightQuant {
             WeightQuant::Int4 => (4.0 + g * 32.0 / 128.0) / 8.0,
             WeightQuant::Nf4 if double_quant => (4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0)) / 8.0,
             WeightQuant::Nf4 => (4.0 + 32.0 / 64.0) / 8.0,
+            // 4 + 8/16 = 4.5 bits (NVIDIA NeMo docs: "0.5625 bytes per parameter"); OCP
+            // Microscaling Formats spec v1.0, Table 1: k = 32, 8-bit shared scale = 4.25 bits.
+            WeightQuant::Nvfp4 => 4.5 / 8.0,
+            WeightQuant::Mxfp4 => 4.25 / 8.0,
         }
+    }
+
+    /// FP4 weights, which cards with FP4 tensor cores multiply as they are stored.
+    #[must_use]
+    pub fn is_fp4(self) -> bool {
+        matches!(self, WeightQuant::Nvfp4 | WeightQuant::Mxfp4)
     }
 }
 
@@ -142,7 +156,15 @@ pub enum LoraTargets {
 
 crate::named_enum!(Task { Pretrain => "pretrain", FullFinetune => "full_finetune", Lora => "lora", Qlora => "qlora", Inference => "inference" });
 crate::named_enum!(Precision { Fp32 => "fp32", Tf32 => "tf32", Bf16 => "bf16", Fp16 => "fp16", Fp8 => "fp8" });
-crate::named_enum!(WeightQuant { None => "none", Fp8 => "fp8", Int8 => "int8", Int4 => "int4", Nf4 => "nf4" });
+crate::named_enum!(WeightQuant {
+    None => "none",
+    Fp8 => "fp8",
+    Int8 => "int8",
+    Int4 => "int4",
+    Nf4 => "nf4",
+    Nvfp4 => "nvfp4",
+    Mxfp4 => "mxfp4"
+});
 crate::named_enum!(Optimizer { AdamW => "adam_w", AdamW8bit => "adam_w8bit", SgdMomentum => "sgd_momentum", Sgd => "sgd", Adafactor => "adafactor" });
 crate::named_enum!(Recompute { None => "none", Selective => "selective", Full => "full" });
 crate::named_enum!(Offload { None => "none", Optimizer => "optimizer", OptimizerAndParams => "optimizer_and_params" });

@@ -1,0 +1,104 @@
+//! FP4 weights and math (NVFP4, MXFP4): their bytes from the format definitions, the catalog's
+//! dense FP4 rates from the vendors' datasheets, which cards multiply which format as stored, and
+//! what that does to a served model's prefill. Published FP4 serving runs (InferenceX B200 NVFP4,
+//! MI355X MXFP4) are held-out rows of the accuracy table, not used here.
+#![cfg(not(target_arch = "wasm32"))] // host only
+
+mod common;
+
+use common::assert_close;
+use gpu_planner::domain::config::read_config;
+use gpu_planner::domain::scenario::{Precision, Task, WeightQuant};
+use gpu_planner::domain::serving::simulate::{simulate, Load, Run};
+use gpu_planner::domain::serving::{math_tflops, Engine};
+use gpu_planner::domain::{Catalog, Gpu, Scenario};
+
+fn card(id: &str) -> Gpu {
+    Catalog::embedded().gpu(id).cloned().unwrap_or_else(|| panic!("{id}"))
+}
+
+/// NVFP4: E2M1 values + one E4M3 scale per 16 = 4.5 bits ("0.5625 bytes per parameter", NVIDIA
+/// NeMo docs); MXFP4: one E8M0 scale per 32 = 4.25 bits (OCP Microscaling Formats v1.0, Table 1).
+#[test]
+fn fp4_weights_take_their_formats_bytes() {
+    assert_close(WeightQuant::Nvfp4.bytes(Precision::Bf16), 0.5625, 1e-12);
+    assert_close(WeightQuant::Mxfp4.bytes(Precision::Bf16), 0.53125, 1e-12);
+    assert!(WeightQuant::Nvfp4.is_fp4() && WeightQuant::Mxfp4.is_fp4() && !WeightQuant::Int4.is_fp4());
+    let s: Scenario = serde_json::from_str(r#"{"weight_quant":"nvfp4"}"#).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(s.weight_quant, WeightQuant::Nvfp4);
+    let s: Scenario = serde_json::from_str(r#"{"weight_quant":"mxfp4"}"#).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(s.weight_quant, WeightQuant::Mxfp4);
+}
+
+/// The catalog's dense FP4 rates, from the datasheets: B200 9 PFLOPS (NVIDIA's NVFP4 blog, "9/18"
+/// dense/sparse), RTX 5090 1,676 TFLOPS (RTX Blackwell whitepaper, Table 3), MI355X 256 CUs ×
+/// 16,384 FLOP/clock × 2.4 GHz = 10,066.3 (AMD: "10.1 PFLOPS"); cards without FP4 have none.
+#[test]
+fn the_catalog_carries_dense_fp4_rates() {
+    assert_eq!(card("b200-hgx").fp4_tflops, Some(9000.0));
+    assert_eq!(card("rtx-5090").fp4_tflops, Some(1676.0));
+    assert_close(card("mi355x").fp4_tflops.unwrap_or(0.0), 256.0 * 16_384.0 * 2.4e9 / 1e12, 1e-4);
+    assert_eq!(card("h100-sxm").fp4_tflops, None);
+    assert_eq!(card("huawei-ascend-910b3").fp4_tflops, None);
+    // Every FP4 rate sits between 1× and 4× the card's dense FP8 rate (catalog validation).
+    for g in &Catalog::embedded().gpus {
+        if let (Some(f4), Some(f8)) = (g.fp4_tflops, g.fp8_tflops) {
+            assert!(f4 >= f8 && f4 <= 4.05 * f8, "{}: {f4} vs {f8}", g.id);
+        }
+    }
+}
+
+/// NVIDIA Blackwell multiplies NVFP4 and MXFP4 as stored; AMD CDNA 4 only MXFP4 (an NVFP4
+/// checkpoint is dequantized to the scenario's precision); Hopper has no FP4 units.
+#[test]
+fn fp4_math_runs_where_the_card_has_that_format() {
+    let mut s = Scenario { precision: Precision::Fp8, ..Scenario::default() };
+    s.weight_quant = WeightQuant::Nvfp4;
+    assert_eq!(math_tflops(&card("b200-hgx"), &s), Some(9000.0));
+    assert_eq!(math_tflops(&card("mi355x"), &s), card("mi355x").fp8_tflops);
+    assert_eq!(math_tflops(&card("h100-sxm"), &s), card("h100-sxm").fp8_tflops);
+    s.weight_quant = WeightQuant::Mxfp4;
+    assert_eq!(math_tflops(&card("mi355x"), &s), card("mi355x").fp4_tflops);
+    s.weight_quant = WeightQuant::Int4;
+    assert_eq!(math_tflops(&card("b200-hgx"), &s), card("b200-hgx").fp8_tflops);
+}
+
+/// A long prompt's prefill is compute-bound: with FP4 math it runs at twice the FP8 rate on a
+/// B200, so a lone request's first token comes in about half the time of the FP8 checkpoint.
+#[test]
+fn fp4_math_halves_a_compute_bound_prefill_on_b200() {
+    let mut s = Scenario { task: Task::Inference, model: "llama-3.1-70b".into(), ..Scenario::default() };
+    s.precision = Precision::Fp8;
+    s.inference.context = 16_384;
+    s.inference.output_tokens = 16;
+    s.inference.max_batched_tokens = 16_384;
+    s.inference.step_overhead_ms = 0.0;
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let ttft = |q: WeightQuant| {
+        let mut s = s.clone();
+        s.weight_quant = q;
+        let e = Engine::new(&m, &s, &card("b200-hgx"), 1, 1).unwrap_or_else(|| panic!("fits"));
+        simulate(&e, Load::Bench { concurrency: 1, prompts: 1 }, Run::default())
+            .unwrap_or_else(|| panic!("runs"))
+            .ttft
+            .p50
+    };
+    assert_close(ttft(WeightQuant::Fp8) / ttft(WeightQuant::Nvfp4), 2.0, 0.05);
+}
+
+/// A checkpoint's config.json says which FP4: gpt-oss's `quant_method: "mxfp4"`, NVIDIA ModelOpt's
+/// `quant_method: "modelopt"` with `quant_algo: "NVFP4"`.
+#[test]
+fn config_json_names_the_fp4_format() {
+    let base = r#"{"num_hidden_layers": 32, "hidden_size": 4096, "intermediate_size": 11008,
+        "num_attention_heads": 32, "vocab_size": 32000"#;
+    let quant = |q: &str| {
+        read_config(&format!("{base}, \"quantization_config\": {q}}}"))
+            .unwrap_or_else(|e| panic!("{e}"))
+            .quantization
+            .and_then(|x| x.weight_quant())
+    };
+    assert_eq!(quant(r#"{"quant_method": "mxfp4"}"#), Some(WeightQuant::Mxfp4));
+    assert_eq!(quant(r#"{"quant_method": "modelopt", "quant_algo": "NVFP4"}"#), Some(WeightQuant::Nvfp4));
+    assert_eq!(quant(r#"{"quant_method": "modelopt", "quant_algo": "FP8"}"#), None);
+}
