@@ -35,9 +35,55 @@ pub use capacity::*;
 /// Tensor-parallel widths tried per replica.
 pub const TP_DEGREES: [u32; 4] = [1, 2, 4, 8];
 /// Latency of one small all-reduce inside an NVLink server: about 6 µs on 2 H100s with CUDA
-/// graphs (NCCL issue #1259, nccl-tests all_reduce_perf at 128 B–64 KB). Decoding pays it twice
-/// per layer whatever the batch.
+/// graphs (NCCL issue #1259, nccl-tests all_reduce_perf at 128 B–64 KB), the one-shot custom
+/// kernels vLLM, SGLang and TensorRT-LLM run over NVLink. Decoding pays it twice per layer
+/// whatever the batch.
 pub const ALLREDUCE_LATENCY_S: f64 = 6e-6;
+/// Between servers (2 × 8 GPUs over InfiniBand/RoCE): NCCL's 39–48 µs at 8 KB and 42–52 µs at
+/// 64 KB (nccl-tests issue #319; oracle-quickstart/oci-hpc-oke; docs/research/
+/// 2026-12-05-pcie-allreduce-latency.md).
+pub const CROSS_SERVER_LATENCY_S: f64 = 45e-6;
+
+/// Latency of one of decode's small collectives (8–64 KB) among `width` cards of `g`: the custom
+/// one-shot all-reduce over NVLink (6 µs) or AMD's Infinity Fabric (6.3 µs on 8 MI355X at 24 KB,
+/// vLLM PR #39080); Huawei's HCCL over HCCS, 18 µs flat to 64 KB on 8 × 910B (Huawei's own
+/// model of it, hicann/ops-transformer `mc2/common/op_host/op_tiling/hccl_performance.cpp`),
+/// taken too for the other vendors' fabrics, whose collectives publish no figure. Over PCIe the
+/// engines fall back to NCCL (vLLM's custom all-reduce needs NVLink beyond two cards, and P2P
+/// for two), which neither CUDA graphs nor P2P bring near NVLink's: 8/13 µs for 2 cards with/
+/// without P2P, 18/27 for 4, 40/50 for 8 (nccl-tests on 2080 Ti, RTX 4090, RTX 5090 and V100
+/// PCIe systems, and in-engine 20 µs at 8 KB on 4 × V100 PCIe; docs/research/
+/// 2026-12-05-pcie-allreduce-latency.md, ±50%: topology varies). Past one server: the fabric's.
+#[must_use]
+pub fn collective_latency_s(s: &Scenario, g: &Gpu, width: u32) -> f64 {
+    if width <= 1 {
+        return 0.0;
+    }
+    if width > s.parallel.gpus_per_server.max(1) {
+        return CROSS_SERVER_LATENCY_S;
+    }
+    match super::comms::link_within(g, width).1 {
+        "nvlink" => match g.software.as_str() {
+            "cuda" => ALLREDUCE_LATENCY_S,
+            "rocm" => 6.3e-6,
+            _ => 18e-6,
+        },
+        link => {
+            let p2p = link == "pcie";
+            let (with, without) = match width {
+                2 => (8e-6, 13e-6),
+                3 | 4 => (18e-6, 27e-6),
+                _ => (40e-6, 50e-6),
+            };
+            if p2p {
+                with
+            } else {
+                without
+            }
+        }
+    }
+}
+
 /// The most cards a serving plan may use.
 const MAX_CARDS: u32 = 4096;
 
@@ -154,11 +200,11 @@ pub fn lognormal_sigma(mean: f64, p90: f64) -> f64 {
 }
 
 /// A replica's communication per token: the tensor-parallel all-reduces and the expert
-/// all-to-alls (seconds over their links), and the collectives a step issues.
+/// all-to-alls (seconds over their links), and the latency of the collectives a step issues.
 struct Comm {
     tp_per_token: f64,
     a2a_per_token: f64,
-    steps: f64,
+    latency: f64,
 }
 
 impl Comm {
@@ -179,7 +225,8 @@ impl Comm {
             if ep > tp { moe_layers * all_to_all_s(s, g, ep, f64::from(m.hidden), top_k, dispatch_b) } else { 0.0 };
         let tp_steps = if tp > 1 { per_layer * f64::from(m.layers) } else { 0.0 };
         let a2a_steps = if ep > tp { 2.0 * moe_layers } else { 0.0 };
-        Self { tp_per_token, a2a_per_token, steps: tp_steps + a2a_steps }
+        let latency = tp_steps * collective_latency_s(s, g, tp) + a2a_steps * collective_latency_s(s, g, ep);
+        Self { tp_per_token, a2a_per_token, latency }
     }
 }
 
@@ -230,7 +277,8 @@ impl Engine {
         let enc_share = m.encoder_fraction();
         let encoder = p.total * enc_share;
         let dense_flops = 2.0 * (p.active - encoder) - expert_flops;
-        let Comm { tp_per_token, a2a_per_token, steps: comm_steps } = Comm::of(m, s, g, (tp, ep), (moe_layers, top_k));
+        let Comm { tp_per_token, a2a_per_token, latency: comm_latency } =
+            Comm::of(m, s, g, (tp, ep), (moe_layers, top_k));
         // FP8 weights (or FP8 math on unquantised weights) run block-scaled FP8 GEMMs; FP4
         // weights are timed at the FP8 GEMMs' measured floors too (no FP4 row was measured).
         let fp8_weights = s.weight_quant == super::scenario::WeightQuant::Fp8
@@ -264,7 +312,7 @@ impl Engine {
             prefill_s: prefill_flops / (t * card_flops) + expert_s,
             decode_comm_s: tp_per_token / groups + a2a_per_token / e,
             prefill_comm_s: tp_per_token + a2a_per_token / t,
-            comm_per_step: comm_steps * ALLREDUCE_LATENCY_S,
+            comm_per_step: comm_latency,
             overhead: i.step_overhead_ms / 1e3,
             kv_tokens,
             chunk,

@@ -1,0 +1,73 @@
+//! The latency of decode's small collectives by link (serving.rs `collective_latency_s`), held to
+//! the published measurements it is read from: NVLink's custom all-reduce 6 µs (NCCL #1259), AMD's
+//! 6.3 µs on 8 MI355X (vLLM PR #39080), Huawei's HCCL 18 µs on 8 × 910B (hccl_performance.cpp),
+//! NCCL over PCIe 8–50 µs by width and P2P and 45 µs between servers (nccl-tests tables,
+//! docs/research/2026-12-05-pcie-allreduce-latency.md).
+#![cfg(not(target_arch = "wasm32"))] // host only
+
+mod common;
+
+use common::assert_close;
+use gpu_planner::domain::scenario::Task;
+use gpu_planner::domain::serving::{collective_latency_s, Engine};
+use gpu_planner::domain::{Catalog, Gpu, Scenario};
+
+fn card(id: &str) -> Gpu {
+    Catalog::embedded().gpu(id).cloned().unwrap_or_else(|| panic!("{id}"))
+}
+
+#[test]
+fn each_link_has_its_measured_latency() {
+    let s = Scenario::default();
+    let us = |id: &str, w: u32| collective_latency_s(&s, &card(id), w) * 1e6;
+    assert_close(us("h100-sxm", 8), 6.0, 1e-9);
+    assert_close(us("h20", 4), 6.0, 1e-9);
+    assert_close(us("mi300x", 8), 6.3, 1e-9);
+    assert_close(us("huawei-ascend-910b3", 8), 18.0, 1e-9);
+    // PCIe: datacenter cards with P2P, GeForce without.
+    assert_close(us("l40s", 2), 8.0, 1e-9);
+    assert_close(us("l40s", 4), 18.0, 1e-9);
+    assert_close(us("l20", 8), 40.0, 1e-9);
+    assert_close(us("rtx-4090", 2), 13.0, 1e-9);
+    assert_close(us("rtx-4090", 4), 27.0, 1e-9);
+    assert_close(us("rtx-4090", 8), 50.0, 1e-9);
+    // One card talks to nobody; past one server of 8, the fabric.
+    assert_close(us("h100-sxm", 1), 0.0, 0.0);
+    assert_close(us("h100-sxm", 16), 45.0, 1e-9);
+    let mut four = Scenario::default();
+    four.parallel.gpus_per_server = 4;
+    assert_close(collective_latency_s(&four, &card("l40s"), 8) * 1e6, 45.0, 1e-9);
+}
+
+/// A decode step pays the latency twice per layer: Qwen2.5-72B (80 layers) on 4 RTX 4090s waits
+/// 160 × 27 µs = 4.32 ms on its all-reduces, 160 × 9 µs more than the same cards with P2P.
+#[test]
+fn a_pcie_replica_waits_on_its_all_reduces_every_step() {
+    let s = Scenario { task: Task::Inference, model: "qwen2.5-72b".into(), ..Scenario::default() };
+    let mut s = s;
+    s.weight_quant = gpu_planner::domain::scenario::WeightQuant::Int4;
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let geforce = card("rtx-4090");
+    let mut p2p = geforce.clone();
+    p2p.segment = "datacenter".into();
+    let step = |g: &Gpu| Engine::new(&m, &s, g, 4, 4).unwrap_or_else(|| panic!("fits 4 cards")).step(0.0, 0.0);
+    assert_close(step(&geforce) - step(&p2p), 160.0 * 9e-6, 1e-6);
+}
+
+/// Expert parallelism over two servers: each MoE layer's dispatch and combine wait the fabric's
+/// 45 µs, not the server's link (DeepSeek-V3, 58 MoE layers, TP 8 × EP 16: 116 of them a step).
+#[test]
+fn all_to_alls_across_servers_wait_on_the_fabric() {
+    let mut s = Scenario { task: Task::Inference, model: "deepseek-v3".into(), ..Scenario::default() };
+    s.precision = gpu_planner::domain::scenario::Precision::Fp8;
+    s.weight_quant = gpu_planner::domain::scenario::WeightQuant::Fp8;
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let g = card("h100-sxm");
+    let step = |s: &Scenario| Engine::new(&m, s, &g, 8, 16).unwrap_or_else(|| panic!("fits")).step(0.0, 0.0);
+    let two_servers = step(&s);
+    // One hypothetical 16-card server: its 16-wide group talks over PCIe at NCCL's 40 µs.
+    s.parallel.gpus_per_server = 16;
+    assert_close(two_servers - step(&s), 116.0 * 5e-6, 1e-6);
+    // A group of three counts as four.
+    assert_close(collective_latency_s(&Scenario::default(), &card("l40s"), 3) * 1e6, 18.0, 1e-9);
+}
