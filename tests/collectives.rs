@@ -71,3 +71,19 @@ fn all_to_alls_across_servers_wait_on_the_fabric() {
     // A group of three counts as four.
     assert_close(collective_latency_s(&Scenario::default(), &card("l40s"), 3) * 1e6, 18.0, 1e-9);
 }
+
+/// The same with requests decoding, where the measured operators set the step (DeepSeek-V3 on
+/// H100 is timed from AIConfigurator's MLA and MoE tables): the all-to-alls' latency is still
+/// paid, on top of the measured layers.
+#[test]
+fn measured_decode_steps_still_wait_on_the_all_to_alls() {
+    let mut s = Scenario { task: Task::Inference, model: "deepseek-v3".into(), ..Scenario::default() };
+    s.precision = gpu_planner::domain::scenario::Precision::Fp8;
+    s.weight_quant = gpu_planner::domain::scenario::WeightQuant::Fp8;
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let g = card("h100-sxm");
+    let step = |s: &Scenario| Engine::new(&m, s, &g, 8, 16).unwrap_or_else(|| panic!("fits")).step(8.0, 0.0);
+    let two_servers = step(&s);
+    s.parallel.gpus_per_server = 16;
+    assert!(two_servers - step(&s) >= 0.9 * 116.0 * 5e-6, "{} vs {}", two_servers, step(&s));
+}

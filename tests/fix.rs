@@ -366,6 +366,8 @@ fn every_change_does_what_its_label_says() {
         (Change::Weights(WeightQuant::Int4), Box::new(|s| s.weight_quant == WeightQuant::Int4), &[4]),
         (Change::Weights(WeightQuant::Int8), Box::new(|s| s.weight_quant == WeightQuant::Int8), &[8]),
         (Change::Weights(WeightQuant::Fp8), Box::new(|s| s.weight_quant == WeightQuant::Fp8), &[8]),
+        (Change::Weights(WeightQuant::Nvfp4), Box::new(|s| s.weight_quant == WeightQuant::Nvfp4), &[4]),
+        (Change::Weights(WeightQuant::Mxfp4), Box::new(|s| s.weight_quant == WeightQuant::Mxfp4), &[4]),
         (Change::KvFp8, Box::new(|s| s.inference.kv == KvPrecision::Fp8), &[8]),
         (
             Change::Prompts(3000),

@@ -102,3 +102,18 @@ fn config_json_names_the_fp4_format() {
     assert_eq!(quant(r#"{"quant_method": "modelopt", "quant_algo": "NVFP4"}"#), Some(WeightQuant::Nvfp4));
     assert_eq!(quant(r#"{"quant_method": "modelopt", "quant_algo": "FP8"}"#), None);
 }
+
+/// The catalog check catches a sparse or mistyped FP4 figure: below the card's FP8 rate or above
+/// 4× it (GeForce's FP8 figure is the FP32-accumulate rate, so its FP4 may reach 4×).
+#[test]
+fn the_catalog_check_refuses_fp4_outside_one_to_four_times_fp8() {
+    let check = |fp4: f64| {
+        let mut c = Catalog::embedded().clone();
+        let g = c.gpus.iter_mut().find(|g| g.id == "b200-hgx").unwrap_or_else(|| panic!("b200"));
+        g.fp4_tflops = Some(fp4);
+        c.validate().iter().any(|m| m.contains("fp4"))
+    };
+    let fp8 = card("b200-hgx").fp8_tflops.unwrap_or(f64::NAN);
+    assert!(check(0.9 * fp8) && check(4.1 * fp8), "outside 1-4x");
+    assert!(!check(fp8) && !check(2.0 * fp8) && !check(4.0 * fp8), "inside 1-4x");
+}
