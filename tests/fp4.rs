@@ -101,6 +101,15 @@ fn config_json_names_the_fp4_format() {
     assert_eq!(quant(r#"{"quant_method": "mxfp4"}"#), Some(WeightQuant::Mxfp4));
     assert_eq!(quant(r#"{"quant_method": "modelopt", "quant_algo": "NVFP4"}"#), Some(WeightQuant::Nvfp4));
     assert_eq!(quant(r#"{"quant_method": "modelopt", "quant_algo": "FP8"}"#), None);
+    // The format's bits and block: 4-bit values, one scale per 16 (NVFP4) or 32 (MXFP4).
+    let read = |q: &str| {
+        read_config(&format!("{base}, \"quantization_config\": {q}}}"))
+            .unwrap_or_else(|e| panic!("{e}"))
+            .quantization
+            .map(|x| (x.bits, x.group_size))
+    };
+    assert_eq!(read(r#"{"quant_method": "modelopt", "quant_algo": "NVFP4"}"#), Some((Some(4), Some(16))));
+    assert_eq!(read(r#"{"quant_method": "mxfp4"}"#), Some((Some(4), Some(32))));
 }
 
 /// The catalog check catches a sparse or mistyped FP4 figure: below the card's FP8 rate or above
