@@ -233,6 +233,10 @@ fn tier_bands_and_measured_cards_follow_the_table() {
 /// learned speculative decoding (serving/speculative.rs). Scored with MTP off first they were
 /// all out (+27…+38% slow); with it all seven are within over the open acceptance rate
 /// (0.6–0.9; one rate, 0.7, puts all seven within at once). No figure was set from them.
+/// Also on 2026-12-05: eight median first-token rows of the InferenceX runs whose means are here
+/// (`*-ttft_median`), held out before any change to the first-token model, all out (−60…−97%).
+/// A prefill's fixed cost (no CUDA graphs for prefill, the engine's frontend) is the next step
+/// (docs/research/2026-12-05-ttft-fixed-cost-evidence.md); raise the ratchet when they move in.
 #[test]
 fn serving_benchmarks_under_load_are_held_out_and_scored() {
     let rows: Vec<Row> = table(Catalog::embedded()).into_iter().filter(|r| r.case.id.starts_with("serve-")).collect();

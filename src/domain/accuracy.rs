@@ -66,6 +66,8 @@ pub enum Metric {
     /// scenario's `inference.rate_rps`): mean and p99 time to first token and time per output
     /// token, milliseconds; output tokens per second of the whole deployment.
     ServingTtftMeanMs,
+    /// The median time to first token: the typical request, free of a cold start's tail.
+    ServingTtftMedianMs,
     ServingTtftP99Ms,
     ServingTpotMeanMs,
     ServingTpotP99Ms,
@@ -317,6 +319,7 @@ pub fn measure(c: &Case, catalog: &Catalog) -> Result<f64, String> {
         }
         Metric::RequestLatencyMs
         | Metric::ServingTtftMeanMs
+        | Metric::ServingTtftMedianMs
         | Metric::ServingTtftP99Ms
         | Metric::ServingTpotMeanMs
         | Metric::ServingTpotP99Ms
@@ -355,6 +358,7 @@ fn serving_figure(
             let o = replay(c, s, &e, g)?;
             match c.metric {
                 Metric::ServingTtftMeanMs => o.ttft.mean * 1e3,
+                Metric::ServingTtftMedianMs => o.ttft.p50 * 1e3,
                 Metric::ServingTtftP99Ms => o.ttft.p99 * 1e3,
                 Metric::ServingTpotMeanMs => o.tpot.mean * 1e3,
                 Metric::ServingTpotP99Ms => o.tpot.p99 * 1e3,
@@ -447,7 +451,7 @@ pub fn shown(rows: &[Row]) -> Vec<Shown> {
 /// the engine lacks ([`headline`]). The table itself is the static `accuracy.html` beside the
 /// page (`gpu-planner accuracy --html`); tests/accuracy.rs keeps both equal to a fresh
 /// computation.
-pub const SCORE: (usize, usize, usize) = (205, 307, 20);
+pub const SCORE: (usize, usize, usize) = (205, 315, 20);
 
 /// Within tolerance and counted (expressible), for shown rows.
 #[must_use]

@@ -103,6 +103,7 @@ pub fn kind(m: Metric) -> Kind {
         Metric::StaticBatchTokensSGpu
         | Metric::RequestLatencyMs
         | Metric::ServingTtftMeanMs
+        | Metric::ServingTtftMedianMs
         | Metric::ServingTtftP99Ms
         | Metric::ServingTpotMeanMs
         | Metric::ServingTpotP99Ms
