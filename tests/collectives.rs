@@ -43,8 +43,7 @@ fn each_link_has_its_measured_latency() {
 /// 160 × 27 µs = 4.32 ms on its all-reduces, 160 × 9 µs more than the same cards with P2P.
 #[test]
 fn a_pcie_replica_waits_on_its_all_reduces_every_step() {
-    let s = Scenario { task: Task::Inference, model: "qwen2.5-72b".into(), ..Scenario::default() };
-    let mut s = s;
+    let mut s = Scenario { task: Task::Inference, model: "qwen2.5-72b".into(), ..Scenario::default() };
     s.weight_quant = gpu_planner::domain::scenario::WeightQuant::Int4;
     let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
     let geforce = card("rtx-4090");
@@ -54,20 +53,24 @@ fn a_pcie_replica_waits_on_its_all_reduces_every_step() {
     assert_close(step(&geforce) - step(&p2p), 160.0 * 9e-6, 1e-6);
 }
 
+/// One step of DeepSeek-V3 (FP8) on H100s, TP 8 × EP 16, with `batch` requests decoding, in
+/// servers of `per_server` cards.
+fn deepseek_ep16_step(per_server: u32, batch: f64) -> f64 {
+    let mut s = Scenario { task: Task::Inference, model: "deepseek-v3".into(), ..Scenario::default() };
+    s.precision = gpu_planner::domain::scenario::Precision::Fp8;
+    s.weight_quant = gpu_planner::domain::scenario::WeightQuant::Fp8;
+    s.parallel.gpus_per_server = per_server;
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    Engine::new(&m, &s, &card("h100-sxm"), 8, 16).unwrap_or_else(|| panic!("fits")).step(batch, 0.0)
+}
+
 /// Expert parallelism over two servers: each MoE layer's dispatch and combine wait the fabric's
 /// 45 µs, not the server's link (DeepSeek-V3, 58 MoE layers, TP 8 × EP 16: 116 of them a step).
 #[test]
 fn all_to_alls_across_servers_wait_on_the_fabric() {
-    let mut s = Scenario { task: Task::Inference, model: "deepseek-v3".into(), ..Scenario::default() };
-    s.precision = gpu_planner::domain::scenario::Precision::Fp8;
-    s.weight_quant = gpu_planner::domain::scenario::WeightQuant::Fp8;
-    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
-    let g = card("h100-sxm");
-    let step = |s: &Scenario| Engine::new(&m, s, &g, 8, 16).unwrap_or_else(|| panic!("fits")).step(0.0, 0.0);
-    let two_servers = step(&s);
+    let two_servers = deepseek_ep16_step(8, 0.0);
     // One hypothetical 16-card server: its 16-wide group talks over PCIe at NCCL's 40 µs.
-    s.parallel.gpus_per_server = 16;
-    assert_close(two_servers - step(&s), 116.0 * 5e-6, 1e-6);
+    assert_close(two_servers - deepseek_ep16_step(16, 0.0), 116.0 * 5e-6, 1e-6);
     // A group of three counts as four.
     assert_close(collective_latency_s(&Scenario::default(), &card("l40s"), 3) * 1e6, 18.0, 1e-9);
 }
@@ -77,13 +80,6 @@ fn all_to_alls_across_servers_wait_on_the_fabric() {
 /// paid, on top of the measured layers.
 #[test]
 fn measured_decode_steps_still_wait_on_the_all_to_alls() {
-    let mut s = Scenario { task: Task::Inference, model: "deepseek-v3".into(), ..Scenario::default() };
-    s.precision = gpu_planner::domain::scenario::Precision::Fp8;
-    s.weight_quant = gpu_planner::domain::scenario::WeightQuant::Fp8;
-    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
-    let g = card("h100-sxm");
-    let step = |s: &Scenario| Engine::new(&m, s, &g, 8, 16).unwrap_or_else(|| panic!("fits")).step(8.0, 0.0);
-    let two_servers = step(&s);
-    s.parallel.gpus_per_server = 16;
-    assert!(two_servers - step(&s) >= 0.9 * 116.0 * 5e-6, "{} vs {}", two_servers, step(&s));
+    let (two_servers, one_server) = (deepseek_ep16_step(8, 8.0), deepseek_ep16_step(16, 8.0));
+    assert!(two_servers - one_server >= 0.9 * 116.0 * 5e-6, "{two_servers} vs {one_server}");
 }

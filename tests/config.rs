@@ -553,14 +553,7 @@ fn vision_tower_and_integer_weights() {
     assert_close(vl.vision_params.unwrap_or(0.0), 27.0 * (4.0 * 1152.0 * 1152.0 + 2.0 * 1152.0 * 4304.0), 1e-12);
     assert_close(27.0 * (4.0 * 1152.0 * 1152.0 + 2.0 * 1152.0 * 4304.0), 411.05e6, 1e-4);
     use gpu_planner::domain::scenario::WeightQuant;
-    let base = r#"{"num_hidden_layers": 32, "hidden_size": 4096, "intermediate_size": 11008,
-        "num_attention_heads": 32, "vocab_size": 32000"#;
-    let quant = |q: &str| {
-        read_config(&format!("{base}, \"quantization_config\": {q}}}"))
-            .unwrap_or_else(|e| panic!("{e}"))
-            .quantization
-            .and_then(|x| x.weight_quant())
-    };
+    let quant = |q: &str| common::quantization_of(q).and_then(|x| x.weight_quant());
     assert_eq!(quant(r#"{"quant_method": "gptq", "bits": 8, "group_size": 128}"#), Some(WeightQuant::Int8));
     assert_eq!(quant(r#"{"quant_method": "awq", "bits": 4, "group_size": 128}"#), Some(WeightQuant::Int4));
     assert_eq!(quant(r#"{"quant_method": "bitsandbytes", "load_in_4bit": true}"#), Some(WeightQuant::Nf4));

@@ -7,7 +7,6 @@
 mod common;
 
 use common::assert_close;
-use gpu_planner::domain::config::read_config;
 use gpu_planner::domain::scenario::{Precision, Task, WeightQuant};
 use gpu_planner::domain::serving::simulate::{simulate, Load, Run};
 use gpu_planner::domain::serving::{math_tflops, Engine};
@@ -90,24 +89,12 @@ fn fp4_math_halves_a_compute_bound_prefill_on_b200() {
 /// `quant_method: "modelopt"` with `quant_algo: "NVFP4"`.
 #[test]
 fn config_json_names_the_fp4_format() {
-    let base = r#"{"num_hidden_layers": 32, "hidden_size": 4096, "intermediate_size": 11008,
-        "num_attention_heads": 32, "vocab_size": 32000"#;
-    let quant = |q: &str| {
-        read_config(&format!("{base}, \"quantization_config\": {q}}}"))
-            .unwrap_or_else(|e| panic!("{e}"))
-            .quantization
-            .and_then(|x| x.weight_quant())
-    };
+    let quant = |q: &str| common::quantization_of(q).and_then(|x| x.weight_quant());
     assert_eq!(quant(r#"{"quant_method": "mxfp4"}"#), Some(WeightQuant::Mxfp4));
     assert_eq!(quant(r#"{"quant_method": "modelopt", "quant_algo": "NVFP4"}"#), Some(WeightQuant::Nvfp4));
     assert_eq!(quant(r#"{"quant_method": "modelopt", "quant_algo": "FP8"}"#), None);
     // The format's bits and block: 4-bit values, one scale per 16 (NVFP4) or 32 (MXFP4).
-    let read = |q: &str| {
-        read_config(&format!("{base}, \"quantization_config\": {q}}}"))
-            .unwrap_or_else(|e| panic!("{e}"))
-            .quantization
-            .map(|x| (x.bits, x.group_size))
-    };
+    let read = |q: &str| common::quantization_of(q).map(|x| (x.bits, x.group_size));
     assert_eq!(read(r#"{"quant_method": "modelopt", "quant_algo": "NVFP4"}"#), Some((Some(4), Some(16))));
     assert_eq!(read(r#"{"quant_method": "mxfp4"}"#), Some((Some(4), Some(32))));
 }

@@ -23,6 +23,14 @@ fn inference(model: &str) -> Scenario {
     s
 }
 
+/// [`inference`] with `k` drafted tokens per step, each accepted with probability `alpha`.
+fn drafting(model: &str, k: u32, alpha: f64) -> Scenario {
+    let mut s = inference(model);
+    s.inference.spec_tokens = k;
+    s.inference.spec_accept = alpha;
+    s
+}
+
 fn engine(s: &Scenario, card: &str, tp: u32) -> Engine {
     let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
     let g = Catalog::embedded().gpu(card).cloned().unwrap_or_else(|| panic!("{card}"));
@@ -130,9 +138,7 @@ fn a_moe_check_reads_more_experts_than_a_plain_step() {
 /// finishes its whole answer in output / E steps, and its time per token is the closed form's.
 #[test]
 fn the_simulation_emits_the_tokens_a_step_gains() {
-    let mut s = inference("llama-3.1-8b");
-    s.inference.spec_tokens = 3;
-    s.inference.spec_accept = 0.8;
+    let s = drafting("llama-3.1-8b", 3, 0.8);
     let e = engine(&s, "h100-sxm", 1);
     let o = simulate(&e, Load::Bench { concurrency: 1, prompts: 4 }, Run::default()).unwrap_or_else(|| panic!("runs"));
     assert!(o.finished);
@@ -197,10 +203,8 @@ fn the_serving_table_says_what_the_draft_gains() {
 /// gains; its median time per token is the mean's when few prompts interrupt.
 #[test]
 fn the_closed_form_keeps_littles_law_with_a_draft() {
-    let mut s = inference("llama-3.1-8b");
+    let mut s = drafting("llama-3.1-8b", 3, 0.8);
     s.inference.context = 64;
-    s.inference.spec_tokens = 3;
-    s.inference.spec_accept = 0.8;
     let e = engine(&s, "h100-sxm", 1);
     let rate = 2.0;
     let l = e.at(rate).unwrap_or_else(|| panic!("keeps up"));
@@ -219,11 +223,9 @@ fn the_closed_form_keeps_littles_law_with_a_draft() {
 /// for output / E steps) agrees with the simulated engine's.
 #[test]
 fn prompt_interruptions_are_counted_over_the_shorter_decode() {
-    let mut s = inference("llama-3.1-8b");
+    let mut s = drafting("llama-3.1-8b", 3, 0.8);
     s.inference.context = 4096;
     s.inference.max_batched_tokens = 512;
-    s.inference.spec_tokens = 3;
-    s.inference.spec_accept = 0.8;
     let e = engine(&s, "h100-sxm", 1);
     for rate in [1.0, 3.0] {
         let l = e.at(rate).unwrap_or_else(|| panic!("keeps up"));
@@ -237,9 +239,7 @@ fn prompt_interruptions_are_counted_over_the_shorter_decode() {
 /// end-to-end time is its first token plus (answer − 1) × its time per token, exactly.
 #[test]
 fn the_last_step_stops_at_the_answers_end() {
-    let mut s = inference("llama-3.1-8b");
-    s.inference.spec_tokens = 3;
-    s.inference.spec_accept = 0.8;
+    let s = drafting("llama-3.1-8b", 3, 0.8);
     let e = engine(&s, "h100-sxm", 1);
     let o = simulate(&e, Load::Bench { concurrency: 1, prompts: 3 }, Run::default()).unwrap_or_else(|| panic!("runs"));
     assert_close(o.e2e.p50, o.ttft.p50 + 255.0 * o.tpot.p50, 1e-9);
@@ -252,12 +252,10 @@ fn the_last_step_stops_at_the_answers_end() {
 /// max_num_batched_tokens).
 #[test]
 fn drafted_tokens_take_cache_and_budget() {
-    let mut s = inference("llama-3.1-8b");
+    let mut s = drafting("llama-3.1-8b", 3, 0.9);
     s.inference.context = 2048;
     s.inference.output_tokens = 1024;
     s.inference.mem_util = 0.3;
-    s.inference.spec_tokens = 3;
-    s.inference.spec_accept = 0.9;
     let e = engine(&s, "a100-80gb-sxm4", 1);
     let users = (e.kv_tokens / 2049.0).floor() as u32 * 2;
     let o = simulate(&e, Load::Users { users, think_s: 0.0 }, Run { requests: 200, warmup: users, ..Run::default() })
@@ -280,11 +278,9 @@ fn drafted_tokens_take_cache_and_budget() {
 /// at that context over the tokens a step gains.
 #[test]
 fn a_long_answer_grows_the_cache_by_the_tokens_a_step_gains() {
-    let mut s = inference("llama-3.1-8b");
+    let mut s = drafting("llama-3.1-8b", 3, 0.8);
     s.inference.context = 64;
     s.inference.output_tokens = 60_000;
-    s.inference.spec_tokens = 3;
-    s.inference.spec_accept = 0.8;
     let e = engine(&s, "l40s", 1);
     let o = simulate(&e, Load::Bench { concurrency: 1, prompts: 1 }, Run::default()).unwrap_or_else(|| panic!("runs"));
     assert_close(o.tpot.p50, per_token(&e, 1.0), 0.01);
@@ -307,11 +303,9 @@ fn the_measured_check_counts_its_query_tokens() {
 /// above it (its first guess counts the steps of an answer at E tokens each).
 #[test]
 fn users_with_a_draft_are_served_at_their_rate() {
-    let mut s = inference("llama-3.1-8b");
+    let mut s = drafting("llama-3.1-8b", 4, 0.95);
     s.inference.context = 64;
     s.inference.concurrent = 1;
-    s.inference.spec_tokens = 4;
-    s.inference.spec_accept = 0.95;
     s.cards.only = vec!["h100-sxm".into()];
     let r = gpu_planner::domain::plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
     let c = r.cards.iter().find_map(|v| v.serving.clone()).unwrap_or_else(|| panic!("a plan"));

@@ -20,6 +20,11 @@ fn by_testid(id: &str) -> web_sys::Element {
     find(id).unwrap_or_else(|| panic!("no element with data-testid={id}"))
 }
 
+/// Whether the element (or a section around it) is hidden.
+fn hidden(id: &str) -> bool {
+    by_testid(id).closest("[hidden]").ok().flatten().is_some()
+}
+
 fn text(id: &str) -> String {
     by_testid(id).text_content().unwrap_or_default()
 }
@@ -1049,7 +1054,7 @@ async fn a_vision_job_gets_fit_time_cost_and_serving_speed() {
     assert!(row.contains(&hours) && row.contains("img/s"), "{row} lacks {hours}");
     // The sequence-length field and the parallel layout panel are hidden for a vision job; the
     // procurement checklist follows the best card; the auto-plan searches card counts.
-    assert!(by_testid("seq").closest("[hidden]").ok().flatten().is_some(), "LLM fields hidden");
+    assert!(hidden("seq"), "LLM fields hidden");
     sleep(400).await;
     assert!(text("checklist").contains(&first.name), "checklist for {}", first.name);
     assert!(find("search-summary").is_some() && find("per-card").is_some(), "{}", text("autoplan"));
@@ -1081,10 +1086,10 @@ async fn a_cnn_jobs_memory_format_changes_its_time_and_travels_in_the_link() {
     let _h = fresh().await;
     choose("model", "yolov8x");
     settle().await;
-    assert!(by_testid("v-format").closest("[hidden]").ok().flatten().is_some(), "no pair for YOLO: hidden");
+    assert!(hidden("v-format"), "no pair for YOLO: hidden");
     choose("model", "resnet50");
     settle().await;
-    assert!(by_testid("v-format").closest("[hidden]").ok().flatten().is_none(), "shown for ResNet-50");
+    assert!(!hidden("v-format"), "shown for ResNet-50");
     let mut s = Scenario { model: "resnet50".into(), ..Scenario::default() };
     let before = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
     choose("v-format", "nchw");
@@ -1142,10 +1147,10 @@ async fn a_vision_jobs_engine_picks_its_rows_and_travels_in_the_link() {
     let yolo = vision::model("yolov8x").expect("yolov8x");
     let task = Scenario::default().task;
     assert!(vision::engines(yolo, task).len() < 2, "one engine for YOLOv8x");
-    assert!(by_testid("v-engine").closest("[hidden]").ok().flatten().is_some(), "hidden for YOLOv8x");
+    assert!(hidden("v-engine"), "hidden for YOLOv8x");
     choose("model", "resnet50");
     settle().await;
-    assert!(by_testid("v-engine").closest("[hidden]").ok().flatten().is_none(), "shown for ResNet-50");
+    assert!(!hidden("v-engine"), "shown for ResNet-50");
     let mut s = Scenario { model: "resnet50".into(), ..Scenario::default() };
     let before = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
     choose("v-engine", "pytorch");

@@ -21,6 +21,17 @@ pub fn qwen72b_on_h100(context: u32, output: u32, p90: Option<u32>) -> Scenario 
     s
 }
 
+/// The quantization read from a small Llama-shaped config.json carrying `q` as its
+/// `quantization_config`.
+#[track_caller]
+pub fn quantization_of(q: &str) -> Option<gpu_planner::domain::config::Quantization> {
+    let base = r#"{"num_hidden_layers": 32, "hidden_size": 4096, "intermediate_size": 11008,
+        "num_attention_heads": 32, "vocab_size": 32000"#;
+    gpu_planner::domain::config::read_config(&format!("{base}, \"quantization_config\": {q}}}"))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .quantization
+}
+
 #[track_caller]
 pub fn assert_close(actual: f64, expected: f64, rel: f64) {
     assert!(
