@@ -91,6 +91,7 @@ fn every_scenario_section_reads_every_field() {
         ("rate_rps", json!(2.5)),
         ("context_p90", json!(8192)),
         ("output_p90", json!(2048)),
+        ("engine", json!("trtllm")),
     ]);
     every_field_is_read::<Parallel>(&[("recompute", json!("full")), ("offload", json!("optimizer"))]);
     every_field_is_read::<CardFilter>(&[

@@ -696,6 +696,52 @@ async fn a_draft_length_speeds_up_decoding_and_travels_in_the_link() {
     settle().await;
 }
 
+/// The serving engine from the serving form: it goes into the scenario and the link, the line
+/// under the serving table names its graph rule and launch time (en/zh), and an eager engine's
+/// first token is no earlier than vLLM's graph-replayed one for the same short prompt.
+#[wasm_bindgen_test]
+async fn the_serving_engine_sets_the_eager_prompt_steps_and_travels_in_the_link() {
+    let _h = fresh().await;
+    choose("task", "inference");
+    settle().await;
+    type_into("ctx", "256");
+    frames().await;
+    assert!(text("launch-line").starts_with("vLLM V1"), "{}", text("launch-line"));
+    let vllm = linked();
+    choose("engine", "trtllm");
+    frames().await;
+    let link = linked();
+    assert_eq!(link.inference.engine, gpu_planner::domain::scenario::ServingEngine::Trtllm);
+    assert!(text("launch-line").starts_with("TensorRT-LLM: every step"), "{}", text("launch-line"));
+    // On an H100 a 7B model's 256-token prompt computes in a few ms, less than the launches.
+    let id = "h100-sxm";
+    let on_h100 = |s: &Scenario| {
+        let r = plan(s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+        r.cards.iter().find(|v| v.gpu == id).and_then(|v| v.serving.clone()).unwrap_or_else(|| panic!("a plan on {id}"))
+    };
+    let (eager, graphs) = (on_h100(&link), on_h100(&vllm));
+    assert!(
+        eager.latency.ttft_p50_s > graphs.latency.ttft_p50_s,
+        "{} vs {}",
+        eager.latency.ttft_p50_s,
+        graphs.latency.ttft_p50_s
+    );
+    // The table shows the eager engine's first token.
+    let r = plan(&link, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    let (first, c) = r
+        .cards
+        .iter()
+        .find_map(|v| v.serving.clone().map(|c| (v.gpu.clone(), c)))
+        .unwrap_or_else(|| panic!("a serving plan"));
+    let row = text(&format!("serve-{first}"));
+    assert!(row.contains(&format!("{:.2} / ", c.latency.ttft_p50_s)), "{row}");
+    click("lang");
+    settle().await;
+    assert!(text("launch-line").contains("不走 CUDA Graph"), "{}", text("launch-line"));
+    click("lang");
+    settle().await;
+}
+
 /// A MoE model served with its experts spread over two servers (expert parallelism): the width
 /// goes into the scenario and the link, and both tables show the replica as TP·EP × replicas.
 #[wasm_bindgen_test]

@@ -543,3 +543,36 @@ pub fn speculative_line(s: &super::Scenario, m: &super::model::ModelSpec, lang: 
         )
     })
 }
+
+/// The serving table's line on the engine's eager prompt steps (serving/launch.rs): which steps
+/// run without CUDA graphs and the launch time they last at least.
+#[must_use]
+pub fn launch_line(s: &super::Scenario, m: &super::model::ModelSpec, lang: Lang) -> String {
+    use super::scenario::ServingEngine;
+    use super::serving::launch::{eager_forward_s, graph_tokens};
+    let i = &s.inference;
+    let ms = eager_forward_s(m) * 1e3;
+    let chunk = f64::from(i.max_batched_tokens.max(16));
+    let up_to = graph_tokens(m, s, chunk, 1, 1);
+    let layers = m.layers;
+    let zh = lang == Lang::Zh;
+    let which = match (i.engine, zh) {
+        (ServingEngine::Sglang | ServingEngine::Trtllm, false) => "every step that carries a prompt runs".to_string(),
+        (ServingEngine::Sglang | ServingEngine::Trtllm, true) => "每个含预填充的步骤都".to_string(),
+        (_, false) => format!("a step that carries a prompt and more than {up_to:.0} tokens runs"),
+        (_, true) => format!("含预填充且超过 {up_to:.0} 个 token 的步骤"),
+    };
+    let name = match i.engine {
+        ServingEngine::Vllm => "vLLM V1",
+        ServingEngine::Sglang => "SGLang ≤ 0.5.9",
+        ServingEngine::SglangGraphs => "SGLang 2026-03+",
+        ServingEngine::Trtllm => "TensorRT-LLM",
+    };
+    if zh {
+        format!("{name}：{which}不走 CUDA Graph：CPU 逐个发射内核，这样的步骤至少 {ms:.1} 毫秒（{layers} 层的发射时间；SGLang PR #12160、sfllm PR #46 实测）。")
+    } else {
+        format!(
+            "{name}: {which} without CUDA graphs: the CPU launches each kernel, so such a step lasts at least {ms:.1} ms ({layers} layers' launches; measured in SGLang PR #12160 and sfllm PR #46)."
+        )
+    }
+}

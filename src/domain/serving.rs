@@ -27,6 +27,7 @@ use super::scenario::Scenario;
 use serde::{Deserialize, Serialize};
 
 mod capacity;
+pub mod launch;
 pub mod measured;
 pub mod simulate;
 pub mod speculative;
@@ -152,6 +153,8 @@ pub struct Engine {
     /// Mean tokens a decoding request gains per step.
     pub per_step: f64,
     draft: f64,
+    /// Prompt-carrying steps the engine runs without graphs last at least their kernel launches.
+    launch: launch::Launch,
 }
 
 /// Seconds one card spends in the MoE all-to-all per token it owns and per MoE layer: the token's
@@ -327,6 +330,7 @@ impl Engine {
             verify: f64::from(i.spec_tokens) + 1.0,
             per_step: speculative::tokens_per_step(i.spec_tokens, i.spec_accept),
             draft: f64::from(i.spec_tokens) * speculative::draft_cost(m),
+            launch: launch::Launch::of(m, s, chunk, tp, ep),
         })
     }
 
@@ -375,6 +379,8 @@ impl Engine {
                 roofline.max(measured)
             }
         };
+        // A prompt-carrying step beyond the engine's captured sizes waits for its launches.
+        let work = work.max(self.launch.floor(tokens, prefill));
         // The drafts run once per step for the decoding requests (Leviathan et al.'s k·c).
         let drafts = if batch > 0.0 { self.draft } else { 0.0 };
         work * (1.0 + drafts) + self.overhead

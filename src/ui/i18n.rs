@@ -223,6 +223,11 @@ strings! {
     OpSac => "selective recompute is torchtitan's op-level policy (keeps every second matmul output)", "选择性重算采用 torchtitan 算子级策略（每隔一个矩阵乘保存输出）";
     OverlapGrad => "overlap gradient communication with backward", "梯度通信与反向计算重叠";
     LoadTargets => "Load and latency targets", "负载与延迟目标";
+    ServingEngineLabel => "Serving engine (sets which prompt steps run without CUDA graphs)", "推理引擎（决定哪些预填充步骤不走 CUDA Graph）";
+    EngineVllm => "vLLM V1 (graphs up to 512 tokens)", "vLLM V1（512 token 以内走 Graph）";
+    EngineSglang => "SGLang ≤ 0.5.9 (prefill eager)", "SGLang ≤ 0.5.9（预填充不走 Graph）";
+    EngineSglangGraphs => "SGLang from March 2026 (prefill graphs)", "SGLang 2026 年 3 月后（预填充走 Graph）";
+    EngineTrtllm => "TensorRT-LLM, PyTorch backend (context eager)", "TensorRT-LLM PyTorch 后端（上下文阶段不走 Graph）";
     RateRps => "Requests per second (empty: from the users)", "每秒请求数（留空：按用户数）";
     ThinkS => "User think time between requests (s)", "用户两次请求间的思考时间（秒）";
     PrefixShare => "Prompt tokens from a prefix cache (%)", "命中前缀缓存的输入 token（%）";

@@ -2,8 +2,8 @@
 //! throughput and cost per million tokens (domain/serving.rs), with the trade-off chart of the
 //! card in focus.
 
-use super::bind::set;
-use super::fields::{num_row, Num, NumField, NumFields};
+use super::bind::{enum_get, enum_set, set};
+use super::fields::{num_row, Num, NumField, NumFields, SelectField};
 use super::i18n::{tr, Key, Lang};
 use crate::chart::TradeoffLabels;
 use crate::domain::format;
@@ -19,13 +19,46 @@ pub fn ServingForm() -> impl IntoView {
     let sc = expect_context::<RwSignal<Scenario>>();
     let lang = expect_context::<RwSignal<Lang>>();
     let rate = Signal::derive(move || sc.with(|s| s.inference.rate_rps));
+    let engines = Signal::derive(move || {
+        let l = lang.get();
+        [
+            ("vllm", Key::EngineVllm),
+            ("sglang", Key::EngineSglang),
+            ("sglang_graphs", Key::EngineSglangGraphs),
+            ("trtllm", Key::EngineTrtllm),
+        ]
+        .map(|(v, k)| (v.to_string(), k.text(l).to_string()))
+        .to_vec()
+    });
     view! {
         <details class="fold-group" data-testid="serving-form"><summary>{tr(lang, Key::LoadTargets)}</summary>
+            <SelectField label=Key::ServingEngineLabel testid="engine" options=engines
+                value=enum_get(sc, |s| s.inference.engine) on_change=enum_set(sc, |s, v| s.inference.engine = v)/>
             <NumField label=Key::RateRps testid="rate" limits=INFERENCE_RATE_RPS.shown(1.0) value=rate
                 on_change=set(sc, |s, v: f64| s.inference.rate_rps = Some(v))
                 on_empty=Callback::new(move |()| sc.update(|s| s.inference.rate_rps = None))/>
             <NumFields rows=SERVING_FIELDS/>
         </details>
+    }
+}
+
+/// The lines under the serving table on the engine: its eager prompt steps, and speculative
+/// decoding when it is on.
+#[component]
+fn EngineLines() -> impl IntoView {
+    let sc = expect_context::<RwSignal<Scenario>>();
+    let lang = expect_context::<RwSignal<Lang>>();
+    view! {
+        {move || {
+            let l = lang.get();
+            sc.with(|s| s.model_spec().ok().and_then(|m| format::speculative_line(s, m, l)))
+                .map(|t| view! { <p class="muted" data-testid="spec-line">{t}</p> })
+        }}
+        {move || {
+            let l = lang.get();
+            sc.with(|s| s.model_spec().ok().map(|m| format::launch_line(s, m, l)))
+                .map(|t| view! { <p class="muted" data-testid="launch-line">{t}</p> })
+        }}
     }
 }
 
@@ -146,11 +179,7 @@ pub fn ServingView(report: Signal<Option<Report>>, selected: RwSignal<Option<Str
             <section class="group serving" id="serving" data-testid="serving">
                 <h2>{tr(lang, Key::ServingTitle)}</h2>
                 <p class="muted">{tr(lang, Key::ServingHint)}</p>
-                {move || {
-                    let l = lang.get();
-                    sc.with(|s| s.model_spec().ok().and_then(|m| format::speculative_line(s, m, l)))
-                        .map(|t| view! { <p class="muted" data-testid="spec-line">{t}</p> })
-                }}
+                <EngineLines/>
                 <div class="table-wrap"><table class="cards">
                     <thead><tr>
                         <th>{tr(lang, Key::Card)}</th><th>{tr(lang, Key::Replicas)}</th><th>{tr(lang, Key::TtftCol)}</th>

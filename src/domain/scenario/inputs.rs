@@ -143,6 +143,26 @@ impl KvPrecision {
     }
 }
 
+/// The serving engine: its default CUDA-graph policy decides which steps that carry a prompt
+/// chunk run eagerly (every kernel launched from the CPU) — the fixed part of a first token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ServingEngine {
+    /// vLLM V1: `FULL_AND_PIECEWISE` graphs for steps up to its largest captured size,
+    /// min(2 · max_num_seqs, 512) tokens (vLLM `docs/design/cuda_graphs.md`, `_set_cudagraph_sizes`).
+    #[default]
+    Vllm,
+    /// SGLang to 0.5.9: decode graphs only; prefill batches run eagerly (piecewise prefill graphs
+    /// were opt-in until PR #16331, 2026-03-02).
+    Sglang,
+    /// SGLang from March 2026: piecewise prefill graphs by default, up to `chunked_prefill_size`
+    /// tokens (2,048 with MLA); off with speculative decoding and expert/DP attention
+    /// (SGLang `docs/advanced_features/piecewise_cuda_graph.md`).
+    SglangGraphs,
+    /// TensorRT-LLM (PyTorch backend): CUDA graphs for generation-only steps; context steps run
+    /// eagerly unless `enable_piecewise_cuda_graph` is set (its torch_compile docs).
+    Trtllm,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum LoraTargets {
     /// q and v projections only (Hu et al. 2021's choice; peft's default for Llama).
@@ -169,4 +189,5 @@ crate::named_enum!(Optimizer { AdamW => "adam_w", AdamW8bit => "adam_w8bit", Sgd
 crate::named_enum!(Recompute { None => "none", Selective => "selective", Full => "full" });
 crate::named_enum!(Offload { None => "none", Optimizer => "optimizer", OptimizerAndParams => "optimizer_and_params" });
 crate::named_enum!(KvPrecision { Bf16 => "bf16", Fp8 => "fp8", Int4 => "int4" });
+crate::named_enum!(ServingEngine { Vllm => "vllm", Sglang => "sglang", SglangGraphs => "sglang_graphs", Trtllm => "trtllm" });
 crate::named_enum!(LoraTargets { Qv => "qv", Attention => "attention", AllLinear => "all_linear" });

@@ -1,6 +1,6 @@
 //! Sections of a scenario: training, LoRA, inference, parallel layout, cards, money, efficiency.
 
-use super::inputs::{KvPrecision, LoraTargets, Offload, Optimizer, Recompute};
+use super::inputs::{KvPrecision, LoraTargets, Offload, Optimizer, Recompute, ServingEngine};
 use crate::domain::framework::{Conventions, Framework};
 
 /// Rental markets a scenario can price cards in (`""` = any).
@@ -109,6 +109,8 @@ pub struct Inference {
     /// Speculative decoding: the chance that each drafted token is accepted (α of Leviathan et
     /// al. 2023). Engines log it (vLLM's per-position acceptance rate).
     pub spec_accept: f64,
+    /// The engine serving the model: sets which prompt-carrying steps run without CUDA graphs.
+    pub engine: ServingEngine,
 }
 
 impl Default for Inference {
@@ -137,6 +139,7 @@ impl Default for Inference {
             // DeepSeek-V3 technical report §5.4.3: its MTP module's second-token acceptance rate
             // "ranges between 85% and 90%"; the lower end.
             spec_accept: 0.85,
+            engine: ServingEngine::Vllm,
         }
     }
 }
@@ -386,7 +389,8 @@ crate::read_fields!(Inference {
     step_overhead_ms: real,
     max_seqs: whole,
     spec_tokens: whole,
-    spec_accept: real
+    spec_accept: real,
+    engine: any
 });
 crate::read_fields!(Parallel {
     auto: flag,

@@ -1,0 +1,92 @@
+//! Eager steps: when a step that carries a prompt chunk is not replayed from a CUDA graph, the CPU
+//! launches every kernel of the forward one by one, and a short prefill waits for the launches,
+//! not for the GPU. That step lasts max(its GPU work, the launches' time): the launches overlap the
+//! kernels they queue, so a long prompt's compute hides them (tenstorrent tt-inference-server
+//! #356: SGLang's DeepSeek-R1 first token flat at 180–200 ms from 128 to 4,096 prompt tokens).
+//!
+//! Which steps run eagerly is the engine's default graph policy ([`ServingEngine`]); what the
+//! launches cost is a per-layer figure measured on one engine and model, below.
+
+use super::super::model::ModelSpec;
+use super::super::scenario::{Scenario, ServingEngine};
+
+/// Seconds of CPU launches per MoE layer of an eager forward. SGLang PR #12160 (2025-10): a
+/// DeepSeek-V3 prefill of one new token took 82.6 ms eagerly ("forward cost-82.64 ms") and 23.1 ms
+/// replayed from a graph — one token's GPU work is the graph figure, so the eager forward is
+/// launch-bound: 82.6 ms over its 61 layers, less its 3 dense layers at [`DENSE_LAYER_S`], over
+/// its 58 MoE layers (the head and embedding are a few kernels). Set from this one measurement;
+/// the held-out rows judge it (docs/research/2026-12-05-ttft-fixed-cost-evidence.md).
+pub const MOE_LAYER_S: f64 = (82.64e-3 - 3.0 * DENSE_LAYER_S) / 58.0;
+
+/// Seconds of CPU launches per dense layer of an eager forward. sfllm PR #46 (2026-09-13): a
+/// Qwen3-4B prefill batch (36 layers) took 16.61 ms eagerly at 22 × 129 tokens and 16.37 ms at
+/// 22 × 513 tokens — flat while the graph-replayed time grew from 5.7 to 13.7 ms, so launch-bound:
+/// 16.61 ms over 36 layers. A lean engine with Triton attention; one measurement (SGLang PR #27988's
+/// 7.35 ms for Qwen3-8B with only attention eager is a floor, 0.2 ms a layer).
+/// docs/research/2026-12-05-dense-eager-prefill.md.
+pub const DENSE_LAYER_S: f64 = 16.613e-3 / 36.0;
+
+/// The CPU time of one eager forward of `m`: its layers' launches (an MoE layer's routing, expert
+/// permutation and grouped GEMMs launch more kernels than a dense MLP).
+#[must_use]
+pub fn eager_forward_s(m: &ModelSpec) -> f64 {
+    let layers = f64::from(m.layers);
+    let moe = m.moe.as_ref().map_or(0.0, |x| f64::from(m.layers.saturating_sub(x.dense_layers)));
+    moe * MOE_LAYER_S + (layers - moe) * DENSE_LAYER_S
+}
+
+/// Tokens in the largest step carrying a prompt chunk that `s`'s engine replays from a graph; a
+/// larger one runs eagerly. `chunk` is the step's token budget (max_num_batched_tokens), `tp`/`ep`
+/// the replica's layout.
+#[must_use]
+pub fn graph_tokens(m: &ModelSpec, s: &Scenario, chunk: f64, tp: u32, ep: u32) -> f64 {
+    let i = &s.inference;
+    match i.engine {
+        // vLLM V1 captures sizes up to min(2 · max_num_seqs, 512) (`_set_cudagraph_sizes`);
+        // its default max_num_seqs (256 or more) leaves 512.
+        ServingEngine::Vllm => {
+            if i.max_seqs == 0 {
+                512.0
+            } else {
+                (2.0 * f64::from(i.max_seqs)).min(512.0)
+            }
+        }
+        // Piecewise prefill graphs up to chunked_prefill_size, 2,048 tokens for MLA models; SGLang
+        // turns them off under speculative decoding and DP attention / an MoE all-to-all backend.
+        ServingEngine::SglangGraphs => {
+            if i.spec_tokens > 0 || ep > tp {
+                0.0
+            } else if m.mla.is_some() {
+                2048.0_f64.min(chunk)
+            } else {
+                chunk
+            }
+        }
+        ServingEngine::Sglang | ServingEngine::Trtllm => 0.0,
+    }
+}
+
+/// One replica's eager prompt steps: the launch time and the largest step replayed from a graph.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Launch {
+    pub eager_s: f64,
+    pub graph_tokens: f64,
+}
+
+impl Launch {
+    #[must_use]
+    pub fn of(m: &ModelSpec, s: &Scenario, chunk: f64, tp: u32, ep: u32) -> Self {
+        Self { eager_s: eager_forward_s(m), graph_tokens: graph_tokens(m, s, chunk, tp, ep) }
+    }
+
+    /// The least a step of `tokens` decode tokens and `prefill` prompt tokens lasts: the launches
+    /// when it carries a prompt beyond the captured sizes, else nothing.
+    #[must_use]
+    pub fn floor(&self, tokens: f64, prefill: f64) -> f64 {
+        if prefill > 0.0 && tokens + prefill > self.graph_tokens {
+            self.eager_s
+        } else {
+            0.0
+        }
+    }
+}

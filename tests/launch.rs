@@ -1,0 +1,144 @@
+//! Eager prompt steps (serving/launch.rs): the launch time per layer held to the two measurements
+//! that set it (SGLang PR #12160: DeepSeek-V3's one-token eager prefill, 82.64 ms; sfllm PR #46:
+//! Qwen3-4B's eager prefill flat at 16.61 ms), each engine's graph policy as its documentation
+//! states it, and what a step does with it: a short prompt waits for the launches, a long one's
+//! compute hides them, a decode-only step never pays them. Published first-token times are
+//! held-out rows of the accuracy table (serve-*-ttft_*), not used here.
+#![cfg(not(target_arch = "wasm32"))] // host only
+
+mod common;
+
+use common::assert_close;
+use gpu_planner::domain::format::{launch_line, Lang};
+use gpu_planner::domain::scenario::{ServingEngine, Task, WeightQuant};
+use gpu_planner::domain::serving::launch::{eager_forward_s, graph_tokens, DENSE_LAYER_S, MOE_LAYER_S};
+use gpu_planner::domain::serving::simulate::{simulate, Load, Run};
+use gpu_planner::domain::serving::Engine;
+use gpu_planner::domain::{Catalog, Scenario};
+
+fn serving(model: &str, engine: ServingEngine, context: u32) -> Scenario {
+    let mut s = Scenario { task: Task::Inference, model: model.into(), ..Scenario::default() };
+    s.inference.context = context;
+    s.inference.output_tokens = 128;
+    s.inference.engine = engine;
+    s
+}
+
+/// DeepSeek-R1 in FP8 on 8 × H200, as the published TensorRT-LLM and SGLang runs serve it.
+fn dsr1(engine: ServingEngine, context: u32) -> Engine {
+    let mut s = serving("deepseek-r1", engine, context);
+    s.precision = gpu_planner::domain::scenario::Precision::Fp8;
+    s.weight_quant = WeightQuant::Fp8;
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let g = Catalog::embedded().gpu("h200-sxm").cloned().expect("h200-sxm");
+    Engine::new(&m, &s, &g, 8, 8).expect("DeepSeek-R1 fits 8 × H200")
+}
+
+/// The constants reproduce the measurements that set them: DeepSeek-V3's 58 MoE and 3 dense
+/// layers give 82.64 ms, Qwen3-4B's 36 dense layers 16.61 ms.
+#[test]
+fn launch_time_reproduces_the_measured_eager_forwards() {
+    assert_close(DENSE_LAYER_S * 36.0, 16.613e-3, 1e-9);
+    assert_close(MOE_LAYER_S * 58.0 + DENSE_LAYER_S * 3.0, 82.64e-3, 1e-9);
+    let s = serving("qwen3-4b", ServingEngine::Sglang, 129);
+    assert_close(eager_forward_s(s.model_spec().expect("qwen3-4b")), 16.613e-3, 1e-9);
+    let v3 = serving("deepseek-v3", ServingEngine::Sglang, 1);
+    assert_close(eager_forward_s(v3.model_spec().expect("deepseek-v3")), 82.64e-3, 1e-9);
+    // An MoE layer launches more kernels than a dense one (routing, permutation, grouped GEMMs).
+    let per_layer = |model: &str| {
+        let m = serving(model, ServingEngine::Sglang, 1).model_spec().expect("model").clone();
+        eager_forward_s(&m) / f64::from(m.layers)
+    };
+    assert!(per_layer("qwen3-30b-a3b") > 2.0 * per_layer("qwen3-8b"));
+}
+
+/// Each engine's default capture policy, as documented: vLLM V1 min(2 · max_num_seqs, 512);
+/// SGLang to 0.5.9 and TensorRT-LLM's context phase none; SGLang's piecewise prefill graphs up to
+/// the chunk (2,048 tokens for MLA), off under speculative decoding and expert/DP attention.
+#[test]
+fn graph_sizes_follow_each_engine_default() {
+    let tokens = |model: &str, engine, edit: fn(&mut Scenario), (tp, ep): (u32, u32)| {
+        let mut s = serving(model, engine, 1024);
+        edit(&mut s);
+        graph_tokens(s.model_spec().expect("model"), &s, 8192.0, tp, ep)
+    };
+    let none = |_: &mut Scenario| {};
+    assert_close(tokens("qwen3-8b", ServingEngine::Vllm, none, (1, 1)), 512.0, 0.0);
+    assert_close(tokens("qwen3-8b", ServingEngine::Vllm, |s| s.inference.max_seqs = 30, (1, 1)), 60.0, 0.0);
+    assert_close(tokens("qwen3-8b", ServingEngine::Vllm, |s| s.inference.max_seqs = 1024, (1, 1)), 512.0, 0.0);
+    assert_close(tokens("qwen3-8b", ServingEngine::Sglang, none, (1, 1)), 0.0, 0.0);
+    assert_close(tokens("qwen3-8b", ServingEngine::Trtllm, none, (1, 1)), 0.0, 0.0);
+    assert_close(tokens("qwen3-8b", ServingEngine::SglangGraphs, none, (1, 1)), 8192.0, 0.0);
+    assert_close(tokens("deepseek-r1", ServingEngine::SglangGraphs, none, (8, 8)), 2048.0, 0.0);
+    assert_close(tokens("deepseek-r1", ServingEngine::SglangGraphs, none, (1, 8)), 0.0, 0.0);
+    assert_close(tokens("deepseek-r1", ServingEngine::SglangGraphs, |s| s.inference.spec_tokens = 3, (8, 8)), 0.0, 0.0);
+}
+
+/// A short prompt under an eager engine lasts the launches; under vLLM's graphs it does not; a
+/// long prompt's compute hides them; a decode-only step never pays them.
+#[test]
+fn a_short_eager_prompt_waits_for_its_launches() {
+    let floor = eager_forward_s(serving("deepseek-r1", ServingEngine::Trtllm, 1).model_spec().expect("r1"));
+    let trt = dsr1(ServingEngine::Trtllm, 1024);
+    let vllm = dsr1(ServingEngine::Vllm, 1024);
+    assert!(trt.step(0.0, 256.0) >= floor, "{} < {floor}", trt.step(0.0, 256.0));
+    assert!(vllm.step(0.0, 256.0) < 0.5 * floor, "vLLM replays 256 tokens from a graph: {}", vllm.step(0.0, 256.0));
+    // Past vLLM's 512 captured tokens, its prompt steps run eagerly too.
+    assert_close(vllm.step(0.0, 1024.0), trt.step(0.0, 1024.0), 1e-12);
+    assert!(vllm.step(0.0, 1024.0) >= floor);
+    // vLLM counts the step's decode tokens too: 400 decoding + 200 prompt tokens exceed 512.
+    assert_close(vllm.step(400.0, 200.0), trt.step(400.0, 200.0), 1e-12);
+    assert!(vllm.step(100.0, 200.0) < trt.step(100.0, 200.0));
+    // Decoding alone: graphs on every engine, the same step.
+    assert_close(trt.step(16.0, 0.0), vllm.step(16.0, 0.0), 1e-12);
+    assert!(trt.step(16.0, 0.0) < floor);
+    // 16k prompt tokens: the GPU's work outlasts the launches, the step is the same either way.
+    assert!(trt.step(0.0, 16_384.0) > floor);
+    assert_close(trt.step(0.0, 16_384.0), dsr1(ServingEngine::SglangGraphs, 1024).step(0.0, 16_384.0), 1e-12);
+}
+
+/// One request at a time (a benchmark with concurrency 1): the first token of a 1k-token prompt
+/// under TensorRT-LLM comes after at least the launches; under SGLang with prefill graphs (2,048
+/// captured tokens for MLA) well before.
+#[test]
+fn a_lone_request_first_token_includes_the_launches_when_eager() {
+    let median = |e: &Engine| {
+        let run = Run { requests: 8, warmup: 0, max_seqs: 0, seed: 7 };
+        simulate(e, Load::Bench { concurrency: 1, prompts: 8 }, run).expect("runs").ttft.p50
+    };
+    let floor = eager_forward_s(serving("deepseek-r1", ServingEngine::Trtllm, 1).model_spec().expect("r1"));
+    let eager = median(&dsr1(ServingEngine::Trtllm, 1024));
+    let graphs = median(&dsr1(ServingEngine::SglangGraphs, 1024));
+    assert!(eager >= floor, "{eager} < {floor}");
+    assert!(graphs < 0.6 * eager, "{graphs} vs {eager}");
+}
+
+/// The page's line names the engine, the rule and the launch time, in both languages.
+#[test]
+fn the_launch_line_names_the_engine_and_the_floor() {
+    let s = serving("deepseek-r1", ServingEngine::Vllm, 1024);
+    let m = s.model_spec().expect("r1");
+    let en = launch_line(&s, m, Lang::En);
+    assert!(en.starts_with("vLLM V1") && en.contains("512 tokens") && en.contains("82.6 ms"), "{en}");
+    let s = serving("deepseek-r1", ServingEngine::Sglang, 1024);
+    let en = launch_line(&s, m, Lang::En);
+    assert!(en.starts_with("SGLang ≤ 0.5.9: every step that carries a prompt runs without CUDA graphs"), "{en}");
+    let s = serving("deepseek-r1", ServingEngine::Trtllm, 1024);
+    let zh = launch_line(&s, m, Lang::Zh);
+    assert!(zh.starts_with("TensorRT-LLM") && zh.contains("每个含预填充的步骤") && zh.contains("82.6 毫秒"), "{zh}");
+}
+
+/// The engine travels through a scenario file and back; an unknown name is an error, not a panic.
+#[test]
+fn the_engine_reads_and_writes_by_name() {
+    let mut s = Scenario::default();
+    s.inference.engine = ServingEngine::SglangGraphs;
+    let json = serde_json::to_value(&s).expect("writes");
+    assert_eq!(json["inference"]["engine"], "sglang_graphs");
+    let back: Scenario = serde_json::from_value(json.clone()).expect("reads");
+    assert_eq!(back.inference.engine, ServingEngine::SglangGraphs);
+    let mut bad = json;
+    bad["inference"]["engine"] = "tgi".into();
+    let err = serde_json::from_value::<Scenario>(bad).expect_err("an unknown engine is refused");
+    assert!(err.to_string().contains("tgi") || err.to_string().contains("engine"), "{err}");
+}
