@@ -237,13 +237,18 @@ fn tier_bands_and_measured_cards_follow_the_table() {
 /// (`*-ttft_median`), held out before any change to the first-token model, all out (−60…−97%).
 /// A prefill's fixed cost (no CUDA graphs for prefill, the engine's frontend) is the next step
 /// (docs/research/2026-12-05-ttft-fixed-cost-evidence.md); raise the ratchet when they move in.
+/// 42 → 47 on 2026-12-05 (later): thirteen held-out rows from outside InferenceX (gpustack's
+/// Qwen3-8B on one H100 under three engines, tenstorrent's vLLM DeepSeek-R1-AWQ sweep on 8 × H100),
+/// scored before the engine's eager prompt steps (serving/launch.rs) were modelled: four within
+/// then (46 of 88); with the model 47 of 88 (B200 NVFP4 conc 256 TPOT and throughput in, H200
+/// SGLang conc 8 TPOT out at +20.3%). The median first-token rows moved to −24…−37%, still out.
 #[test]
 fn serving_benchmarks_under_load_are_held_out_and_scored() {
     let rows: Vec<Row> = table(Catalog::embedded()).into_iter().filter(|r| r.case.id.starts_with("serve-")).collect();
     assert!(rows.len() >= 60, "{} serving rows", rows.len());
     assert!(rows.iter().all(|r| r.case.role == Role::Validation && r.case.prompts.is_some()));
     let (within, counted) = score(&rows);
-    assert!(counted == rows.len() && within >= 42, "{within} of {counted} serving rows within tolerance (< 42)");
+    assert!(counted == rows.len() && within >= 47, "{within} of {counted} serving rows within tolerance (< 47)");
     let dense: Vec<&Row> =
         rows.iter().filter(|r| r.case.id.contains("qwen2-7b") && !r.case.id.ends_with("ttft_mean")).collect();
     assert!(dense.len() == 10 && dense.iter().all(|r| r.within), "A100 Qwen2-7B TPOT/throughput rows");
