@@ -242,13 +242,16 @@ fn tier_bands_and_measured_cards_follow_the_table() {
 /// scored before the engine's eager prompt steps (serving/launch.rs) were modelled: four within
 /// then (46 of 88); with the model 47 of 88 (B200 NVFP4 conc 256 TPOT and throughput in, H200
 /// SGLang conc 8 TPOT out at +20.3%). The median first-token rows moved to −24…−37%, still out.
+/// 47 → 53 the same day: cards without measured decode operators borrow those of the measured
+/// card nearest in bandwidth (serving/measured.rs `ops_for`; the MI355X the B200's); the six
+/// MI355X TPOT and throughput rows, −52…+108% on the roofline alone, came within (−9…+11%).
 #[test]
 fn serving_benchmarks_under_load_are_held_out_and_scored() {
     let rows: Vec<Row> = table(Catalog::embedded()).into_iter().filter(|r| r.case.id.starts_with("serve-")).collect();
     assert!(rows.len() >= 60, "{} serving rows", rows.len());
     assert!(rows.iter().all(|r| r.case.role == Role::Validation && r.case.prompts.is_some()));
     let (within, counted) = score(&rows);
-    assert!(counted == rows.len() && within >= 47, "{within} of {counted} serving rows within tolerance (< 47)");
+    assert!(counted == rows.len() && within >= 53, "{within} of {counted} serving rows within tolerance (< 53)");
     let dense: Vec<&Row> =
         rows.iter().filter(|r| r.case.id.contains("qwen2-7b") && !r.case.id.ends_with("ttft_mean")).collect();
     assert!(dense.len() == 10 && dense.iter().all(|r| r.within), "A100 Qwen2-7B TPOT/throughput rows");

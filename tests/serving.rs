@@ -437,7 +437,7 @@ fn the_measured_decode_step_composes_the_published_operator_timings() {
     assert!(ops("l40s").is_none() && ops("h20").is_none(), "cards without measurements stay on the roofline");
     let s = Scenario { task: Task::Inference, model: "deepseek-v3".into(), ..Scenario::default() };
     let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
-    let o = DecodeOps::new(&m, "h200-sxm", 1.0, true, 1.0, 8, 8).unwrap_or_else(|| panic!("measured"));
+    let o = DecodeOps::new(&m, &card("h200-sxm"), 1.0, true, 1.0, 8, 8).unwrap_or_else(|| panic!("measured"));
     let moe = o.step(8.0, 8.0 * 1024.0, 16.0, 1.0) - o.step(8.0, 8.0 * 1024.0, 4.0, 1.0);
     assert_close(moe, 58.0 * (194.68 - 70.64) * 1e-6, 1e-9);
     let h = 7168.0 * 2.0;
@@ -447,9 +447,9 @@ fn the_measured_decode_step_composes_the_published_operator_timings() {
     assert!(o.step(0.0, 0.0, 0.0, 1.0).abs() < 1e-15, "no decoding request, no decode step");
     // BF16 weights: DeepSeek's FP8 MoE table does not apply; the routed experts are read at
     // the measured GEMM share instead, and the A100 (no MLA module measured) stays on the roofline.
-    let bf16 = DecodeOps::new(&m, "h200-sxm", 2.0, false, 2.0, 8, 8).unwrap_or_else(|| panic!("measured"));
+    let bf16 = DecodeOps::new(&m, &card("h200-sxm"), 2.0, false, 2.0, 8, 8).unwrap_or_else(|| panic!("measured"));
     assert!(bf16.step(16.0, 16.0 * 1024.0, 16.0, 1.0) > o.step(16.0, 16.0 * 1024.0, 16.0, 1.0));
-    assert!(DecodeOps::new(&m, "a100-80gb-sxm4", 2.0, false, 2.0, 8, 8).is_none());
+    assert!(DecodeOps::new(&m, &card("a100-80gb-sxm4"), 2.0, false, 2.0, 8, 8).is_none());
 }
 
 /// At a small batch of a deep sparse model the measured operators set the decode step:
@@ -481,7 +481,7 @@ fn measured_all_reduce_extrapolates_and_the_kv_read_follows_the_context() {
     assert_close(allreduce_s(h200, 8, 2.0 * 524_288.0 - 65_536.0), (17.78 + 13.2) * 1e-6, 1e-9);
     let s = qwen72b("h100-sxm", 0);
     let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
-    let o = DecodeOps::new(&m, "h100-sxm", 2.0, false, 2.0, 4, 4).unwrap_or_else(|| panic!("measured"));
+    let o = DecodeOps::new(&m, &card("h100-sxm"), 2.0, false, 2.0, 4, 4).unwrap_or_else(|| panic!("measured"));
     let grown = o.step(8.0, 8.0 * 5000.0, 8.0, 1.0) - o.step(8.0, 8.0 * 1000.0, 8.0, 1.0);
     assert_close(grown, 32_000.0 * 327_680.0 / 4.0 / (3350e9 * 0.877), 1e-9);
 }

@@ -294,7 +294,7 @@ fn the_measured_check_counts_its_query_tokens() {
     use gpu_planner::domain::serving::measured::DecodeOps;
     let s = inference("deepseek-v3");
     let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
-    let o = DecodeOps::new(&m, "h200-sxm", 1.0, true, 1.0, 8, 8).unwrap_or_else(|| panic!("measured"));
+    let o = DecodeOps::new(&m, &card("h200-sxm"), 1.0, true, 1.0, 8, 8).unwrap_or_else(|| panic!("measured"));
     assert_close(o.step(4.0, 4096.0, 16.0, 4.0), o.step(16.0, 4096.0, 16.0, 1.0), 1e-12);
     assert!(o.step(4.0, 4096.0, 16.0, 4.0) > o.step(4.0, 4096.0, 16.0, 1.0));
 }
@@ -312,4 +312,9 @@ fn users_with_a_draft_are_served_at_their_rate() {
     // One user, no think time: the rate is one answer per response time.
     let response = c.latency.ttft_p50_s + 256.0 * c.latency.tpot_mean_s;
     assert_close(c.rate_rps * response, 1.0, 0.02);
+}
+
+/// The catalog's card `id`.
+fn card(id: &str) -> gpu_planner::domain::catalog::Gpu {
+    gpu_planner::domain::Catalog::embedded().gpu(id).cloned().unwrap_or_else(|| panic!("{id}"))
 }

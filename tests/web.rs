@@ -735,6 +735,8 @@ async fn the_serving_engine_sets_the_eager_prompt_steps_and_travels_in_the_link(
         .unwrap_or_else(|| panic!("a serving plan"));
     let row = text(&format!("serve-{first}"));
     assert!(row.contains(&format!("{:.2} / ", c.latency.ttft_p50_s)), "{row}");
+    // Under the card's name: where its decode operators come from.
+    assert_eq!(text(&format!("serve-tier-{first}")), format::serving_tier(&c.tier, format::Lang::En));
     click("lang");
     settle().await;
     assert!(text("launch-line").contains("不走 CUDA Graph"), "{}", text("launch-line"));

@@ -494,6 +494,26 @@ pub fn decode_error(e: &DecodeError, l: Lang) -> String {
     }
 }
 
+/// Where a serving plan's decode operators come from (serving/measured.rs), in a few words.
+#[must_use]
+pub fn serving_tier(t: &super::tier::Tier, lang: Lang) -> String {
+    use super::tier::Tier;
+    match (t, lang) {
+        (Tier::Measured, Lang::En) => "decode operators measured on this card".into(),
+        (Tier::Measured, Lang::Zh) => "解码算子本卡实测".into(),
+        (Tier::Roofline, Lang::En) => "roofline only".into(),
+        (Tier::Roofline, Lang::Zh) => "仅屋顶线估算".into(),
+        (other, _) => {
+            let what = tier(other, lang);
+            if lang == Lang::Zh {
+                format!("解码算子{what}")
+            } else {
+                format!("decode operators {what}")
+            }
+        }
+    }
+}
+
 /// Where a training time's kernel efficiency comes from, in a few words (domain/tier.rs).
 #[must_use]
 pub fn tier(t: &super::tier::Tier, lang: Lang) -> String {

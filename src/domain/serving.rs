@@ -326,12 +326,23 @@ impl Engine {
             out_sigma,
             enc_seq,
             prefix_share: i.prefix_share.clamp(0.0, 0.99),
-            ops: measured::DecodeOps::new(m, &g.id, weights / p.total.max(1.0), fp8_weights, i.kv.bytes(), tp, ep),
+            ops: measured::DecodeOps::new(m, g, weights / p.total.max(1.0), fp8_weights, i.kv.bytes(), tp, ep),
             verify: f64::from(i.spec_tokens) + 1.0,
             per_step: speculative::tokens_per_step(i.spec_tokens, i.spec_accept),
             draft: f64::from(i.spec_tokens) * speculative::draft_cost(m),
             launch: launch::Launch::of(m, s, chunk, tp, ep),
         })
+    }
+
+    /// Where the decode step's operator timings come from.
+    #[must_use]
+    pub fn tier(&self) -> super::tier::Tier {
+        use super::tier::Tier;
+        match self.ops.map(|o| o.source()) {
+            Some(measured::Source::Own) => Tier::Measured,
+            Some(measured::Source::Borrowed(id)) => Tier::Borrowed { from: id.to_string() },
+            None => Tier::Roofline,
+        }
     }
 
     /// Cards in one replica.

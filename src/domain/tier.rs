@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 pub const MEASURED_CARDS: [&str; 4] = ["a100-80gb-sxm4", "h100-sxm", "huawei-ascend-910b3", "rtx-4090"];
 
 /// Where a card's kernel efficiency comes from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum Tier {
     /// The user's measured MFU, used for every card.
@@ -24,7 +24,9 @@ pub enum Tier {
     /// No measurement on this card: those of `from`, the measured card of its architecture (or,
     /// off CUDA, of its software stack).
     Borrowed { from: String },
-    /// No measured training run on this software stack: the stated 0.7 × CUDA assumption.
+    /// No measured training run on this software stack: the stated 0.7 × CUDA assumption
+    /// (serving: no measured decode operators, the roofline alone).
+    #[default]
     Roofline,
 }
 

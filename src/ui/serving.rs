@@ -157,7 +157,8 @@ pub fn ServingView(report: Signal<Option<Report>>, selected: RwSignal<Option<Str
                             view! {
                                 <tr data-testid=format!("serve-{id}") class:nofit=!c.meets>
                                     <td><button type="button" class="link" data-testid=format!("serve-pick-{id}")
-                                        on:click={let id = id.clone(); move |_| selected.set(Some(id.clone()))}>{name}</button></td>
+                                        on:click={let id = id.clone(); move |_| selected.set(Some(id.clone()))}>{name}</button>
+                                        <br/><small class="muted" data-testid=format!("serve-tier-{id}")>{format::serving_tier(&c.tier, l)}</small></td>
                                     <td><span class="mono">{shape(&c)}</span><br/><small class="sustains" class:near=near title=near_text>{sustains}</small></td>
                                     <td>{format!("{:.2} / {:.2}", lat.ttft_p50_s, lat.ttft_p99_s)}</td>
                                     <td>{format!("{} / {}", ms(lat.tpot_p50_s), ms(lat.tpot_p99_s))}</td>

@@ -35,6 +35,10 @@ pub struct Capacity {
     /// Whether the targets are met; when not, the plan is the best reachable (fewest cards at
     /// the lowest p99 time to first token).
     pub meets: bool,
+    /// Where the decode step's operator timings come from (measured on this card, borrowed from
+    /// a measured card, or none: the roofline alone).
+    #[serde(default)]
+    pub tier: crate::domain::tier::Tier,
 }
 
 /// The replica's request rate: the offered rate split over `replicas`, or for a closed loop of
@@ -228,6 +232,7 @@ fn plan_for(e: &Engine, s: &Scenario, g: &Gpu, guess_n: u32) -> Option<Capacity>
         tokens_s_gpu: tokens / f64::from(cards),
         tokens_s_user: 1.0 / l.tpot_p50_s,
         meets: l.meets(s),
+        tier: e.tier(),
     })
 }
 
@@ -298,6 +303,7 @@ fn closed_form_plan(e: &Engine, s: &Scenario) -> Option<Capacity> {
             tokens_s_gpu: tokens / f64::from(cards),
             tokens_s_user: 1.0 / l.tpot_p50_s,
             meets,
+            tier: e.tier(),
         }
     };
     // The user's own card count: that many replicas, whatever the targets say.

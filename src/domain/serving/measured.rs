@@ -16,6 +16,7 @@
 //! moe_perf.parquet`. Extracted in docs/research/2026-12-02-decode-ops.{md,json}. The held-out
 //! serving rows of the accuracy table (`serve-*`) judge the result; none of them set a figure here.
 
+use crate::domain::catalog::Gpu;
 use crate::domain::model::ModelSpec;
 
 /// Operator timings measured on one card, microseconds.
@@ -112,6 +113,31 @@ pub fn ops(gpu_id: &str) -> Option<&'static Ops> {
     MEASURED.iter().find(|o| o.cards.contains(&gpu_id))
 }
 
+/// Where a card's decode operators come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// Measured on this card.
+    Own,
+    /// Not measured on this card: those of the measured card (catalog id) nearest in memory
+    /// bandwidth. A small-batch decode is a chain of latency-bound kernels; their floors are
+    /// similar on every current card (AMD's own AITER tables put MI355X's MLA decode kernel at
+    /// 12.1 µs, B200's measured attention floor is 12.9 µs: docs/research/
+    /// 2026-12-05-amd-decode-evidence.md), so a borrowed floor is nearer than none.
+    Borrowed(&'static str),
+}
+
+/// The operator figures `g` uses and where they come from: its own, else the measured card
+/// nearest in memory bandwidth (|ln ratio|); `None` when its bandwidth is unknown.
+#[must_use]
+pub fn ops_for(g: &Gpu) -> Option<(&'static Ops, Source)> {
+    if let Some(o) = ops(&g.id) {
+        return Some((o, Source::Own));
+    }
+    let bw = g.memory_bandwidth_gb_s.filter(|b| *b > 0.0)?;
+    let distance = |o: &Ops| (o.bandwidth_gb_s / bw).ln().abs();
+    MEASURED.iter().min_by(|a, b| distance(a).total_cmp(&distance(b))).map(|o| (o, Source::Borrowed(o.cards[0])))
+}
+
 /// `table` at `x` from its values at `xs`, linear in ln x, held at the ends.
 fn log_interp(xs: &[f64], table: &[f64], x: f64) -> f64 {
     let x = x.clamp(xs[0], xs[xs.len() - 1]);
@@ -161,26 +187,25 @@ pub struct DecodeOps {
     allreduce_bytes: f64,
     tp: u32,
     ops: &'static Ops,
+    source: Source,
 }
 
 impl DecodeOps {
     /// The composition for model `m` with weights of `weight_b` bytes per parameter (block-scaled
     /// FP8 GEMMs when `fp8`) and KV of `kv_b` bytes per value, on a replica of `tp`
-    /// tensor-parallel cards whose experts span `ep`. `None` when the card was not measured, or the model has MLA and the
-    /// card no MLA module measurement (its attention then stays on the roofline alone).
+    /// tensor-parallel cards whose experts span `ep`, on card `g` ([`ops_for`]: its own figures or
+    /// a measured card's). `None` when its bandwidth is unknown, or the model has MLA and the
+    /// figures have no MLA module measurement (its attention then stays on the roofline alone).
     #[must_use]
-    pub fn new(
-        m: &ModelSpec,
-        gpu_id: &str,
-        weight_b: f64,
-        fp8: bool,
-        kv_b: f64,
-        tp: u32,
-        ep: u32,
-    ) -> Option<DecodeOps> {
-        let o = ops(gpu_id)?;
+    pub fn new(m: &ModelSpec, g: &Gpu, weight_b: f64, fp8: bool, kv_b: f64, tp: u32, ep: u32) -> Option<DecodeOps> {
+        let (o, source) = ops_for(g)?;
         let t = f64::from(tp.max(1));
-        let bw = o.bandwidth_gb_s * 1e9;
+        // A borrowing card reads at its own bandwidth with the measured card's shares; the
+        // measured modules' times are stretched when it is slower, never shortened (their small
+        // kernels are latency floors).
+        let own_bw = g.memory_bandwidth_gb_s.unwrap_or(o.bandwidth_gb_s);
+        let bw = own_bw * 1e9;
+        let stretch = (o.bandwidth_gb_s / own_bw).max(1.0);
         let (floor, share) = if fp8 { (o.gemm_floor_fp8, o.gemm_share_fp8) } else { (o.gemm_floor, o.gemm_share) };
         let floor = floor * 1e-6;
         // One Linear call reading `params` weights on this card.
@@ -200,7 +225,7 @@ impl DecodeOps {
                 // Local heads between the measured 16 (TP 8) and 128 (TP 1), linear in heads.
                 let heads = (f64::from(m.heads) / t).clamp(16.0, 128.0);
                 let f = (heads - 16.0) / 112.0;
-                let at = |k: usize| (table[1][k] + f * (table[0][k] - table[1][k])) * 1e-6;
+                let at = |k: usize| (table[1][k] + f * (table[0][k] - table[1][k])) * 1e-6 * stretch;
                 // Context past the measured 1,024 tokens: the latent cache (replicated on every
                 // card of the group) read at the attention kernel's share.
                 per_context = super::super::memory::kv_cache_bytes(m, 1.0, kv_b) / (bw * o.attention_share);
@@ -226,7 +251,7 @@ impl DecodeOps {
             match o.moe_ds3.filter(|_| ds3 && fp8) {
                 Some(table) => {
                     let row = if ep >= 32 { table[1] } else { table[0] };
-                    moe_table = Some((moe_layers, row.map(|us| us * 1e-6)));
+                    moe_table = Some((moe_layers, row.map(|us| us * 1e-6 * stretch)));
                 }
                 None => {
                     let expert = (1.0 + gated) * h * fe * weight_b;
@@ -252,7 +277,14 @@ impl DecodeOps {
             allreduce_bytes: h * 2.0,
             tp,
             ops: o,
+            source,
         })
+    }
+
+    /// Where the operator figures come from.
+    #[must_use]
+    pub fn source(&self) -> Source {
+        self.source
     }
 
     /// Seconds of the measured operators of a decode step of `batch` requests on one attention
