@@ -245,13 +245,17 @@ fn tier_bands_and_measured_cards_follow_the_table() {
 /// 47 → 53 the same day: cards without measured decode operators borrow those of the measured
 /// card nearest in bandwidth (serving/measured.rs `ops_for`; the MI355X the B200's); the six
 /// MI355X TPOT and throughput rows, −52…+108% on the roofline alone, came within (−9…+11%).
+/// 53 → 55: the A100 Qwen3-14B-AWQ run was launched with --enforce-eager, which the scenario can
+/// now say (`enforce_eager`): every decode step waits for 40 layers' launches at the dense figure
+/// set from sfllm PR #46 (18.5 ms + 2 ms a step): TPOT 20.46 ms against 20.63 (was −47.8%), and
+/// the throughput row with it.
 #[test]
 fn serving_benchmarks_under_load_are_held_out_and_scored() {
     let rows: Vec<Row> = table(Catalog::embedded()).into_iter().filter(|r| r.case.id.starts_with("serve-")).collect();
     assert!(rows.len() >= 60, "{} serving rows", rows.len());
     assert!(rows.iter().all(|r| r.case.role == Role::Validation && r.case.prompts.is_some()));
     let (within, counted) = score(&rows);
-    assert!(counted == rows.len() && within >= 53, "{within} of {counted} serving rows within tolerance (< 53)");
+    assert!(counted == rows.len() && within >= 55, "{within} of {counted} serving rows within tolerance (< 55)");
     let dense: Vec<&Row> =
         rows.iter().filter(|r| r.case.id.contains("qwen2-7b") && !r.case.id.ends_with("ttft_mean")).collect();
     assert!(dense.len() == 10 && dense.iter().all(|r| r.within), "A100 Qwen2-7B TPOT/throughput rows");

@@ -97,6 +97,33 @@ fn a_short_eager_prompt_waits_for_its_launches() {
     assert_close(trt.step(0.0, 16_384.0), dsr1(ServingEngine::SglangGraphs, 1024).step(0.0, 16_384.0), 1e-12);
 }
 
+/// With graphs off (`--enforce-eager`) every step waits for its launches, decoding too, on every
+/// engine; the page's line says so.
+#[test]
+fn with_graphs_off_every_step_waits_for_its_launches() {
+    let floor = eager_forward_s(serving("deepseek-r1", ServingEngine::Vllm, 1).model_spec().expect("r1"));
+    let engine = |eager: bool| {
+        let mut s = serving("deepseek-r1", ServingEngine::SglangGraphs, 1024);
+        s.precision = gpu_planner::domain::scenario::Precision::Fp8;
+        s.weight_quant = WeightQuant::Fp8;
+        s.inference.enforce_eager = eager;
+        let m = s.model_spec().expect("r1").clone();
+        assert_close(graph_tokens(&m, &s, 8192.0, 8, 8), if eager { 0.0 } else { 2048.0 }, 0.0);
+        let g = Catalog::embedded().gpu("h200-sxm").cloned().expect("h200-sxm");
+        (Engine::new(&m, &s, &g, 8, 8).expect("fits"), s)
+    };
+    let ((graphs, _), (eager, s)) = (engine(false), engine(true));
+    assert!(graphs.step(4.0, 0.0) < floor);
+    assert!(eager.step(4.0, 0.0) >= floor, "{}", eager.step(4.0, 0.0));
+    assert!(eager.step(4.0, 256.0) >= floor && graphs.step(4.0, 256.0) < floor);
+    // Nothing to launch in an empty step.
+    assert_close(eager.step(0.0, 0.0), graphs.step(0.0, 0.0), 1e-12);
+    let m = s.model_spec().expect("r1");
+    let en = launch_line(&s, m, Lang::En);
+    assert!(en.contains("every step, decoding too (--enforce-eager), runs without CUDA graphs"), "{en}");
+    assert!(launch_line(&s, m, Lang::Zh).contains("含解码"));
+}
+
 /// One request at a time (a benchmark with concurrency 1): the first token of a 1k-token prompt
 /// under TensorRT-LLM comes after at least the launches; under SGLang with prefill graphs (2,048
 /// captured tokens for MLA) well before.

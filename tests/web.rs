@@ -737,6 +737,11 @@ async fn the_serving_engine_sets_the_eager_prompt_steps_and_travels_in_the_link(
     assert!(row.contains(&format!("{:.2} / ", c.latency.ttft_p50_s)), "{row}");
     // Under the card's name: where its decode operators come from.
     assert_eq!(text(&format!("serve-tier-{first}")), format::serving_tier(&c.tier, format::Lang::En));
+    // Graphs off for every step: the flag goes into the link and the line says so.
+    click("enforce-eager");
+    frames().await;
+    assert!(linked().inference.enforce_eager);
+    assert!(text("launch-line").contains("decoding too (--enforce-eager)"), "{}", text("launch-line"));
     click("lang");
     settle().await;
     assert!(text("launch-line").contains("不走 CUDA Graph"), "{}", text("launch-line"));

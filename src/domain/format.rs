@@ -577,6 +577,8 @@ pub fn launch_line(s: &super::Scenario, m: &super::model::ModelSpec, lang: Lang)
     let layers = m.layers;
     let zh = lang == Lang::Zh;
     let which = match (i.engine, zh) {
+        _ if i.enforce_eager && zh => "每个步骤（含解码，--enforce-eager）都".to_string(),
+        _ if i.enforce_eager => "every step, decoding too (--enforce-eager), runs".to_string(),
         (ServingEngine::Sglang | ServingEngine::Trtllm, false) => "every step that carries a prompt runs".to_string(),
         (ServingEngine::Sglang | ServingEngine::Trtllm, true) => "每个含预填充的步骤都".to_string(),
         (_, false) => format!("a step that carries a prompt and more than {up_to:.0} tokens runs"),

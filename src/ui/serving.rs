@@ -2,8 +2,8 @@
 //! throughput and cost per million tokens (domain/serving.rs), with the trade-off chart of the
 //! card in focus.
 
-use super::bind::{enum_get, enum_set, set};
-use super::fields::{num_row, Num, NumField, NumFields, SelectField};
+use super::bind::{enum_get, enum_set, get, set};
+use super::fields::{num_row, CheckField, Num, NumField, NumFields, SelectField};
 use super::i18n::{tr, Key, Lang};
 use crate::chart::TradeoffLabels;
 use crate::domain::format;
@@ -34,6 +34,8 @@ pub fn ServingForm() -> impl IntoView {
         <details class="fold-group" data-testid="serving-form"><summary>{tr(lang, Key::LoadTargets)}</summary>
             <SelectField label=Key::ServingEngineLabel testid="engine" options=engines
                 value=enum_get(sc, |s| s.inference.engine) on_change=enum_set(sc, |s, v| s.inference.engine = v)/>
+            <CheckField label=Key::EnforceEager testid="enforce-eager" value=get(sc, |s| s.inference.enforce_eager)
+                on_change=set(sc, |s, v| s.inference.enforce_eager = v)/>
             <NumField label=Key::RateRps testid="rate" limits=INFERENCE_RATE_RPS.shown(1.0) value=rate
                 on_change=set(sc, |s, v: f64| s.inference.rate_rps = Some(v))
                 on_empty=Callback::new(move |()| sc.update(|s| s.inference.rate_rps = None))/>

@@ -111,6 +111,9 @@ pub struct Inference {
     pub spec_accept: f64,
     /// The engine serving the model: sets which prompt-carrying steps run without CUDA graphs.
     pub engine: ServingEngine,
+    /// CUDA graphs off for every step (vLLM `--enforce-eager`, SGLang `--disable-cuda-graph`):
+    /// decode steps wait for their kernel launches too.
+    pub enforce_eager: bool,
 }
 
 impl Default for Inference {
@@ -140,6 +143,7 @@ impl Default for Inference {
             // "ranges between 85% and 90%"; the lower end.
             spec_accept: 0.85,
             engine: ServingEngine::Vllm,
+            enforce_eager: false,
         }
     }
 }
@@ -390,7 +394,8 @@ crate::read_fields!(Inference {
     max_seqs: whole,
     spec_tokens: whole,
     spec_accept: real,
-    engine: any
+    engine: any,
+    enforce_eager: flag
 });
 crate::read_fields!(Parallel {
     auto: flag,

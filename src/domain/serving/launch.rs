@@ -41,6 +41,9 @@ pub fn eager_forward_s(m: &ModelSpec) -> f64 {
 #[must_use]
 pub fn graph_tokens(m: &ModelSpec, s: &Scenario, chunk: f64, tp: u32, ep: u32) -> f64 {
     let i = &s.inference;
+    if i.enforce_eager {
+        return 0.0;
+    }
     match i.engine {
         // vLLM V1 captures sizes up to min(2 · max_num_seqs, 512) (`_set_cudagraph_sizes`);
         // its default max_num_seqs (256 or more) leaves 512.
@@ -71,19 +74,25 @@ pub fn graph_tokens(m: &ModelSpec, s: &Scenario, chunk: f64, tp: u32, ep: u32) -
 pub struct Launch {
     pub eager_s: f64,
     pub graph_tokens: f64,
+    /// Graphs off altogether (`--enforce-eager`): decode-only steps launch eagerly too.
+    pub all_eager: bool,
 }
 
 impl Launch {
     #[must_use]
     pub fn of(m: &ModelSpec, s: &Scenario, chunk: f64, tp: u32, ep: u32) -> Self {
-        Self { eager_s: eager_forward_s(m), graph_tokens: graph_tokens(m, s, chunk, tp, ep) }
+        Self {
+            eager_s: eager_forward_s(m),
+            graph_tokens: graph_tokens(m, s, chunk, tp, ep),
+            all_eager: s.inference.enforce_eager,
+        }
     }
 
     /// The least a step of `tokens` decode tokens and `prefill` prompt tokens lasts: the launches
-    /// when it carries a prompt beyond the captured sizes, else nothing.
+    /// when it carries a prompt beyond the captured sizes (any step, with graphs off), else nothing.
     #[must_use]
     pub fn floor(&self, tokens: f64, prefill: f64) -> f64 {
-        if prefill > 0.0 && tokens + prefill > self.graph_tokens {
+        if (prefill > 0.0 || self.all_eager) && tokens + prefill > self.graph_tokens {
             self.eager_s
         } else {
             0.0
