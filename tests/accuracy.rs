@@ -249,13 +249,18 @@ fn tier_bands_and_measured_cards_follow_the_table() {
 /// now say (`enforce_eager`): every decode step waits for 40 layers' launches at the dense figure
 /// set from sfllm PR #46 (18.5 ms + 2 ms a step): TPOT 20.46 ms against 20.63 (was −47.8%), and
 /// the throughput row with it.
+/// 55 → 61: a request reaches the scheduler 1.29 ms after it is sent (`FRONTEND_S`, pegainfer
+/// #738), so in a closed loop one sent as an answer ends misses the step starting then and waits
+/// for it. Five InferenceX median first-token rows (TensorRT-LLM H200 conc 16/32, MI355X conc
+/// 4/32/64) and gpustack's SGLang Qwen3-8B median came within; TensorRT-LLM H200 conc 4 sits at
+/// −20.0%, just out.
 #[test]
 fn serving_benchmarks_under_load_are_held_out_and_scored() {
     let rows: Vec<Row> = table(Catalog::embedded()).into_iter().filter(|r| r.case.id.starts_with("serve-")).collect();
     assert!(rows.len() >= 60, "{} serving rows", rows.len());
     assert!(rows.iter().all(|r| r.case.role == Role::Validation && r.case.prompts.is_some()));
     let (within, counted) = score(&rows);
-    assert!(counted == rows.len() && within >= 55, "{within} of {counted} serving rows within tolerance (< 55)");
+    assert!(counted == rows.len() && within >= 61, "{within} of {counted} serving rows within tolerance (< 61)");
     let dense: Vec<&Row> =
         rows.iter().filter(|r| r.case.id.contains("qwen2-7b") && !r.case.id.ends_with("ttft_mean")).collect();
     assert!(dense.len() == 10 && dense.iter().all(|r| r.within), "A100 Qwen2-7B TPOT/throughput rows");

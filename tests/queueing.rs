@@ -12,7 +12,7 @@ mod common;
 
 use common::assert_close;
 use gpu_planner::domain::scenario::Task;
-use gpu_planner::domain::serving::{lognormal_sigma, poisson_quantile, replica, Engine, Latency, SHOWN};
+use gpu_planner::domain::serving::{lognormal_sigma, poisson_quantile, replica, Engine, Latency, FRONTEND_S, SHOWN};
 use gpu_planner::domain::{Catalog, Scenario};
 
 const Z99: f64 = 2.326_347_874;
@@ -74,13 +74,14 @@ fn equal_prompts_wait_as_an_m_d_1_queue() {
         assert!(rho > 0.0 && rho < 1.0, "{rho}");
         let w_over_s = rho / (1.0 - rho) / 2.0; // P-K, in units of S
         let q = |p: f64| if rho > 1.0 - p { w_over_s / rho * (rho / (1.0 - p)).ln() } else { 0.0 };
+        // Every first token also carries the trip to the scheduler.
+        let (p50, p99) = (l.ttft_p50_s - FRONTEND_S, l.ttft_p99_s - FRONTEND_S);
         if rho <= 0.5 {
             low += 1;
-            let service = l.ttft_p50_s;
-            assert_close(l.ttft_p99_s, service * (1.0 + q(0.99)), 1e-9);
+            assert_close(p99, p50 * (1.0 + q(0.99)), 1e-9);
         } else {
             high += 1;
-            assert_close(l.ttft_p99_s / l.ttft_p50_s, (1.0 + q(0.99)) / (1.0 + q(0.5)), 1e-9);
+            assert_close(p99 / p50, (1.0 + q(0.99)) / (1.0 + q(0.5)), 1e-9);
         }
     }
     assert!(low > 2 && high > 2, "{low} loads at ρ ≤ ½, {high} above");
@@ -98,25 +99,25 @@ fn varied_prompts_wait_by_pollaczek_khinchine() {
     let mut checked = 0;
     for (_, l) in loads(&e).into_iter().filter(|(_, l)| l.prefill_load <= 0.5 && l.prefill_load > 0.01) {
         let rho = l.prefill_load;
-        let service = l.ttft_p50_s * (sigma * sigma / 2.0).exp();
+        let service = (l.ttft_p50_s - FRONTEND_S) * (sigma * sigma / 2.0).exp();
         let cs2 = (sigma * sigma).exp() - 1.0;
         let wait = rho / (1.0 - rho) * service * (1.0 + cs2) / 2.0;
         let p99 = service * (Z99 * sigma - sigma * sigma / 2.0).exp() + wait / rho * (100.0 * rho).ln();
-        assert_close(l.ttft_p99_s, p99, 1e-9);
+        assert_close(l.ttft_p99_s, FRONTEND_S + p99, 1e-9);
         checked += 1;
     }
     assert!(checked > 2, "{checked}");
 }
 
-/// With no load the replica answers at its unloaded speed: the first token after one step that
-/// prefills the whole prompt (it fits one chunk), then one plain decode step per token.
+/// With no load the replica answers at its unloaded speed: the first token after the trip to the
+/// scheduler and one step that prefills the whole prompt (it fits one chunk), then one plain decode step per token.
 #[test]
 fn an_idle_replica_answers_at_its_step_times() {
     let s = scenario(None);
     let e = engine(&s, 4);
     let l = e.at(1e-7).unwrap_or_else(|| panic!("an idle replica keeps up"));
-    assert_close(l.ttft_p50_s, e.step(0.0, 2048.0), 1e-6);
-    assert_close(l.ttft_p99_s, e.step(0.0, 2048.0), 1e-4);
+    assert_close(l.ttft_p50_s, FRONTEND_S + e.step(0.0, 2048.0), 1e-6);
+    assert_close(l.ttft_p99_s, FRONTEND_S + e.step(0.0, 2048.0), 1e-4);
     assert_close(l.tpot_p50_s, e.step(0.0, 0.0), 1e-6);
     assert_close(l.tpot_mean_s, e.step(0.0, 0.0), 1e-6);
     assert_close(l.tpot_p99_s, e.step(0.0, 0.0), 1e-6);

@@ -11,7 +11,7 @@ mod common;
 
 use common::assert_close;
 use gpu_planner::domain::serving::simulate::{simulate, Load, Outcome, Run};
-use gpu_planner::domain::serving::{capacity, Engine};
+use gpu_planner::domain::serving::{capacity, Engine, FRONTEND_S};
 use gpu_planner::domain::{Catalog, Scenario};
 
 fn scenario(context: u32, output: u32) -> Scenario {
@@ -29,8 +29,8 @@ fn run(e: &Engine, load: Load) -> Outcome {
 }
 
 /// One user who asks again the moment an answer ends never waits for anyone: every first token
-/// takes exactly the prompt's prefill step, every later token a decode step of one request over
-/// its own context, for each prompt length.
+/// takes exactly the trip to the scheduler and the prompt's prefill step, every later token a
+/// decode step of one request over its own context, for each prompt length.
 #[test]
 fn a_lone_user_never_waits_behind_itself() {
     for (context, output, prefix) in [(2048, 256, 0.0), (6000, 64, 0.0), (4096, 512, 0.8)] {
@@ -40,7 +40,7 @@ fn a_lone_user_never_waits_behind_itself() {
         let o = run(&e, Load::Users { users: 1, think_s: 0.0 });
         let prefill = f64::from(context) * (1.0 - prefix);
         // Prompts longer than the 8,192-token budget would take two chunks; these fit in one.
-        let first = e.step_at(0.0, 0.0, prefill.ceil());
+        let first = FRONTEND_S + e.step_at(0.0, 0.0, prefill.ceil());
         assert_close(o.ttft.p50, first, 1e-9);
         assert_close(o.ttft.p99, first, 1e-9);
         // Decode steps over contexts prompt + 1 … prompt + output − 1: their mean is the step at
@@ -174,17 +174,40 @@ fn a_cold_start_benchmark_replays_the_clients_schedule() {
     let s = scenario(4096, 128);
     let e = engine(&s, 4);
     let one = run(&e, Load::Bench { concurrency: 1, prompts: 5 });
-    let first = e.step_at(0.0, 0.0, 4096.0);
+    let first = FRONTEND_S + e.step_at(0.0, 0.0, 4096.0);
     assert_close(one.ttft.p50, first, 1e-9);
     assert_close(one.ttft.p99, first, 1e-9);
     let burst = run(&e, Load::Bench { concurrency: 4, prompts: 4 });
-    let step1 = e.step_at(0.0, 0.0, 8192.0);
+    // Every request reaches the scheduler FRONTEND_S after it is sent.
+    let step1 = FRONTEND_S + e.step_at(0.0, 0.0, 8192.0);
     let step2 = e.step_at(2.0, 2.0 * 4097.0, 8190.0);
     let step3 = e.step_at(3.0, 2.0 * 4098.0 + 4097.0, 2.0);
     assert_close(burst.ttft.p50, step1, 1e-9);
     assert_close(burst.ttft.mean, (2.0 * step1 + 2.0 * step1 + step2 + step2 + step3) / 4.0, 1e-9);
     assert_close(burst.ttft.p99, step1 + step2 + step3, 1e-9);
     assert!(burst.finished && burst.rate > 0.0);
+}
+
+/// A closed loop of users who ask again the moment an answer ends: each new request reaches the
+/// scheduler FRONTEND_S after it was sent, when the next step has already begun, and waits for it
+/// (the median first token comes a decode step or more after its own prefill step would). With no
+/// trip to the scheduler it would join the step that starts as the answer ends.
+#[test]
+fn a_request_sent_as_an_answer_ends_waits_for_the_step_in_flight() {
+    let s = scenario(1024, 256);
+    let mut e = engine(&s, 4);
+    let users = Load::Users { users: 8, think_s: 0.0 };
+    let with = run(&e, users);
+    e.frontend_s = 0.0;
+    let without = run(&e, users);
+    let decode = e.step_at(7.0, 7.0 * (1024.0 + 128.0), 0.0);
+    assert!(
+        with.ttft.p50 > without.ttft.p50 + 0.5 * decode,
+        "{} vs {} (a step {decode})",
+        with.ttft.p50,
+        without.ttft.p50
+    );
+    assert!(with.ttft.p50 < without.ttft.p50 + 3.0 * decode + FRONTEND_S, "{} vs {}", with.ttft.p50, without.ttft.p50);
 }
 
 /// Quantiles of 1, 2, …, 1000 by the nearest-rank rule (rank ⌈n·q⌉): p50 500, p90 900, p99 990,

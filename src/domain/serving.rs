@@ -33,6 +33,15 @@ pub mod simulate;
 pub mod speculative;
 pub use capacity::*;
 
+/// Seconds from a client sending a request to the engine's scheduler holding it (HTTP, template,
+/// tokenizer, the hop to the scheduler's process): pegainfer issue #738 (2026-07-23) measured
+/// "client start -> scheduler `scheduled`" at 1.289 ms in a lean Rust server (Qwen3-4B, 5 new
+/// tokens after a prefix hit); Python servers spend more (not measured independently:
+/// docs/research/2026-12-05-engine-frontend-latency.md), so this is a lower bound. Its size
+/// hardly matters to a busy engine: what matters is that a request sent as another's answer
+/// ends arrives after the next step has started, and waits for it.
+pub const FRONTEND_S: f64 = 1.289e-3;
+
 /// Tensor-parallel widths tried per replica.
 pub const TP_DEGREES: [u32; 4] = [1, 2, 4, 8];
 /// Latency of one small all-reduce inside an NVLink server: about 6 µs on 2 H100s with CUDA
@@ -155,6 +164,8 @@ pub struct Engine {
     draft: f64,
     /// Prompt-carrying steps the engine runs without graphs last at least their kernel launches.
     launch: launch::Launch,
+    /// Seconds from a request's sending to the scheduler ([`FRONTEND_S`]).
+    pub frontend_s: f64,
 }
 
 /// Seconds one card spends in the MoE all-to-all per token it owns and per MoE layer: the token's
@@ -245,8 +256,7 @@ impl Engine {
         if !ep.is_multiple_of(tp) {
             return None;
         }
-        let (t, e) = (f64::from(tp), f64::from(ep));
-        let groups = e / t;
+        let (t, e, groups) = (f64::from(tp), f64::from(ep), f64::from(ep) / f64::from(tp));
         let peak = math_tflops(g, s)? * 1e12;
         let bw = g.memory_bandwidth_gb_s? * 1e9;
         let capacity = g.memory_gb? * super::units::GIB;
@@ -331,6 +341,7 @@ impl Engine {
             per_step: speculative::tokens_per_step(i.spec_tokens, i.spec_accept),
             draft: f64::from(i.spec_tokens) * speculative::draft_cost(m),
             launch: launch::Launch::of(m, s, chunk, tp, ep),
+            frontend_s: FRONTEND_S,
         })
     }
 
@@ -481,8 +492,8 @@ impl Engine {
         // × the mean; added to the wait's quantile (an upper bound: both at their quantile).
         let prefill = |z: f64| service * (z * self.sigma - self.sigma * self.sigma / 2.0).exp();
         Some(Latency {
-            ttft_p50_s: prefill(0.0) + wait(0.5),
-            ttft_p99_s: prefill(2.326_347_874) + wait(0.99),
+            ttft_p50_s: self.frontend_s + prefill(0.0) + wait(0.5),
+            ttft_p99_s: self.frontend_s + prefill(2.326_347_874) + wait(0.99),
             tpot_p50_s: tpot(0.5),
             tpot_p99_s: tpot(0.99),
             tpot_mean_s: t / self.per_step,

@@ -489,9 +489,11 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
     for _ in 0..STEP_LIMIT {
         if running.is_empty() && waiting.is_empty() {
             // Idle: wait for the next arrival.
-            now = now.max(pending.next());
+            now = now.max(pending.next() + e.frontend_s);
         }
-        while let Some((t, user)) = pending.due(now) {
+        // A request sent at t reaches the scheduler frontend_s later: one sent as the last answer
+        // ends misses the step that starts then (its first token is still timed from t).
+        while let Some((t, user)) = pending.due(now - e.frontend_s) {
             waiting.push_back(draw(e, &mut rng, (cap, mean_prompt), arrived, (t, user)));
             arrived += 1;
             if arrived == warmup + 1 {
@@ -511,7 +513,7 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
         let room = (budget - decoding * e.verify).max(0.0);
         let limits = Limits { seqs, cap, reserved: step_mix.growth(e.per_step), admit: preemptions == before };
         let chunk = prefill(&mut running, &mut waiting, &mut kv, room, prefilling > 0.0, limits);
-        let until_arrival = if waiting.is_empty() { pending.next() - now } else { f64::INFINITY };
+        let until_arrival = if waiting.is_empty() { pending.next() + e.frontend_s - now } else { f64::INFINITY };
         let n = if chunk == 0.0 && decoding > 0.0 { step_mix.stride(e, cap - kv, until_arrival) } else { 1.0 };
         let dt = n * e.step_at(decoding, context + decoding * e.per_step * (n - 1.0) / 2.0, chunk / e.groups.max(1.0));
         now += dt;
