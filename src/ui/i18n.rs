@@ -224,7 +224,7 @@ strings! {
     OverlapGrad => "overlap gradient communication with backward", "梯度通信与反向计算重叠";
     LoadTargets => "Load and latency targets", "负载与延迟目标";
     ServingEngineLabel => "Serving engine (sets which prompt steps run without CUDA graphs)", "推理引擎（决定哪些预填充步骤不走 CUDA Graph）";
-    EnforceEager => "CUDA graphs off for every step (--enforce-eager / --disable-cuda-graph)", "所有步骤关闭 CUDA Graph（--enforce-eager / --disable-cuda-graph）";
+    EnforceEager => "No CUDA graphs at all (--enforce-eager)", "完全关闭 CUDA Graph（--enforce-eager）";
     EngineVllm => "vLLM V1 (graphs up to 512 tokens)", "vLLM V1（512 token 以内走 Graph）";
     EngineSglang => "SGLang ≤ 0.5.9 (prefill eager)", "SGLang ≤ 0.5.9（预填充不走 Graph）";
     EngineSglangGraphs => "SGLang from March 2026 (prefill graphs)", "SGLang 2026 年 3 月后（预填充走 Graph）";
