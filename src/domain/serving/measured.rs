@@ -42,7 +42,7 @@ pub struct Ops {
     pub allreduce: [[f64; 3]; 3],
     /// DeepSeek-V3's whole MLA attention module (projections, attention, output; FP8 block
     /// GEMMs, FP8 KV, 1,024 cached tokens) at 128 and 16 local heads × batch 1, 8 and 64.
-    pub mla_module: Option<[[f64; 3]; 2]>,
+    pub mla_module: Option<MlaTable>,
     /// DeepSeek-V3's MoE layer (hidden 7,168, expert FFN 2,048, 256 experts, top-8, FP8 block,
     /// balanced routing) on one GPU of 8 and of 32 expert-parallel GPUs × 1, 4, 16, 64, 256 tokens.
     pub moe_ds3: Option<[[f64; 5]; 2]>,
@@ -165,6 +165,22 @@ pub fn allreduce_s(o: &Ops, gpus: u32, bytes: f64) -> f64 {
     us * 1e-6
 }
 
+/// DeepSeek-V3's MLA module at 128 and 16 local heads × batch 1, 8, 64, µs ([`Ops::mla_module`]).
+type MlaTable = [[f64; 3]; 2];
+
+/// The MLA module table figures `o` use on a card of `own_bw` GB/s, its stretch, and the card it
+/// was borrowed from when `o` has none (the A100's): then the module of the measured card nearest
+/// in bandwidth that has one, stretched for a slower card.
+fn mla_module(o: &Ops, own_bw: f64, stretch: f64) -> Option<(MlaTable, f64, Option<&'static str>)> {
+    if let Some(t) = o.mla_module {
+        return Some((t, stretch, None));
+    }
+    let distance = |x: &Ops| (x.bandwidth_gb_s / own_bw).ln().abs();
+    let donor =
+        MEASURED.iter().filter(|x| x.mla_module.is_some()).min_by(|a, b| distance(a).total_cmp(&distance(b)))?;
+    Some((donor.mla_module?, (donor.bandwidth_gb_s / own_bw).max(1.0), Some(donor.cards[0])))
+}
+
 /// A decode step's operators for one model on one card and replica shape, precomputed so that a
 /// step costs a few interpolations.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -194,8 +210,8 @@ impl DecodeOps {
     /// The composition for model `m` with weights of `weight_b` bytes per parameter (block-scaled
     /// FP8 GEMMs when `fp8`) and KV of `kv_b` bytes per value, on a replica of `tp`
     /// tensor-parallel cards whose experts span `ep`, on card `g` ([`ops_for`]: its own figures or
-    /// a measured card's). `None` when its bandwidth is unknown, or the model has MLA and the
-    /// figures have no MLA module measurement (its attention then stays on the roofline alone).
+    /// a measured card's; an MLA model on figures without an MLA module takes the module of the
+    /// measured card nearest in bandwidth that has one). `None` when its bandwidth is unknown.
     #[must_use]
     pub fn new(m: &ModelSpec, g: &Gpu, weight_b: f64, fp8: bool, kv_b: f64, tp: u32, ep: u32) -> Option<DecodeOps> {
         let (o, source) = ops_for(g)?;
@@ -219,9 +235,13 @@ impl DecodeOps {
         let dense_ffn = moe.and_then(|x| x.dense_intermediate).map_or(f64::from(m.intermediate), f64::from);
         let mut fixed = dense_layers * mlp(dense_ffn);
         let per_context;
+        let mut source = source;
         let mla = match &m.mla {
             Some(_) => {
-                let table = o.mla_module?;
+                let (table, stretch, donor) = mla_module(o, own_bw, stretch)?;
+                if let Some(d) = donor {
+                    source = Source::Borrowed(d);
+                }
                 // Local heads between the measured 16 (TP 8) and 128 (TP 1), linear in heads.
                 let heads = (f64::from(m.heads) / t).clamp(16.0, 128.0);
                 let f = (heads - 16.0) / 112.0;
