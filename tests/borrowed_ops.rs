@@ -37,6 +37,9 @@ fn each_card_borrows_the_measured_card_nearest_in_bandwidth() {
     let mut unknown = card("mi355x");
     unknown.memory_bandwidth_gb_s = None;
     assert!(ops_for(&unknown).is_none());
+    // A zero bandwidth is no bandwidth (every distance from it would be infinite).
+    unknown.memory_bandwidth_gb_s = Some(0.0);
+    assert!(ops_for(&unknown).is_none());
 }
 
 /// DeepSeek-R1's decode step (FP8, TP8) on a B200 whose bandwidth is changed: slower (6.8 TB/s,
