@@ -620,13 +620,7 @@ async fn serving_capacity_answers_the_load_with_replicas_latency_and_cost() {
     frames().await;
     s.inference.tpot_p50_ms = 20.0;
     s.inference.tpot_p99_ms = 30.0;
-    let tight = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
-    let t = tight
-        .cards
-        .iter()
-        .find(|v| v.gpu == first.gpu)
-        .and_then(|v| v.serving.clone())
-        .unwrap_or_else(|| panic!("plan"));
+    let t = serving_on(&s, &first.gpu);
     assert!(t.cards >= c.cards);
     assert!(text(&format!("serve-{}", first.gpu)).contains(&format!("= {}", t.cards)));
     let link = linked();
@@ -656,6 +650,21 @@ async fn serving_capacity_answers_the_load_with_replicas_latency_and_cost() {
     settle().await;
 }
 
+/// The first card with a serving plan in `s`'s report, and that plan.
+fn first_serving(s: &Scenario) -> (String, gpu_planner::domain::serving::Capacity) {
+    let r = plan(s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    r.cards
+        .iter()
+        .find_map(|v| v.serving.clone().map(|c| (v.gpu.clone(), c)))
+        .unwrap_or_else(|| panic!("a serving plan"))
+}
+
+/// Card `id`'s serving plan in `s`'s report.
+fn serving_on(s: &Scenario, id: &str) -> gpu_planner::domain::serving::Capacity {
+    let r = plan(s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    r.cards.iter().find(|v| v.gpu == id).and_then(|v| v.serving.clone()).unwrap_or_else(|| panic!("a plan on {id}"))
+}
+
 /// Speculative decoding from the serving form: the acceptance box is greyed out until a draft
 /// length is typed; then both go into the scenario and the link, the serving table's line says
 /// what a step gains, and the first card's time per token is the engine's with the draft.
@@ -676,16 +685,10 @@ async fn a_draft_length_speeds_up_decoding_and_travels_in_the_link() {
     assert_eq!((link.inference.spec_tokens, link.inference.spec_accept), (3, 0.7));
     // 1 + 0.7 + 0.49 + 0.343 = 2.533 tokens a step.
     assert!(text("spec-line").contains("2.53 tokens"), "{}", text("spec-line"));
-    let r = plan(&link, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
-    let (id, c) = r
-        .cards
-        .iter()
-        .find_map(|v| v.serving.clone().map(|c| (v.gpu.clone(), c)))
-        .unwrap_or_else(|| panic!("a serving plan"));
+    let (id, c) = first_serving(&link);
     let mut off = link.clone();
     off.inference.spec_tokens = 0;
-    let plain = plan(&off, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
-    let p = plain.cards.iter().find(|v| v.gpu == id).and_then(|v| v.serving.clone()).unwrap_or_else(|| panic!("plan"));
+    let p = serving_on(&off, &id);
     assert!(c.latency.tpot_p50_s < 0.8 * p.latency.tpot_p50_s, "{} vs {}", c.latency.tpot_p50_s, p.latency.tpot_p50_s);
     let row = text(&format!("serve-{id}"));
     assert!(row.contains(&format!("{:.1}", c.tokens_s_user)), "{row}");
@@ -714,12 +717,7 @@ async fn the_serving_engine_sets_the_eager_prompt_steps_and_travels_in_the_link(
     assert_eq!(link.inference.engine, gpu_planner::domain::scenario::ServingEngine::Trtllm);
     assert!(text("launch-line").starts_with("TensorRT-LLM: every step"), "{}", text("launch-line"));
     // On an H100 a 7B model's 256-token prompt computes in a few ms, less than the launches.
-    let id = "h100-sxm";
-    let on_h100 = |s: &Scenario| {
-        let r = plan(s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
-        r.cards.iter().find(|v| v.gpu == id).and_then(|v| v.serving.clone()).unwrap_or_else(|| panic!("a plan on {id}"))
-    };
-    let (eager, graphs) = (on_h100(&link), on_h100(&vllm));
+    let (eager, graphs) = (serving_on(&link, "h100-sxm"), serving_on(&vllm, "h100-sxm"));
     assert!(
         eager.latency.ttft_p50_s > graphs.latency.ttft_p50_s,
         "{} vs {}",
@@ -727,12 +725,7 @@ async fn the_serving_engine_sets_the_eager_prompt_steps_and_travels_in_the_link(
         graphs.latency.ttft_p50_s
     );
     // The table shows the eager engine's first token.
-    let r = plan(&link, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
-    let (first, c) = r
-        .cards
-        .iter()
-        .find_map(|v| v.serving.clone().map(|c| (v.gpu.clone(), c)))
-        .unwrap_or_else(|| panic!("a serving plan"));
+    let (first, c) = first_serving(&link);
     let row = text(&format!("serve-{first}"));
     assert!(row.contains(&format!("{:.2} / ", c.latency.ttft_p50_s)), "{row}");
     // Under the card's name: where its decode operators come from.

@@ -576,13 +576,14 @@ pub fn launch_line(s: &super::Scenario, m: &super::model::ModelSpec, lang: Lang)
     let up_to = graph_tokens(m, s, chunk, 1, 1);
     let layers = m.layers;
     let zh = lang == Lang::Zh;
-    let which = match (i.engine, zh) {
-        _ if i.enforce_eager && zh => "每个步骤（含解码，--enforce-eager）都".to_string(),
-        _ if i.enforce_eager => "every step, decoding too (--enforce-eager), runs".to_string(),
-        (ServingEngine::Sglang | ServingEngine::Trtllm, false) => "every step that carries a prompt runs".to_string(),
-        (ServingEngine::Sglang | ServingEngine::Trtllm, true) => "每个含预填充的步骤都".to_string(),
-        (_, false) => format!("a step that carries a prompt and more than {up_to:.0} tokens runs"),
-        (_, true) => format!("含预填充且超过 {up_to:.0} 个 token 的步骤"),
+    // The engine's policy is graph_tokens's; the line only says it: none captured, or up to a size.
+    let which = match (i.enforce_eager, up_to > 0.0, zh) {
+        (true, _, true) => "每个步骤（含解码，--enforce-eager）都".to_string(),
+        (true, _, false) => "every step, decoding too (--enforce-eager), runs".to_string(),
+        (false, false, false) => "every step that carries a prompt runs".to_string(),
+        (false, false, true) => "每个含预填充的步骤都".to_string(),
+        (false, true, false) => format!("a step that carries a prompt and more than {up_to:.0} tokens runs"),
+        (false, true, true) => format!("含预填充且超过 {up_to:.0} 个 token 的步骤"),
     };
     let name = match i.engine {
         ServingEngine::Vllm => "vLLM V1",

@@ -134,8 +134,13 @@ pub fn ops_for(g: &Gpu) -> Option<(&'static Ops, Source)> {
         return Some((o, Source::Own));
     }
     let bw = g.memory_bandwidth_gb_s.filter(|b| *b > 0.0)?;
+    nearest(bw, |_| true).map(|o| (o, Source::Borrowed(o.cards[0])))
+}
+
+/// The measured card whose figures pass `with` nearest in bandwidth to `bw` GB/s (|ln ratio|).
+fn nearest(bw: f64, with: impl Fn(&Ops) -> bool) -> Option<&'static Ops> {
     let distance = |o: &Ops| (o.bandwidth_gb_s / bw).ln().abs();
-    MEASURED.iter().min_by(|a, b| distance(a).total_cmp(&distance(b))).map(|o| (o, Source::Borrowed(o.cards[0])))
+    MEASURED.iter().filter(|o| with(o)).min_by(|a, b| distance(a).total_cmp(&distance(b)))
 }
 
 /// `table` at `x` from its values at `xs`, linear in ln x, held at the ends.
@@ -175,9 +180,7 @@ fn mla_module(o: &Ops, own_bw: f64, stretch: f64) -> Option<(MlaTable, f64, Opti
     if let Some(t) = o.mla_module {
         return Some((t, stretch, None));
     }
-    let distance = |x: &Ops| (x.bandwidth_gb_s / own_bw).ln().abs();
-    let donor =
-        MEASURED.iter().filter(|x| x.mla_module.is_some()).min_by(|a, b| distance(a).total_cmp(&distance(b)))?;
+    let donor = nearest(own_bw, |x| x.mla_module.is_some())?;
     Some((donor.mla_module?, (donor.bandwidth_gb_s / own_bw).max(1.0), Some(donor.cards[0])))
 }
 
