@@ -861,3 +861,27 @@ fn one_training_figure_gives_activations_less_weights_gradients_and_state() {
     common::assert_close(per_image, 324_944_320.0, 1e-9);
     common::assert_close(vision::activation_per_sample(m, &s), per_image, 1e-9);
 }
+
+/// PyTorch runs cuDNN convolutions in FP32 at the TF32 tensor rate by default
+/// (`torch.backends.cudnn.allow_tf32` = True) but not matmuls (`matmul.allow_tf32` = False
+/// since 1.12); TensorFlow runs both. So an fp32 ResNet-50 training job on an A100 80GB SXM4 is
+/// NVIDIA's TF32 figure for the card, 938 images/s (DeepLearningExamples, PyTorch NGC 21.03),
+/// not one carried at the 19.5 TFLOPS FP32 rate (517 before); Lambda's held-out "FP32" A100
+/// runs (798–1,015 images/s) agree. A V100 has no TF32 units; a ViT's fp32 matmuls stay FP32
+/// in PyTorch, and Paddle's default is not documented (kept FP32).
+#[test]
+fn fp32_convolutions_run_at_the_tf32_rate_where_the_framework_turns_it_on() {
+    let run = |model: &str, gpu: &str, engine: Option<vision::Engine>| {
+        let (g, m, mut s) = on_one_card(model, Task::Pretrain, gpu);
+        s.precision = Precision::Fp32;
+        s.vision.engine = engine;
+        vision::speed(m, &s, &g, Catalog::embedded()).unwrap_or_else(|| panic!("{model} on {gpu}"))
+    };
+    let a100 = run("resnet50", "a100-80gb-sxm4", None);
+    assert!(a100.basis.tf32, "{:?}", a100.basis);
+    common::assert_close(a100.per_card, 938.0, 1e-9);
+    assert!(!run("resnet50", "v100-sxm2-32gb", None).basis.tf32, "no TF32 units");
+    assert!(!run("vit-b16", "a100-80gb-sxm4", None).basis.tf32, "PyTorch matmuls stay FP32");
+    assert!(run("resnet50", "a100-80gb-sxm4", Some(vision::Engine::Tensorflow)).basis.tf32);
+    assert!(!run("resnet50", "a100-80gb-sxm4", Some(vision::Engine::Paddle)).basis.tf32);
+}

@@ -59,6 +59,7 @@ fn speed(per_card: f64, fixed_s: f64) -> Speed {
             from_inference: false,
             layout: None,
             engine: None,
+            tf32: false,
         },
     }
 }

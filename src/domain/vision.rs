@@ -51,10 +51,46 @@ fn precision(x: &Measurement) -> Precision {
     parse(&x.precision, Precision::NAMES).unwrap_or(Precision::Fp16)
 }
 
+/// The format `p` work actually runs in on software `engine` (unstated: PyTorch) on a card with
+/// (`tf32_units`) or without TF32 tensor cores: FP32 becomes TF32 where the framework turns
+/// TF32 on by default. TensorFlow does for matmuls and convolutions ("TensorFloat-32 is enabled
+/// by default", tf.config.experimental.enable_tensor_float_32_execution, TF ≥ 2.4); PyTorch for
+/// cuDNN convolutions only (`torch.backends.cudnn.allow_tf32` defaults to True, the matmul flag
+/// to False since 1.12: PyTorch docs, CUDA semantics, "TensorFloat-32 (TF32) on Ampere (and
+/// later) devices"), so only a convolutional network's fp32 job gains. Lambda's "FP32"
+/// ResNet-50 training on A100s (798–1,015 img/s) matches NVIDIA's TF32 figure (938), not the
+/// 19.5 TFLOPS FP32 rate. Paddle's default is not in the documentation we could read: kept
+/// FP32; TensorRT, CTranslate2 choose their own kernels.
+fn runs_as(m: &VisionModel, p: Precision, engine: Option<Engine>, tf32_units: bool) -> Precision {
+    let tf32 = match engine.unwrap_or(Engine::Pytorch) {
+        Engine::Tensorflow => true,
+        Engine::Pytorch => m.arch == "cnn",
+        Engine::Tensorrt | Engine::Paddle | Engine::Ctranslate2 => false,
+    };
+    if p == Precision::Fp32 && tf32 && tf32_units {
+        Precision::Tf32
+    } else {
+        p
+    }
+}
+
+/// [`runs_as`] of a measurement on its own card (a card outside the catalog, all pre-Ampere
+/// ones, states its peak at the row's format).
+fn row_precision(m: &VisionModel, x: &Measurement, catalog: &Catalog) -> Precision {
+    let units = catalog.gpu(&x.card).is_some_and(|g| g.tf32_tflops.is_some());
+    runs_as(m, precision(x), x.engine, units)
+}
+
+/// [`runs_as`] of the job on `g`, on its own software or, unstated, that of the row `x` it is
+/// carried from.
+fn job_precision(m: &VisionModel, s: &Scenario, x: &Measurement, g: &Gpu) -> Precision {
+    runs_as(m, s.precision, s.vision.engine.or(x.engine), g.tf32_tflops.is_some())
+}
+
 /// Peak TFLOPS at the measurement's precision and bandwidth of the card it was taken on.
-fn specs_of(x: &Measurement, catalog: &Catalog) -> Option<(f64, f64)> {
+fn specs_of(m: &VisionModel, x: &Measurement, catalog: &Catalog) -> Option<(f64, f64)> {
     match catalog.gpu(&x.card) {
-        Some(g) => Some((peak_tflops(g, precision(x))?, g.memory_bandwidth_gb_s?)),
+        Some(g) => Some((peak_tflops(g, row_precision(m, x, catalog))?, g.memory_bandwidth_gb_s?)),
         None => Some((x.peak_tflops?, x.bandwidth_gb_s?)),
     }
 }
@@ -80,13 +116,14 @@ fn compute_share(m: &VisionModel, x: &Measurement, peak_tflops: f64) -> Option<f
 /// smaller gain. Predicting each measured catalog card from the others (tests/vision.rs), 62
 /// predictions: median |error| 13%, median error +5%, 97% within ±50% (the min rule for all
 /// rows: 20%, −13%, 94%).
-fn ratio(m: &VisionModel, x: &Measurement, g: &Gpu, p: Precision, catalog: &Catalog) -> Option<f64> {
+fn ratio(m: &VisionModel, x: &Measurement, g: &Gpu, s: &Scenario, catalog: &Catalog) -> Option<f64> {
+    let p = job_precision(m, s, x, g);
     // The card's own figure at the job's width is used as measured; at another width (an fp32
     // job, only fp16 measured) it is carried like any other card's, by the two peaks.
-    if x.card == g.id && same_width(precision(x), p) {
+    if x.card == g.id && same_width(row_precision(m, x, catalog), p) {
         return Some(1.0);
     }
-    let (peak, bw) = specs_of(x, catalog)?;
+    let (peak, bw) = specs_of(m, x, catalog)?;
     // Cards outside the catalog are all NVIDIA (CUDA) ones.
     let stack = catalog.gpu(&x.card).map_or(kernels::stack(g), |r| kernels::stack(g) / kernels::stack(r));
     let (by_peak, by_bw) = (peak_tflops(g, p)? / peak, g.memory_bandwidth_gb_s? / bw);
@@ -114,7 +151,7 @@ fn candidates(
     measurements()
         .iter()
         .filter(|x| x.model == m.id && x.mode == mode && x.per_card().is_some() && Some(x.card.as_str()) != skip)
-        .filter_map(|x| Some((x, ratio(m, x, g, s.precision, catalog)?)))
+        .filter_map(|x| Some((x, ratio(m, x, g, s, catalog)?)))
         .collect()
 }
 
@@ -147,13 +184,15 @@ fn layout_factor(m: &VisionModel, s: &Scenario, x: &Measurement) -> f64 {
 /// rate; never fp32 for a 16-bit job) — then the card most alike (the ratio nearest 1), then the
 /// job's memory format; at a tie the larger batch (a throughput figure).
 fn best<'a>(
+    m: &VisionModel,
     c: impl Iterator<Item = &'a (&'static Measurement, f64)>,
     g: &Gpu,
     s: &Scenario,
+    catalog: &Catalog,
 ) -> Option<&'a (&'static Measurement, f64)> {
-    let p = s.precision;
+    // Formats as they run: an fp32 convolution job on an A100 is nearest a TF32 row.
     let far = |x: &Measurement| {
-        let q = precision(x);
+        let (q, p) = (row_precision(m, x, catalog), job_precision(m, s, x, g));
         u8::from(q != p) + u8::from(!same_width(q, p))
     };
     let key = |(x, r): &(&Measurement, f64)| {
@@ -195,11 +234,11 @@ pub fn speed_without(m: &VisionModel, s: &Scenario, g: &Gpu, catalog: &Catalog, 
                 y.card == x.card && y.precision == x.precision && y.engine == x.engine && y.batch > x.batch
             })
         };
-        let Some(&(x, r)) = best(c.iter().filter(largest), g, s) else { continue };
+        let Some(&(x, r)) = best(m, c.iter().filter(largest), g, s, catalog) else { continue };
         let layout = layout_factor(m, s, x);
         let per_card = x.per_card()? * r * factor * layout / work_ratio(m, s, x);
         // A batch-1 latency, carried the same way, gives the fixed time per batch.
-        let fixed_s = best(c.iter().filter(|(y, _)| y.batch == 1 && y.latency_ms.is_some()), g, s)
+        let fixed_s = best(m, c.iter().filter(|(y, _)| y.batch == 1 && y.latency_ms.is_some()), g, s, catalog)
             .map_or(0.0, |&(y, ry)| {
                 y.latency_ms.unwrap_or(0.0) / 1e3 * work_ratio(m, s, y) / ry / factor / layout_factor(m, s, y)
                     - 1.0 / per_card
@@ -213,6 +252,7 @@ pub fn speed_without(m: &VisionModel, s: &Scenario, g: &Gpu, catalog: &Catalog, 
             from_inference: mode == Mode::Infer && s.task.is_training(),
             layout: ((layout - 1.0).abs() > 1e-12).then_some(layout),
             engine: x.engine,
+            tf32: s.precision == Precision::Fp32 && job_precision(m, s, x, g) == Precision::Tf32,
         };
         return Some(Speed { per_card, fixed_s, basis });
     }

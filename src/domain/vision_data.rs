@@ -284,6 +284,9 @@ pub struct Basis {
     /// The software the measurement ran on, when the source states it.
     #[serde(default)]
     pub engine: Option<Engine>,
+    /// The job's FP32 work runs at the card's TF32 tensor rate (the framework's default).
+    #[serde(default)]
+    pub tf32: bool,
 }
 
 /// Serving figures of one card, or a training run's speed.

@@ -55,6 +55,14 @@ fn speed(s: &Scenario, v: &CardVerdict, x: &VisionFigures, lang: Lang, out: &mut
         )
     };
     let from = if k.from_inference { " × 1/3 (training from an inference figure)" } else { "" };
+    let tf32 = if k.tf32 {
+        t(
+            " (FP32 work at the TF32 tensor rate, as the framework does by default)",
+            "（FP32 运算按框架默认以 TF32 张量核速率运行）",
+        )
+    } else {
+        ""
+    };
     let layout = k.layout.map_or(String::new(), |f| {
         format!(
             " × {f:.3} ({})",
@@ -69,7 +77,7 @@ fn speed(s: &Scenario, v: &CardVerdict, x: &VisionFigures, lang: Lang, out: &mut
         "Speed per card",
         "每卡速度",
         format!(
-            "measured on {} ({}){}{carried}{from}{layout}, scaled to this size and steps",
+            "measured on {} ({}){}{carried}{from}{layout}{tf32}, scaled to this size and steps",
             // A catalog card by its name; a card outside the catalog is stored by name.
             crate::domain::Catalog::embedded().gpu(&k.card).map_or(k.card.as_str(), |c| c.name.as_str()),
             if k.date.is_empty() { t("undated", "未注明日期") } else { &k.date },
