@@ -229,6 +229,79 @@ fn quantiles_and_the_p99_interval_follow_the_order_statistics() {
     assert_eq!(Spread::of(Vec::new()), Spread::default());
 }
 
+/// The quantiles are the sorted sample's nearest ranks whatever the order, size or ties: against
+/// the definition (sort, read rank ⌈n·q⌉) on samples of 1 to 60 values with repeats, where in
+/// the smallest the p99's lower bound ranks at or below the p90.
+#[test]
+fn quantiles_match_the_sorted_definition_for_any_sample() {
+    use gpu_planner::domain::serving::simulate::{Rng, Spread};
+    let mut rng = Rng(42);
+    for n in 1..=60_usize {
+        for _ in 0..20 {
+            // Few distinct values, so ties are common.
+            let v: Vec<f64> = (0..n).map(|_| (rng.uniform() * 7.0).floor()).collect();
+            let mut sorted = v.clone();
+            sorted.sort_by(f64::total_cmp);
+            let m = n as f64;
+            let at = |rank: f64| sorted[(rank.ceil().max(1.0) as usize).min(n) - 1];
+            let half = 1.96 * (m * 0.99 * 0.01).sqrt();
+            let s = Spread::of(v);
+            let want = (at(m * 0.5), at(m * 0.9), at(m * 0.99), at(m * 0.99 - half), at(m * 0.99 + half));
+            assert_eq!((s.p50, s.p90, s.p99, s.p99_low, s.p99_high), want, "n = {n}");
+            assert_close(s.mean, sorted.iter().sum::<f64>() / m, 1e-12);
+        }
+    }
+}
+
+/// A search run judged against targets stops only when the full run would miss them: where it
+/// finishes it is the full run, and where it stops the full run's quantiles miss a target
+/// (checked over tight to loose targets, open and closed loads, with and without think time).
+#[test]
+fn a_search_run_stops_only_when_the_full_run_misses() {
+    use gpu_planner::domain::serving::simulate::{simulate_against, Targets};
+    let e = engine(&scenario(2048, 256), 4);
+    let (mut stopped, mut kept) = (0, 0);
+    for load in [
+        Load::Users { users: 40, think_s: 0.0 },
+        Load::Users { users: 120, think_s: 3.0 },
+        Load::Rate(1.0),
+        Load::Rate(6.0),
+    ] {
+        let run = Run { requests: 300, warmup: 100, max_seqs: 1024, ..Run::default() };
+        let full = simulate(&e, load, run).unwrap_or_else(|| panic!("runs"));
+        for scale in [0.3, 0.6, 0.9, 1.0, 1.1, 1.5, 3.0] {
+            for which in 0..4 {
+                let loose = |x: f64| x * 1e3;
+                let mut t = Targets {
+                    ttft_p50_s: loose(full.ttft.p50),
+                    ttft_p99_s: loose(full.ttft.p99),
+                    tpot_p50_ms: loose(full.tpot.p50 * 1e3),
+                    tpot_p99_ms: loose(full.tpot.p99 * 1e3),
+                };
+                match which {
+                    0 => t.ttft_p50_s = full.ttft.p50 * scale,
+                    1 => t.ttft_p99_s = full.ttft.p99 * scale,
+                    2 => t.tpot_p50_ms = full.tpot.p50 * 1e3 * scale,
+                    _ => t.tpot_p99_ms = full.tpot.p99 * 1e3 * scale,
+                }
+                let meets = full.ttft.p50 <= t.ttft_p50_s
+                    && full.ttft.p99 <= t.ttft_p99_s
+                    && full.tpot.p50 * 1e3 <= t.tpot_p50_ms
+                    && full.tpot.p99 * 1e3 <= t.tpot_p99_ms;
+                let judged = simulate_against(&e, load, run, Some(t)).unwrap_or_else(|| panic!("runs"));
+                if judged.finished {
+                    assert_eq!(judged, full, "{load:?} {t:?}");
+                    kept += 1;
+                } else {
+                    assert!(!meets, "stopped although the full run meets {t:?} under {load:?}");
+                    stopped += 1;
+                }
+            }
+        }
+    }
+    assert!(stopped > 10 && kept > 10, "stopped {stopped}, kept {kept}");
+}
+
 /// The generator is SplitMix64 exactly: seeded with 1234567 it gives Rosetta Code's reference
 /// sequence (task "Pseudo-random numbers/Splitmix64"): 6457827717110365317, 3203168211198807973,
 /// 9817491932198370423, 4593380528125082431, 16408922859458223821. Its draws have the moments

@@ -1,7 +1,7 @@
 //! Replicas and tensor-parallel width for the offered load: the rate one replica sustains within
 //! the latency targets, the fewest replicas, and the latency–throughput trade-off curve.
 
-use super::simulate::{simulate, Load, Outcome, Run};
+use super::simulate::{simulate, simulate_against, Load, Outcome, Run, Targets};
 use super::{Engine, Latency, MAX_CARDS, TP_DEGREES};
 use crate::domain::catalog::Gpu;
 use crate::domain::model::ModelSpec;
@@ -138,13 +138,25 @@ pub fn max_seqs(s: &Scenario, g: &Gpu) -> u32 {
 /// users (the busiest replica takes the rounded-up share). `None` when it falls behind an offered
 /// rate (completes under 80% of it) or cannot hold a request.
 pub fn replica(e: &Engine, s: &Scenario, g: &Gpu, n: u32, run: Run) -> Option<(f64, Latency, Outcome)> {
+    replica_against(e, s, g, n, run, None)
+}
+
+/// [`replica`], `None` as soon as the run misses the `targets` for certain.
+fn replica_against(
+    e: &Engine,
+    s: &Scenario,
+    g: &Gpu,
+    n: u32,
+    run: Run,
+    targets: Option<Targets>,
+) -> Option<(f64, Latency, Outcome)> {
     let i = &s.inference;
     let run = Run { max_seqs: max_seqs(s, g), ..run };
     let load = match i.rate_rps {
         Some(r) => Load::Rate(r / f64::from(n.max(1))),
         None => Load::Users { users: i.concurrent.max(1).div_ceil(n.max(1)), think_s: i.think_s },
     };
-    let o = simulate(e, load, run).filter(|o| o.finished)?;
+    let o = simulate_against(e, load, run, targets).filter(|o| o.finished)?;
     if let Load::Rate(r) = load {
         // 300 Poisson arrivals measure the rate within ±6% (one σ); well below it, the queue grew.
         if o.rate < 0.8 * r {
@@ -170,7 +182,16 @@ fn plan_for(e: &Engine, s: &Scenario, g: &Gpu, guess_n: u32) -> Option<Capacity>
     let users = if s.inference.rate_rps.is_some() { u32::MAX } else { s.inference.concurrent.max(1) };
     let max_replicas = (MAX_CARDS / e.cards()).min(users).max(1);
     let sim = memoized(|n| replica(e, s, g, n, SEARCH).map(|(r, l, _)| (r, l)));
-    let ok = |n: u32| sim(n).is_some_and(|(_, l)| l.meets(s));
+    // Whether a count meets the targets: its run stops once it misses them for certain.
+    let i = &s.inference;
+    let targets = Targets {
+        ttft_p50_s: i.ttft_p50_s,
+        ttft_p99_s: i.ttft_p99_s,
+        tpot_p50_ms: i.tpot_p50_ms,
+        tpot_p99_ms: i.tpot_p99_ms,
+    };
+    let judged = memoized(|n| replica_against(e, s, g, n, SEARCH, Some(targets)).map(|(r, l, _)| (r, l)));
+    let ok = |n: u32| judged(n).is_some_and(|(_, l)| l.meets(s));
     // Searched: the fewest replicas that meet the targets, else the fewest that keep up at all.
     let (n, searched) = if s.parallel.gpus > 0 {
         ((s.parallel.gpus / e.cards()).max(1), false)
