@@ -1,6 +1,7 @@
 //! Pure estimation: scenario + catalog in, report out. No browser, framework or I/O here.
 
 pub mod accuracy;
+pub mod attention;
 pub mod budget;
 pub mod calibrate;
 pub mod catalog;

@@ -109,7 +109,11 @@ fn every_scenario_section_reads_every_field() {
     every_field_is_read::<Infra>(&[]);
     every_field_is_read::<Search>(&[]);
     every_field_is_read::<VisionJob>(&[("memory_format", json!("nhwc")), ("engine", json!("tensorrt"))]);
-    every_field_is_read::<Conventions>(&[("grad", json!("fp32")), ("optimizer_state", json!("bf16"))]);
+    every_field_is_read::<Conventions>(&[
+        ("grad", json!("fp32")),
+        ("optimizer_state", json!("bf16")),
+        ("attention", json!("xformers")),
+    ]);
     // Nested sections: a changed default, whole (the comparison is of the whole value).
     let with = |t: Value, k: &str, v: Value| {
         let mut t = t;

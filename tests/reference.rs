@@ -117,12 +117,16 @@ fn mla_caches_the_latent_not_the_heads() {
 }
 
 fn llama2_7b_pretrain() -> Scenario {
+    let mut training =
+        Training { seq_len: 4096, micro_batch: 1, global_batch: 1024, tokens: 2e12, ..Training::default() };
+    // Llama 1's xformers causal attention (§2.2 adopts Llama 1's pretraining setting).
+    training.conventions.attention = gpu_planner::domain::framework::AttentionKernel::Xformers;
     Scenario {
         task: Task::Pretrain,
         model: "llama-2-7b".into(),
         precision: Precision::Bf16,
         // Llama 2: 2T tokens, 4k context, 4M-token global batch (Touvron et al. 2023, §2.2).
-        training: Training { seq_len: 4096, micro_batch: 1, global_batch: 1024, tokens: 2e12, ..Training::default() },
+        training,
         parallel: Parallel { gpus: 2048, ..Parallel::default() },
         cards: CardFilter { only: vec!["a100-80gb-sxm4".into()], ..CardFilter::default() },
         ..Scenario::default()

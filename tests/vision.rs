@@ -880,6 +880,10 @@ fn fp32_convolutions_run_at_the_tf32_rate_where_the_framework_turns_it_on() {
     let a100 = run("resnet50", "a100-80gb-sxm4", None);
     assert!(a100.basis.tf32, "{:?}", a100.basis);
     common::assert_close(a100.per_card, 938.0, 1e-9);
+    // A card without its own rows is carried from a row of the format it runs (an A100's TF32
+    // row, the most alike: the 40GB SXM4's), not from the V100's FP32 one.
+    let pcie = run("resnet50", "a100-40gb-pcie", None);
+    assert_eq!((pcie.basis.card.as_str(), pcie.basis.tf32), ("a100-40gb-sxm4", true));
     assert!(!run("resnet50", "v100-sxm2-32gb", None).basis.tf32, "no TF32 units");
     assert!(!run("vit-b16", "a100-80gb-sxm4", None).basis.tf32, "PyTorch matmuls stay FP32");
     assert!(run("resnet50", "a100-80gb-sxm4", Some(vision::Engine::Tensorflow)).basis.tf32);

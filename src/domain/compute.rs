@@ -165,6 +165,49 @@ fn elementwise_at(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, matmul: f64)
     Some((bytes / bandwidth) / (flops / gemm_rate))
 }
 
+/// Time the attention kernel adds to a training step beyond pricing its scores as GEMMs (the
+/// 12·L·h·s FLOPs per token at the matmul share of peak), relative to the step's GEMM time r_a:
+/// the kernel factor of the MFU is matmul share / (1 + elementwise + r_a), shown as
+/// [`Mfu::attention`] = (1 + elementwise + r_a) / (1 + elementwise). With flash
+/// attention run as FlashAttention-2 (or xformers) on a card with their measurements
+/// (domain/attention.rs), the causal forward + backward does 7·L·h·s FLOPs per token by the FA2
+/// benchmark's count, at the kernel's published share of the 16-bit peak (attention stays 16-bit
+/// in FP8 training) × the share a training step keeps of isolated kernels
+/// (kernels::TRAINING_SHARE). Negative where FA2 beats the GEMM pricing (an A100 at long
+/// sequences). 0 without flash attention (the scores are batched GEMMs, their softmax an
+/// elementwise term), for encoder–decoder models, on Hopper with a fused kernel
+/// (`Conventions::attention`), and on cards without the kernel's figures.
+#[must_use]
+pub fn attention_ratio(m: &ModelSpec, s: &Scenario, g: &Gpu, matmul: f64) -> f64 {
+    use super::framework::AttentionKernel;
+    let t = &s.training;
+    let kernel = t.conventions.attention;
+    let fused = kernel == AttentionKernel::Fused && g.architecture.as_deref() == Some("Hopper");
+    if !t.flash_attention || m.encoder.is_some() || fused {
+        return 0.0;
+    }
+    let (Some(f), Some(gemm_peak), Some(half)) =
+        (super::attention::fa2_of(g), peak_tflops(g, s.precision), peak_tflops(g, Precision::Bf16))
+    else {
+        return 0.0;
+    };
+    let seq = f64::from(t.seq_len.max(1));
+    let measured = match kernel {
+        AttentionKernel::Xformers => super::attention::xformers_share(f, m.head_dim(), seq),
+        _ => Some(super::attention::fa2_share(f, m.head_dim(), seq)),
+    };
+    let Some(share) = measured.map(|x| x * kernels::TRAINING_SHARE) else { return 0.0 };
+    let width = f64::from(m.layers) * f64::from(m.heads) * f64::from(m.head_dim()) * seq;
+    let gemm_rate = gemm_peak * matmul;
+    let all = training_flops(m, s.task, t.seq_len, 1.0, true) / gemm_rate;
+    if all <= 0.0 || share <= 0.0 {
+        return 0.0;
+    }
+    let as_gemm = 12.0 * width / gemm_rate;
+    let flash = super::attention::FA_FLOPS * width / (half * share);
+    (flash - as_gemm) / all
+}
+
 /// Pipeline bubble of 1F1B with p stages and m micro-batches: time × (m + p − 1) / m; the
 /// interleaved schedule with v model chunks per stage: × (m + (p − 1)/v) / m (Narayanan et al.
 /// 2021, §2.2).
@@ -185,6 +228,10 @@ pub fn offload_factor(o: super::scenario::Offload) -> f64 {
     }
 }
 
+fn one() -> f64 {
+    1.0
+}
+
 /// The predicted model-FLOPs utilisation as a product of named factors (DESIGN.md §3), or the
 /// user's measured MFU, which replaces the whole prediction.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -193,6 +240,11 @@ pub struct Mfu {
     pub kernel: f64,
     /// Elementwise kernel time / GEMM time ([`elementwise_ratio`]; 0 when the bandwidth is unknown).
     pub elementwise: f64,
+    /// The attention kernel's factor on the kernel time: (1 + elementwise + [`attention_ratio`])
+    /// / (1 + elementwise); above 1 where its kernel is slower than the GEMM pricing, below where
+    /// faster, never negative (1 when the report predates it).
+    #[serde(default = "one")]
+    pub attention: f64,
     /// 1 / pipeline bubble factor.
     pub pipeline: f64,
     /// 1 / recompute factor.
@@ -233,8 +285,9 @@ pub fn mfu_with(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u
     let microbatches = f64::from(t.global_batch) / (f64::from(l.dp.max(1)) * f64::from(mb));
     // A card without a published bandwidth gets no elementwise term: its time is a lower bound.
     let elementwise = elementwise_at(m, s, g, l, matmul).unwrap_or(0.0);
+    let attention = (1.0 + elementwise + attention_ratio(m, s, g, matmul)) / (1.0 + elementwise);
     // A benchmark's calibration scales the kernels' share of peak (domain/calibrate.rs).
-    let kernel = (matmul * s.efficiency.kernel_scale).min(1.0) / (1.0 + elementwise);
+    let kernel = (matmul * s.efficiency.kernel_scale).min(1.0) / ((1.0 + elementwise) * attention);
     let stage_layers = memory::stage_layers(m.layers, l.pp);
     let rf = layout_recompute_factor(m, s, l);
     // Compute seconds of one step on one GPU at kernel efficiency (hardware FLOPs, recompute in).
@@ -307,6 +360,7 @@ pub fn mfu_with(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u
     Some(Mfu {
         kernel,
         elementwise,
+        attention,
         pipeline,
         recompute,
         communication,

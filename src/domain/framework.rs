@@ -129,6 +129,21 @@ pub struct Conventions {
     /// Count the attention score FLOPs (12·L·h·s per token) as model FLOPs (PaLM App. B) or not
     /// (6·N only, Kaplan et al. 2020).
     pub attention_flops: bool,
+    /// The flash-attention kernel (domain/attention.rs): FlashAttention-2 (PyTorch SDPA's flash
+    /// backend, flash-attn 2), priced from its measured speed; a Hopper-native fused kernel
+    /// (Transformer Engine's cuDNN fused attention, which Megatron-Core selects on sm90, or
+    /// FlashAttention-3), priced as the GEMMs on Hopper and as FA2 elsewhere; or xformers'
+    /// memory-efficient kernel (Llama 1 and 2), priced from its measured speed.
+    pub attention: AttentionKernel,
+}
+
+/// Which flash-attention kernel a training step runs ([`Conventions::attention`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AttentionKernel {
+    #[default]
+    Flash2,
+    Fused,
+    Xformers,
 }
 
 impl Default for Conventions {
@@ -166,6 +181,7 @@ impl Conventions {
             group_scales: true,
             quantize_embeddings: false,
             attention_flops: true,
+            attention: AttentionKernel::Flash2,
         };
         match f {
             // megatron/training/arguments.py: bf16 sets accumulate_allreduce_grads_in_fp32, so
@@ -173,6 +189,7 @@ impl Conventions {
             // "bf16 param, fp32 grads: 18 bytes; distributed optimizer 6 + 12/d"). GPT defaults
             // hidden_dropout = attention_dropout = 0.1; --sequence-parallel with TP.
             Framework::Megatron => Self {
+                attention: AttentionKernel::Fused,
                 grad: GradDtype::Fp32,
                 dropout: true,
                 sequence_parallel: true,
@@ -220,6 +237,7 @@ impl Conventions {
 
 crate::named_enum!(Framework { Megatron => "megatron", DeepSpeed => "deep_speed", Fsdp => "fsdp", Torchtune => "torchtune", Custom => "custom" });
 crate::named_enum!(GradDtype { Half => "half", Fp32 => "fp32" });
+crate::named_enum!(AttentionKernel { Flash2 => "flash2", Fused => "fused", Xformers => "xformers" });
 crate::named_enum!(StateDtype { Fp32 => "fp32", Bf16 => "bf16" });
 
 // Deserialize by table (domain/read.rs): the same meaning as a derive with #[serde(default)].
@@ -247,5 +265,6 @@ crate::read_fields!(Conventions {
     double_quant: flag,
     group_scales: flag,
     quantize_embeddings: flag,
-    attention_flops: flag
+    attention_flops: flag,
+    attention: any
 });

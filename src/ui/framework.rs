@@ -4,7 +4,7 @@
 use super::bind::{enum_get, enum_name, get, num, set};
 use super::fields::{CheckField, NumField, SelectField};
 use super::i18n::{Key, Lang};
-use crate::domain::framework::{Conventions, Framework, GradDtype, StateDtype};
+use crate::domain::framework::{AttentionKernel, Conventions, Framework, GradDtype, StateDtype};
 use crate::domain::scenario::ranges::*;
 use crate::domain::Scenario;
 use leptos::prelude::*;
@@ -42,6 +42,23 @@ pub fn FrameworkForm() -> impl IntoView {
             sc.update(|s| s.training.set_framework(f));
         }
     });
+    let kernels = Signal::derive(move || {
+        let l = lang.get();
+        [
+            (AttentionKernel::Flash2, Key::AttnFlash2),
+            (AttentionKernel::Fused, Key::AttnFused),
+            (AttentionKernel::Xformers, Key::AttnXformers),
+        ]
+        .iter()
+        .map(|(k, key)| (enum_name(k), key.text(l).to_string()))
+        .collect::<Vec<_>>()
+    });
+    let set_kernel = conv(sc, |c, k: AttentionKernel| c.attention = k);
+    let on_kernel = Callback::new(move |name: String| {
+        if let Some(k) = super::bind::enum_parse::<AttentionKernel>(&name) {
+            set_kernel.run(k);
+        }
+    });
     let c = move |f: fn(&Conventions) -> bool| Signal::derive(move || sc.with(|s| f(&s.training.conventions)));
     let training = get(sc, |s| s.task.is_training());
     view! {
@@ -73,6 +90,7 @@ pub fn FrameworkForm() -> impl IntoView {
                 <CheckField label=Key::GroupScales testid="cv-scales" value=c(|c| c.group_scales) on_change=conv(sc, |c, v| c.group_scales = v)/>
                 <CheckField label=Key::QuantEmbeddings testid="cv-quant-emb" value=c(|c| c.quantize_embeddings) on_change=conv(sc, |c, v| c.quantize_embeddings = v)/>
                 <CheckField label=Key::AttentionFlops testid="cv-attn-flops" value=c(|c| c.attention_flops) on_change=conv(sc, |c, v| c.attention_flops = v)/>
+                <SelectField label=Key::AttentionKernel testid="cv-attention" options=kernels value=enum_get(sc, |s| s.training.conventions.attention) on_change=on_kernel/>
                 <NumField label=Key::VirtualStages testid="virtual-stages" limits=PARALLEL_VIRTUAL_STAGES.shown(1.0) value=num(sc, |s| f64::from(s.parallel.virtual_stages)) on_change=set(sc, |s, v: f64| s.parallel.virtual_stages = v as u32)/>
             </details>
         </Show>

@@ -221,6 +221,10 @@ strings! {
     OverlapMoe => "MoE all-to-all under compute (DualPipe, 1F1B A2A overlap)", "MoE 全对全通信与计算重叠（DualPipe、1F1B A2A 重叠）";
     FusedSwiglu => "fused SwiGLU (saves only [gate, up])", "融合 SwiGLU（只保存 [gate, up]）";
     OpSac => "selective recompute is torchtitan's op-level policy (keeps every second matmul output)", "选择性重算采用 torchtitan 算子级策略（每隔一个矩阵乘保存输出）";
+    AttentionKernel => "attention kernel (with flash attention)", "注意力算子（开启 flash attention 时）";
+    AttnFlash2 => "FlashAttention-2 (PyTorch SDPA, flash-attn 2)", "FlashAttention-2（PyTorch SDPA、flash-attn 2）";
+    AttnFused => "Hopper fused kernel (Transformer Engine cuDNN, FlashAttention-3)", "Hopper 融合算子（Transformer Engine cuDNN、FlashAttention-3）";
+    AttnXformers => "xformers memory-efficient attention", "xformers 省显存注意力";
     OverlapGrad => "overlap gradient communication with backward", "梯度通信与反向计算重叠";
     LoadTargets => "Load and latency targets", "负载与延迟目标";
     ServingEngineLabel => "Serving engine (sets which prompt steps run without CUDA graphs)", "推理引擎（决定哪些预填充步骤不走 CUDA Graph）";

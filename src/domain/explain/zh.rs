@@ -64,6 +64,7 @@ const ZH_WORDS: &str = concat!(
     " prefetch | 预取 |",
     "per layer |每层 |",
     " params; | 参数；|",
+    ") / attention kernel |) / 注意力算子 |",
     "kernel |算子 |",
     " (GEMMs |（矩阵乘 |",
     " (1 + elementwise | (1 + 逐元素算子 |",
