@@ -272,20 +272,36 @@ impl Mfu {
 /// Predicted MFU of `layout` on card `g` at `micro_batch` sequences per micro-batch.
 #[must_use]
 pub fn mfu_at(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u32) -> Option<Mfu> {
-    mfu_with(m, s, g, l, micro_batch, kernel_efficiency(g, s.precision))
+    mfu_with(m, s, g, l, micro_batch, kernel_shares(m, s, g))
 }
 
-/// [`mfu_at`] with the card's matmul share of peak ([`kernel_efficiency`]) already known: the
-/// search asks for thousands of layouts of one card.
+/// What a card's kernels bring to every layout of a job: the matmul share of peak
+/// ([`kernel_efficiency`]) and the attention kernel's time ratio ([`attention_ratio`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KernelShares {
+    pub matmul: f64,
+    pub attention: f64,
+}
+
+/// [`KernelShares`] of job `s` on card `g`.
 #[must_use]
-pub fn mfu_with(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u32, matmul: f64) -> Option<Mfu> {
+pub fn kernel_shares(m: &ModelSpec, s: &Scenario, g: &Gpu) -> KernelShares {
+    let matmul = kernel_efficiency(g, s.precision);
+    KernelShares { matmul, attention: attention_ratio(m, s, g, matmul) }
+}
+
+/// [`mfu_at`] with the card's kernel shares already known: the search asks for thousands of
+/// layouts of one card.
+#[must_use]
+pub fn mfu_with(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u32, k: KernelShares) -> Option<Mfu> {
+    let matmul = k.matmul;
     let peak = peak_tflops(g, s.precision)? * 1e12;
     let t = &s.training;
     let mb = micro_batch.max(1);
     let microbatches = f64::from(t.global_batch) / (f64::from(l.dp.max(1)) * f64::from(mb));
     // A card without a published bandwidth gets no elementwise term: its time is a lower bound.
     let elementwise = elementwise_at(m, s, g, l, matmul).unwrap_or(0.0);
-    let attention = (1.0 + elementwise + attention_ratio(m, s, g, matmul)) / (1.0 + elementwise);
+    let attention = (1.0 + elementwise + k.attention) / (1.0 + elementwise);
     // A benchmark's calibration scales the kernels' share of peak (domain/calibrate.rs).
     let kernel = (matmul * s.efficiency.kernel_scale).min(1.0) / ((1.0 + elementwise) * attention);
     let stage_layers = memory::stage_layers(m.layers, l.pp);

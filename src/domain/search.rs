@@ -197,8 +197,8 @@ struct CardCtx<'a> {
     g: &'a Gpu,
     cap: f64,
     peak: f64,
-    /// The card's matmul share of peak (compute::kernel_efficiency), looked up once.
-    matmul: f64,
+    /// The card's kernel shares (compute::kernel_shares), looked up once.
+    shares: compute::KernelShares,
     hourly: Option<f64>,
     price: Option<f64>,
 }
@@ -232,7 +232,7 @@ pub fn search(s: &Scenario, catalog: &Catalog) -> Result<SearchReport, PlanError
             // Plans fit within the card's memory less the scenario's stated headroom.
             cap: s.parallel.usable(mem * GIB),
             peak,
-            matmul: compute::kernel_efficiency(g, s.precision),
+            shares: compute::kernel_shares(m, s, g),
             hourly: pricing::rent_hourly(s, catalog, &g.id),
             price: cost::card_price(s, catalog, &g.id, s.ownership.gpu == g.id),
         };
@@ -291,7 +291,7 @@ fn search_card(
                                     rep.fitting += 1;
                                     let n = tp * pp * dp * cp;
                                     let layout = Layout { dp, ..l };
-                                    let hours = compute::mfu_with(m, s, c.g, &layout, mb, c.matmul)
+                                    let hours = compute::mfu_with(m, s, c.g, &layout, mb, c.shares)
                                         .map_or(f64::INFINITY, |u| {
                                             compute::hours_for(flops, n, c.peak, u.used(), s.efficiency.goodput)
                                         });
