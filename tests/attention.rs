@@ -121,3 +121,28 @@ fn fp8_training_runs_attention_in_16_bits() {
     let expected = (fa2 - 12.0 * width / gemm) / (training_flops(&m, s.task, 2048, 1.0, true) / gemm);
     assert_close(attention_ratio(&m, &s, &g, matmul), expected, 1e-9);
 }
+
+/// xformers' memory-efficient kernel (Llama 1 and 2) from its bars in the same A100 figure
+/// (causal, head dimension 128: 82/87/91 TFLOPs/s at 2k/4k/8k), about half FA2's speed, so
+/// dearer than the GEMM pricing; no H100 bars: the GEMM pricing stays there.
+#[test]
+fn xformers_is_priced_from_its_own_bars() {
+    use gpu_planner::domain::attention::xformers_share;
+    use gpu_planner::domain::framework::AttentionKernel;
+    let a100 = fa2_of(&card("a100-80gb-sxm4")).unwrap_or_else(|| panic!("A100 figures"));
+    assert_close(xformers_share(a100, 128, 4096.0).unwrap_or(f64::NAN), 87.0 / 312.0, 1e-12);
+    assert_close(xformers_share(a100, 64, 2048.0).unwrap_or(f64::NAN), 66.0 / 312.0, 1e-12);
+    assert!(xformers_share(fa2_of(&card("h100-sxm")).unwrap_or_else(|| panic!("H100")), 128, 4096.0).is_none());
+    let mut s = llama("fsdp", 4096, true);
+    s.training.conventions.attention = AttentionKernel::Xformers;
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let g = card("a100-80gb-sxm4");
+    let matmul = kernel_efficiency(&g, s.precision);
+    let width = f64::from(m.layers) * f64::from(m.heads) * f64::from(m.head_dim()) * 4096.0;
+    let gemm = 312.0 * matmul;
+    let expected = (7.0 * width / (87.0 * TRAINING_SHARE) - 12.0 * width / gemm)
+        / (training_flops(&m, s.task, 4096, 1.0, true) / gemm);
+    assert_close(attention_ratio(&m, &s, &g, matmul), expected, 1e-9);
+    assert!(expected > 0.0, "xformers is slower than the GEMM pricing: {expected}");
+    assert!(attention_ratio(&m, &s, &card("h100-sxm"), 0.8).abs() < 1e-15, "no xformers bars on H100");
+}
