@@ -146,3 +146,23 @@ fn xformers_is_priced_from_its_own_bars() {
     assert!(expected > 0.0, "xformers is slower than the GEMM pricing: {expected}");
     assert!(attention_ratio(&m, &s, &card("h100-sxm"), 0.8).abs() < 1e-15, "no xformers bars on H100");
 }
+
+/// Encoder–decoder models keep the GEMM pricing (their bidirectional and cross attention are
+/// not the causal kernel the figures measure), and a report written before the attention factor
+/// existed reads back with a factor of 1 (no effect).
+#[test]
+fn encoder_decoder_models_and_old_reports_keep_the_gemm_pricing() {
+    let s: Scenario = serde_json::from_str(
+        r#"{"model": "flan-t5-xl", "task": "full_finetune", "precision": "bf16",
+        "training": {"seq_len": 2048, "flash_attention": true, "framework": "fsdp"}}"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    assert!(m.encoder.is_some());
+    let g = card("h100-sxm");
+    assert!(attention_ratio(&m, &s, &g, kernel_efficiency(&g, s.precision)).abs() < 1e-15);
+    let mut old = serde_json::to_value(gpu_planner::domain::compute::Mfu::default()).unwrap_or_default();
+    old.as_object_mut().map(|o| o.remove("attention"));
+    let u: gpu_planner::domain::compute::Mfu = serde_json::from_value(old).unwrap_or_else(|e| panic!("{e}"));
+    assert_close(u.attention, 1.0, 1e-15);
+}
