@@ -3,6 +3,7 @@
 //! Accessors are plain `fn` pointers, not generic closures: the ~90 fields then share one
 //! compiled copy of each helper instead of one per field, which keeps the wasm smaller.
 
+use super::i18n::{Key, Lang};
 use crate::domain::Scenario;
 use leptos::prelude::*;
 use serde::{de::DeserializeOwned, Serialize};
@@ -28,6 +29,15 @@ pub fn enum_name<T: Serialize>(t: &T) -> String {
         Ok(serde_json::Value::String(s)) => s,
         _ => String::new(),
     }
+}
+
+/// Options for an enum select: (variant, label key), labelled in the page's language.
+pub fn opts<T: Serialize + Send + Sync + 'static>(
+    lang: RwSignal<Lang>,
+    items: Vec<(T, Key)>,
+) -> Signal<Vec<(String, String)>> {
+    let items: Vec<(String, Key)> = items.iter().map(|(t, k)| (enum_name(t), *k)).collect();
+    Signal::derive(move || items.iter().map(|(v, k)| (v.clone(), k.text(lang.get()).to_string())).collect())
 }
 
 /// Parses a serde variant name back into the enum.

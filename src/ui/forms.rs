@@ -1,7 +1,7 @@
 //! The input forms: workload, parallelism, cards to consider, money. Each field writes one
 //! scenario value; validation happens in the field.
 
-use super::bind::{enum_get, enum_name, enum_set, get, num, set};
+use super::bind::{enum_get, enum_set, get, num, opts, set};
 use super::custom_model::CustomModelForm;
 use super::fields::{num_row, CheckField, Num, NumField, NumFields, SelectField};
 use super::i18n::{Key, Lang};
@@ -15,12 +15,6 @@ use crate::domain::{model, vision};
 use leptos::prelude::*;
 
 type Opts = Signal<Vec<(String, String)>>;
-
-/// Options for an enum select: (variant, label key).
-fn opts<T: serde::Serialize + Send + Sync + 'static>(lang: RwSignal<Lang>, items: Vec<(T, Key)>) -> Opts {
-    let items: Vec<(String, Key)> = items.iter().map(|(t, k)| (enum_name(t), *k)).collect();
-    Signal::derive(move || items.iter().map(|(v, k)| (v.clone(), k.text(lang.get()).to_string())).collect())
-}
 
 fn plain(items: &[&'static str]) -> Opts {
     let v: Vec<(String, String)> = items.iter().map(|s| (s.to_string(), s.to_string())).collect();

@@ -1,7 +1,7 @@
 //! The training framework and its memory conventions. Choosing a framework applies its own
 //! switches (domain/framework.rs); editing any switch turns the choice into "custom switches".
 
-use super::bind::{enum_get, enum_name, get, num, set};
+use super::bind::{enum_get, enum_set, get, num, opts, set};
 use super::fields::{CheckField, NumField, SelectField};
 use super::i18n::{Key, Lang};
 use crate::domain::framework::{AttentionKernel, Conventions, Framework, GradDtype, StateDtype};
@@ -24,40 +24,29 @@ fn conv<V: 'static>(sc: RwSignal<Scenario>, f: fn(&mut Conventions, V)) -> Callb
 pub fn FrameworkForm() -> impl IntoView {
     let sc = expect_context::<RwSignal<Scenario>>();
     let lang = expect_context::<RwSignal<Lang>>();
-    let frameworks = Signal::derive(move || {
-        let l = lang.get();
-        [
+    let frameworks = opts(
+        lang,
+        vec![
             (Framework::Megatron, Key::FwMegatron),
             (Framework::DeepSpeed, Key::FwDeepSpeed),
             (Framework::Fsdp, Key::FwFsdp),
             (Framework::Torchtune, Key::FwTorchtune),
             (Framework::Custom, Key::FwCustom),
-        ]
-        .iter()
-        .map(|(f, k)| (enum_name(f), k.text(l).to_string()))
-        .collect::<Vec<_>>()
-    });
-    let on_framework = Callback::new(move |name: String| {
-        if let Some(f) = super::bind::enum_parse::<Framework>(&name) {
-            sc.update(|s| s.training.set_framework(f));
-        }
-    });
-    let kernels = Signal::derive(move || {
-        let l = lang.get();
-        [
+        ],
+    );
+    let kernels = opts(
+        lang,
+        vec![
             (AttentionKernel::Flash2, Key::AttnFlash2),
             (AttentionKernel::Fused, Key::AttnFused),
             (AttentionKernel::Xformers, Key::AttnXformers),
-        ]
-        .iter()
-        .map(|(k, key)| (enum_name(k), key.text(l).to_string()))
-        .collect::<Vec<_>>()
-    });
-    let set_kernel = conv(sc, |c, k: AttentionKernel| c.attention = k);
-    let on_kernel = Callback::new(move |name: String| {
-        if let Some(k) = super::bind::enum_parse::<AttentionKernel>(&name) {
-            set_kernel.run(k);
-        }
+        ],
+    );
+    let on_framework = enum_set(sc, |s, f: Framework| s.training.set_framework(f));
+    // Like every switch below, choosing a kernel turns the framework into "custom switches".
+    let on_kernel = enum_set(sc, |s, k: AttentionKernel| {
+        s.training.conventions.attention = k;
+        s.training.framework = Framework::Custom;
     });
     let c = move |f: fn(&Conventions) -> bool| Signal::derive(move || sc.with(|s| f(&s.training.conventions)));
     let training = get(sc, |s| s.task.is_training());

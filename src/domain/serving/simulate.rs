@@ -312,11 +312,19 @@ impl Batch {
         }
     }
 
-    /// Cache tokens the running requests hold: prompt and tokens made (a decoding request's
-    /// follow the clock). A walk over every request, for the tests' bookkeeping check.
+    /// Tokens `r` has made: a decoding request's follow the clock, never past its answer.
+    fn made(&self, r: &Request) -> f64 {
+        if r.decoding {
+            (self.clock - r.offset).min(r.output)
+        } else {
+            r.made
+        }
+    }
+
+    /// Cache tokens the running requests hold: prompt and tokens made. A walk over every
+    /// request, for the tests' bookkeeping check.
     fn held(&self) -> f64 {
-        let made = |r: &Request| if r.decoding { (self.clock - r.offset).min(r.output) } else { r.made };
-        self.slots.iter().flatten().map(|r| r.prompt + made(r)).sum()
+        self.slots.iter().flatten().map(|r| r.prompt + self.made(r)).sum()
     }
 
     /// The mix of the next step. Drops finish points of requests no longer decoding.
@@ -350,10 +358,9 @@ impl Batch {
         self.finishes.push(std::cmp::Reverse((key.max(0.0).to_bits(), seq, slot)));
     }
 
-    /// Takes `r` out of the decoding sums with the tokens it made (its tokens follow the clock,
-    /// never past its answer).
+    /// Takes decoding request `r` out of the decoding sums with the tokens it made.
     fn stop_decoding(&mut self, r: &mut Request) {
-        r.made = (self.clock - r.offset).min(r.output);
+        r.made = self.made(r);
         r.decoding = false;
         self.decoding -= 1.0;
         self.prompts -= r.prompt;
