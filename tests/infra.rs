@@ -115,10 +115,16 @@ fn office_room_and_rack_limits_are_flagged() {
 
 #[test]
 fn a_slow_fabric_dominates_multi_server_training() {
+    // Fused kernels (Megatron-style): the step these figures were read from.
+    let fused = {
+        let mut t = Training { global_batch: 512, tokens: 1e11, ..Training::default() };
+        t.conventions.fused_kernels = true;
+        t
+    };
     let mk = |gbit: f64| Scenario {
         task: Task::Pretrain,
         model: "llama-3.1-70b".into(),
-        training: Training { global_batch: 512, tokens: 1e11, ..Training::default() },
+        training: fused.clone(),
         parallel: Parallel { gpus: 64, ..Parallel::default() },
         cards: CardFilter { only: vec!["h100-sxm".into()], ..CardFilter::default() },
         infra: Infra { fabric_gbit_per_gpu: gbit, ..Infra::default() },

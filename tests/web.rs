@@ -973,7 +973,8 @@ async fn switching_the_market_changes_a_rows_cost_and_shows_its_source_and_date(
 }
 
 /// Choosing a training framework changes the memory and names the framework in "how this was
-/// computed"; editing one switch turns the choice into custom switches; the accuracy section
+/// computed"; editing one switch turns the choice into custom switches (the fused-kernel switch
+/// changes the time and the explanation); the accuracy section
 /// lists its cases when opened; the framework travels in the share link.
 #[wasm_bindgen_test]
 async fn the_framework_choice_changes_the_numbers_and_travels_in_the_link() {
@@ -991,6 +992,16 @@ async fn the_framework_choice_changes_the_numbers_and_travels_in_the_link() {
     let search = window().location().search().unwrap_or_default();
     let s = share::decode(&search).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(s.training.framework, gpu_planner::domain::framework::Framework::Torchtune);
+    // torchtune runs eager PyTorch: its norms, rotary embedding and SwiGLU cost time until the
+    // fused-kernel switch (torch.compile) is ticked, and the switch travels in the link.
+    let eager = text("explain");
+    assert!(eager.contains("eager PyTorch kernels"), "{eager}");
+    tick(&by_testid("cv-fused-kernels"), true);
+    settle().await;
+    let fused = text("explain");
+    assert!(!fused.contains("eager PyTorch kernels") && fused != eager, "{fused}");
+    let search = window().location().search().unwrap_or_default();
+    assert!(share::decode(&search).unwrap_or_else(|e| panic!("{e}")).training.conventions.fused_kernels);
     tick(&by_testid("cv-dropout"), true);
     settle().await;
     let sel: web_sys::HtmlSelectElement = by_testid("framework").unchecked_into();

@@ -153,16 +153,56 @@ fn elementwise_at(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, matmul: f64)
     let mlp = if m.gated_mlp { 3.0 } else { 2.0 } * w * mlp_width / tp;
     let scores_fwd =
         if t.flash_attention { 0.0 } else { f64::from(m.heads) * seq * (2.0 * w + mask * (2.0 * w + 1.0)) / tp };
+    let eager = if c.fused_kernels {
+        0.0
+    } else {
+        eager_bytes(m, w, mlp_width, tp, if c.sequence_parallel { tp } else { 1.0 })
+    };
     // Selective recompute repeats the score kernels; torchtitan's op-level policy repeats
     // every elementwise kernel of the forward.
     let repeat = match l.recompute {
-        Recompute::Selective if c.op_sac => hidden_terms + mlp + scores_fwd,
+        Recompute::Selective if c.op_sac => hidden_terms + mlp + scores_fwd + eager,
         Recompute::Selective => scores_fwd,
         _ => 0.0,
     };
-    let bytes = f64::from(m.layers) * (3.0 * (hidden_terms + mlp + scores_fwd) + repeat);
+    let bytes = f64::from(m.layers) * (3.0 * (hidden_terms + mlp + scores_fwd + eager) + repeat);
     let flops = training_flops(m, s.task, t.seq_len, 1.0, true) / tp;
     Some((bytes / bandwidth) / (flops / gemm_rate))
+}
+
+/// Bytes per token and layer (forward) that eager PyTorch moves beyond the fused count of
+/// [`elementwise_ratio`] in a Llama block (a gated MLP: RMSNorm, rotary embedding, SwiGLU —
+/// every gated model in the catalog is one), at `w` bytes per activation, the heads split over
+/// `tp` and the norms over `sp` ranks. Counted from the kernels the code launches (HF
+/// transformers `LlamaRMSNorm`, `apply_rotary_pos_emb`, `LlamaMLP`; torchtitan
+/// `models/norms.py` `RMSNorm` and `models/llama/model.py` at d4c86e37, compile off):
+/// - RMSNorm: `x.float()` reads w and writes 4 bytes per value, `pow(2)` 4 + 4, `mean` 4,
+///   `x * rsqrt` 4 + 4, `type_as` 4 + w, `* weight` w + w: beyond the fused kernel's 2w,
+///   2(w + 4) + 20 per value (32 at 16 bits, of a chain of 36), 20 in fp32 (no casts); two per
+///   layer.
+/// - Rotary embedding of q and k: HF's `q * cos + rotate_half(q) * sin` moves 10w per value
+///   (the multiplies 2w each, the negated half w, the `cat` 2w, the add 3w); torchtitan's
+///   complex form (`float()`, complex multiply, `type_as`) the same 20 at 16 bits. Not
+///   counted in the fused path (a fused RoPE moves 2w, small beside the rest).
+/// - `repeat_kv` copies k and v to every query head under grouped-query attention (reads the
+///   kv width, writes the q width), and the attention output's `transpose().contiguous()`
+///   reads and writes the q width.
+/// - SwiGLU: `silu(gate)` 2w and the product 3w per MLP value against the fused kernel's 3w.
+#[must_use]
+pub fn eager_bytes(m: &ModelSpec, w: f64, mlp_width: f64, tp: f64, sp: f64) -> f64 {
+    if !m.gated_mlp {
+        return 0.0;
+    }
+    let h = f64::from(m.hidden);
+    let q = f64::from(m.heads * m.head_dim()) / tp;
+    let kv = f64::from(m.kv_heads * m.head_dim()) / tp;
+    let casts = if w < 4.0 { 2.0 * (w + 4.0) } else { 0.0 };
+    let norms = 2.0 * (casts + 20.0) * h / sp;
+    let rope = 10.0 * w * (q + kv);
+    let repeat_kv = if m.kv_heads < m.heads { 2.0 * w * (q + kv) } else { 0.0 };
+    let out = 2.0 * w * q;
+    let swiglu = 2.0 * w * mlp_width / tp;
+    norms + rope + repeat_kv + out + swiglu
 }
 
 /// Time the attention kernel adds to a training step beyond pricing its scores as GEMMs (the

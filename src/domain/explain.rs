@@ -363,10 +363,11 @@ fn training_time(
         let formula = match u.measured {
             Some(x) => format!("your measured MFU {:.1}% replaces the prediction", x * 100.0),
             None => format!(
-                "kernel {:.2} (GEMMs {:.2} / (1 + elementwise {:.3}) / attention kernel {:.3}) × pipeline {:.2} × recompute {:.2} × communication {:.2} × offload {:.2} (compute {:.3} s/step; exposed comm {:.3} s: DP {:.3} s over {}, TP {:.3} s, PP {:.3} s)",
+                "kernel {:.2} (GEMMs {:.2} / (1 + elementwise {:.3}{}) / attention kernel {:.3}) × pipeline {:.2} × recompute {:.2} × communication {:.2} × offload {:.2} (compute {:.3} s/step; exposed comm {:.3} s: DP {:.3} s over {}, TP {:.3} s, PP {:.3} s)",
                 u.kernel,
                 u.kernel * (1.0 + u.elementwise) * u.attention,
                 u.elementwise,
+                if m.gated_mlp && !s.training.conventions.fused_kernels { ", eager PyTorch kernels" } else { "" },
                 u.attention,
                 u.pipeline,
                 u.recompute,

@@ -98,6 +98,11 @@ pub struct Conventions {
     /// `BiasSwiGLUFunction` saves `input` alone; `--bias-swiglu-fusion` is on by default), so
     /// one f-wide tensor per token fewer than eager PyTorch's gate, SiLU(gate), up and product.
     pub fused_swiglu: bool,
+    /// A Llama block's RMSNorm, rotary embedding and SwiGLU each run as one fused kernel
+    /// (Megatron-Core with Transformer Engine, torch.compile, Liger/flash-attn kernels) rather
+    /// than as eager PyTorch's chain of kernels, which upcasts to fp32 and writes every
+    /// intermediate (compute.rs `eager_bytes`). Timing only; memory keeps its own switches.
+    pub fused_kernels: bool,
     /// Selective recompute is torchtitan's op-level policy (`selective_ac_option = "op"`,
     /// torchtitan `_apply_ac_to_transformer_block`): of each layer it saves the block input,
     /// the attention kernel's output and every other matmul output ("Saves output of all
@@ -172,6 +177,7 @@ impl Conventions {
             dropout: false,
             sequence_parallel: false,
             fused_swiglu: false,
+            fused_kernels: true,
             op_sac: false,
             overlap_grad_reduce: true,
             overlap_tp_comm: false,
@@ -200,7 +206,10 @@ impl Conventions {
             // deepspeed/runtime/zero/stage_1_and_2.py and stage3.py, estimate_zero*_model_states_mem_needs:
             // 16-bit params and grads, an fp32 gradient partition, fp32 master + Adam (12 B). Config
             // defaults: reduce_bucket_size 5e8, stage3_prefetch_bucket_size 5e7 ("ZeRO optimizations").
+            // Eager PyTorch models (HF transformers' LlamaRMSNorm and rotate_half, torchtitan's
+            // RMSNorm and complex RoPE with compile off): unfused unless the run says otherwise.
             Framework::DeepSpeed => Self {
+                fused_kernels: false,
                 fp32_grad_partition: true,
                 zero2_full_grads: true,
                 bucket_elems: 5e8,
@@ -214,10 +223,13 @@ impl Conventions {
             // HF transformers docs, "Model training anatomy": mixed precision keeps fp32 weights
             // + a 16-bit copy (6 B), fp32 gradients (4 B), AdamW 8 B. FSDP prefetches the next
             // unit (BackwardPrefetch.BACKWARD_PRE), so two units are gathered.
-            Framework::Fsdp => Self { fp32_params: true, grad: GradDtype::Fp32, gathered_layers: 2.0, ..base },
+            Framework::Fsdp => {
+                Self { fp32_params: true, grad: GradDtype::Fp32, gathered_layers: 2.0, fused_kernels: false, ..base }
+            }
             // torchtune recipes/configs: dtype bf16 for weights and optimizer states,
             // optimizer_in_bwd: True; LoRA adapters in the model dtype; FSDP2 when distributed.
             Framework::Torchtune => Self {
+                fused_kernels: false,
                 optimizer_state: StateDtype::Bf16,
                 optimizer_in_backward: true,
                 chunked_loss: true,
@@ -257,6 +269,7 @@ crate::read_fields!(Conventions {
     dropout: flag,
     sequence_parallel: flag,
     fused_swiglu: flag,
+    fused_kernels: flag,
     op_sac: flag,
     overlap_grad_reduce: flag,
     overlap_tp_comm: flag,

@@ -70,6 +70,7 @@ pub fn FrameworkForm() -> impl IntoView {
                 <CheckField label=Key::Dropout testid="cv-dropout" value=c(|c| c.dropout) on_change=conv(sc, |c, v| c.dropout = v)/>
                 <CheckField label=Key::SequenceParallel testid="cv-sp" value=c(|c| c.sequence_parallel) on_change=conv(sc, |c, v| c.sequence_parallel = v)/>
                 <CheckField label=Key::FusedSwiglu testid="cv-fused-swiglu" value=c(|c| c.fused_swiglu) on_change=conv(sc, |c, v| c.fused_swiglu = v)/>
+                <CheckField label=Key::FusedKernels testid="cv-fused-kernels" value=c(|c| c.fused_kernels) on_change=conv(sc, |c, v| c.fused_kernels = v)/>
                 <CheckField label=Key::OpSac testid="cv-op-sac" value=c(|c| c.op_sac) on_change=conv(sc, |c, v| c.op_sac = v)/>
                 <CheckField label=Key::OverlapGrad testid="cv-overlap" value=c(|c| c.overlap_grad_reduce) on_change=conv(sc, |c, v| c.overlap_grad_reduce = v)/>
                 <CheckField label=Key::OverlapTp testid="cv-overlap-tp" value=c(|c| c.overlap_tp_comm) on_change=conv(sc, |c, v| c.overlap_tp_comm = v)/>

@@ -68,6 +68,7 @@ const ZH_WORDS: &str = concat!(
     "kernel |算子 |",
     " (GEMMs |（矩阵乘 |",
     " (1 + elementwise | (1 + 逐元素算子 |",
+    ", eager PyTorch kernels|，PyTorch 逐算子执行（未融合）|",
     " on these cards, checkpoints every | 出现一次故障（按本方案卡数），检查点间隔 |",
     " (one failure per |（平均每 |",
     ": 9 of 10 held-out published runs of this kind lie within ±|：同类留出验证的公开实测中 9/10 落在引擎结果的 ±|",
