@@ -79,7 +79,7 @@ fn strip(v: &mut Value) {
 }
 
 /// Field order of a vision model row and of a measurement row (src/domain/vision.rs reads them).
-const VISION_MODEL: [&str; 12] = [
+const VISION_MODEL: [&str; 13] = [
     "id",
     "name",
     "family",
@@ -92,6 +92,7 @@ const VISION_MODEL: [&str; 12] = [
     "parts",
     "nchw_over_nhwc_train",
     "nchw_over_nhwc_infer",
+    "guidance",
 ];
 const VISION_ROW: [&str; 17] = [
     "model",

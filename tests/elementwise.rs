@@ -227,3 +227,33 @@ fn fused_kernels_save_what_torch_compile_saved_torchtitan() {
     let published = 1.0 - 5762.0 / 6667.0;
     assert!((saved - published).abs() < 0.05, "engine saves {saved:.3}, torch.compile {published:.3}");
 }
+
+/// torchtitan's op-level selective recompute repeats every elementwise kernel of the forward,
+/// eager ones included: Llama 3.1 8B (458,752 eager + 167,936 fused bytes per layer, above)
+/// moves 626,688 × 4 × 32 = 80,216,064 bytes per token, fused 167,936 × 4 × 32 = 21,495,808.
+/// Without flash attention the softmax reads and writes a·s = 32 × 8,192 scores per token (4
+/// bytes each at 16 bits: 1,048,576), also repeated: (626,688 + 1,048,576) × 4 × 32 =
+/// 214,433,792. At TP 2 without sequence parallelism the norms stay whole and the rest halves:
+/// eager 262,144 + 20 × 2,560 + 4 × 2,560 + 4 × 2,048 + 4 × 7,168 = 360,448 on top of
+/// 20h + 6f/2 = 124,928: × 96 = 46,596,096.
+#[test]
+fn op_level_recompute_repeats_the_eager_kernels_and_tensor_parallelism_splits_them() {
+    let g = card("h100-sxm");
+    let sac = Layout { recompute: Recompute::Selective, ..Layout::single() };
+    let mut s = scenario(
+        r#"{"model": "llama-3.1-8b", "task": "pretrain", "precision": "bf16",
+        "training": {"seq_len": 8192, "flash_attention": true, "framework": "fsdp", "conventions": {"op_sac": true}}}"#,
+    );
+    common::assert_close(r_of(&s, &g, &sac), expected_r(&s, &g, 1, 80_216_064.0), 1e-12);
+    s.training.flash_attention = false;
+    common::assert_close(r_of(&s, &g, &sac), expected_r(&s, &g, 1, 214_433_792.0), 1e-12);
+    s.training.flash_attention = true;
+    s.training.conventions.fused_kernels = true;
+    common::assert_close(r_of(&s, &g, &sac), expected_r(&s, &g, 1, 21_495_808.0), 1e-12);
+    let s = scenario(
+        r#"{"model": "llama-3.1-8b", "task": "pretrain", "precision": "bf16",
+        "training": {"seq_len": 8192, "flash_attention": true, "framework": "fsdp"}}"#,
+    );
+    let tp2 = Layout { tp: 2, ..Layout::single() };
+    common::assert_close(r_of(&s, &g, &tp2), expected_r(&s, &g, 2, 46_596_096.0), 1e-12);
+}

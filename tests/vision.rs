@@ -119,6 +119,7 @@ fn unlisted(id: &str, params_m: f64, gflops: f64) -> vision::VisionModel {
         gflops: Some(gflops),
         resolution: Some(640),
         steps: None,
+        guidance: None,
         parts: Vec::new(),
         nchw_over_nhwc_train: None,
         nchw_over_nhwc_infer: None,
@@ -890,4 +891,53 @@ fn fp32_convolutions_run_at_the_tf32_rate_where_the_framework_turns_it_on() {
     assert!(!run("vit-b16", "a100-80gb-sxm4", None).basis.tf32, "PyTorch matmuls stay FP32");
     assert!(run("resnet50", "a100-80gb-sxm4", Some(vision::Engine::Tensorflow)).basis.tf32);
     assert!(!run("resnet50", "a100-80gb-sxm4", Some(vision::Engine::Paddle)).basis.tf32);
+}
+
+/// A sample's FLOPs: one SDXL UNet pass at 1,024 px is 2.989 TMACs (T-GATE's calflops totals:
+/// 149.438 TMACs over 25 steps × 2 guidance passes, and LCM-SDXL's 11.955 over 4 single ones),
+/// 5,978 GFLOPs; an image of 30 steps runs 60 passes. FLUX.1 [dev] (guidance-distilled) runs
+/// one 74.5-TFLOP forward per step (cache-dit: 3,726.87 TFLOPs over 50). A training sample is
+/// one pass × 3; half the side is a quarter of the work.
+#[test]
+fn a_generated_image_costs_its_steps_times_its_guidance_passes() {
+    let sdxl = vision::model("sdxl").unwrap_or_else(|| panic!("sdxl"));
+    let flux = vision::model("flux1-dev").unwrap_or_else(|| panic!("flux"));
+    let pass = 149.438e12 / 50.0 * 2.0;
+    common::assert_close(vision::sample_flops(sdxl, None, Some(30), false).unwrap_or(0.0), 60.0 * pass, 0.001);
+    common::assert_close(vision::sample_flops(sdxl, None, None, false).unwrap_or(0.0), 60.0 * pass, 0.001);
+    common::assert_close(vision::sample_flops(sdxl, Some(512), Some(30), false).unwrap_or(0.0), 15.0 * pass, 0.001);
+    common::assert_close(vision::sample_flops(sdxl, None, Some(30), true).unwrap_or(0.0), 3.0 * pass, 0.001);
+    common::assert_close(
+        vision::sample_flops(flux, None, Some(28), false).unwrap_or(0.0),
+        28.0 * 3726.87e12 / 50.0,
+        0.001,
+    );
+    // A classifier: one forward, whatever the steps.
+    let r = vision::model("resnet50").unwrap_or_else(|| panic!("resnet50"));
+    common::assert_close(vision::sample_flops(r, None, Some(30), false).unwrap_or(0.0), 8.22e9, 1e-9);
+}
+
+/// SDXL on an RTX 4090, carried from stable-fast's RTX 4080 (4.6 sampling steps/s, fp16, plain
+/// diffusers) by the roofline: the 4080's share of time at peak u = 4.6 × 2 × 5.978 TFLOPs /
+/// 97.5 TFLOPS = 0.564; peak ratio 165.2 / 97.5, bandwidth ratio 1,008 / 716.8: gain 1 / (u /
+/// 1.694 + (1 − u) / 1.406) = 1.556, 7.16 steps/s, 0.358 images/s at 20 steps. An fp16 job on
+/// the A800 takes the A100 80 GB's bf16 row (one tensor-core rate, the same silicon) rather
+/// than the 4080's fp16 one: 1 / 3.31 images/s at 30 steps.
+#[test]
+fn sdxl_is_carried_from_the_card_most_alike_in_either_16_bit_format() {
+    let m = vision::model("sdxl").unwrap_or_else(|| panic!("sdxl"));
+    let speed = |gpu: &str, steps: u32| {
+        let mut s = scenario("sdxl", Task::Inference);
+        s.precision = Precision::Fp16;
+        s.vision = VisionJob { resolution: 1024, batch: 1, steps, ..s.vision.clone() };
+        vision::speed(m, &s, &card(gpu), Catalog::embedded()).unwrap_or_else(|| panic!("{gpu}"))
+    };
+    let u = 4.6 * 2.0 * 5.978 / 97.5;
+    let gain = 1.0 / (u / (165.2 / 97.5) + (1.0 - u) / (1008.0 / 716.8));
+    let g = speed("rtx-4090", 20);
+    assert_eq!(g.basis.card, "RTX 4080");
+    common::assert_close(g.per_card, 4.6 * gain / 20.0, 0.001);
+    let a = speed("a800-80gb-sxm4", 30);
+    assert_eq!(a.basis.card, "a100-80gb-sxm4");
+    common::assert_close(a.per_card, 1.0 / 3.31, 0.01);
 }

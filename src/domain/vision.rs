@@ -95,14 +95,31 @@ fn specs_of(m: &VisionModel, x: &Measurement, catalog: &Catalog) -> Option<(f64,
     }
 }
 
+/// FLOPs of one sample at side `res` (the model's own when unstated): the forward pass × 3 for
+/// a training sample (a backward costs about two forwards, Kaplan et al. 2020 §2.1; a diffusion
+/// training sample is one denoiser pass at one noise level), and for generating an image its
+/// `steps` sampling steps × the denoiser passes each runs ([`VisionModel::guidance`]). `None`
+/// when the model publishes no FLOPs.
+#[must_use]
+pub fn sample_flops(m: &VisionModel, res: Option<u32>, steps: Option<u32>, training: bool) -> Option<f64> {
+    let side = f64::from(res.or(m.resolution)?.max(1)) / f64::from(m.resolution?.max(1));
+    let forward = m.gflops? * 1e9 * side.powi(2);
+    let passes = match (training, m.steps) {
+        (true, _) => 3.0,
+        (false, Some(default)) => {
+            f64::from(steps.unwrap_or(default).max(1)) * f64::from(m.guidance.unwrap_or(1).max(1))
+        }
+        (false, None) => 1.0,
+    };
+    Some(forward * passes)
+}
+
 /// Share of the measured card's time spent at its peak compute: the measured samples/s × the
-/// model's FLOPs per sample (at the row's resolution; a training sample costs three forward
-/// passes, Kaplan et al. 2020 §2.1) over the card's dense peak, at most 1. `None` when the model
-/// publishes no FLOPs.
+/// model's FLOPs per sample ([`sample_flops`] at the row's size and steps) over the card's dense
+/// peak, at most 1. `None` when the model publishes no FLOPs.
 fn compute_share(m: &VisionModel, x: &Measurement, peak_tflops: f64) -> Option<f64> {
-    let forward = m.gflops? * 1e9 * (f64::from(x.resolution.or(m.resolution)?) / f64::from(m.resolution?)).powi(2);
-    let passes = if x.mode == Mode::Infer { 1.0 } else { 3.0 };
-    Some((x.per_card()? * forward * passes / (peak_tflops * 1e12)).clamp(0.0, 1.0))
+    let flops = sample_flops(m, x.resolution, x.steps, x.mode != Mode::Infer)?;
+    Some((x.per_card()? * flops / (peak_tflops * 1e12)).clamp(0.0, 1.0))
 }
 
 /// How much faster `g` runs than the measured card, × the kernel-maturity ratio of the two
@@ -180,9 +197,10 @@ fn layout_factor(m: &VisionModel, s: &Scenario, x: &Measurement) -> f64 {
 
 /// The best of `c`: the job's software first (TensorFlow + XLA or TensorRT against PyTorch eager
 /// differ by more than a card carried by its roofline ratio does), then this card, then the
-/// scenario's precision — else one of its width (fp16 for bf16 and back: the same tensor-core
-/// rate; never fp32 for a 16-bit job) — then the card most alike (the ratio nearest 1), then the
-/// job's memory format; at a tie the larger batch (a throughput figure).
+/// format the job runs in — fp16 and bf16 alike (one tensor-core rate: a card nearer in speed
+/// beats the other 16-bit label), TF32 before FP32 for a TF32 job and back (tensor cores against
+/// CUDA cores), never fp32 for a 16-bit job — then the card most alike (the ratio nearest 1),
+/// then the job's memory format; at a tie the larger batch (a throughput figure).
 fn best<'a>(
     m: &VisionModel,
     c: impl Iterator<Item = &'a (&'static Measurement, f64)>,
@@ -193,7 +211,8 @@ fn best<'a>(
     // Formats as they run: an fp32 convolution job on an A100 is nearest a TF32 row.
     let far = |x: &Measurement| {
         let (q, p) = (row_precision(m, x, catalog), job_precision(m, s, x, g));
-        u8::from(q != p) + u8::from(!same_width(q, p))
+        let half = |f: Precision| matches!(f, Precision::Fp16 | Precision::Bf16);
+        u8::from(q != p && !(half(q) && half(p))) + u8::from(!same_width(q, p))
     };
     let key = |(x, r): &(&Measurement, f64)| {
         ((other_engine(s, x), x.card != g.id), far(x), r.ln().abs(), other_format(s, x), u32::MAX - x.batch)
@@ -457,7 +476,9 @@ pub fn verdict(m: &VisionModel, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Opt
         });
     }
     let peak = peak_tflops(g, s.precision).unwrap_or(0.0) * 1e12;
-    let flops = m.gflops.unwrap_or(0.0) * 1e9 * if s.task.is_training() { 3.0 } else { 1.0 };
+    let nonzero = |x: u32| (x > 0).then_some(x);
+    let flops =
+        sample_flops(m, nonzero(s.vision.resolution), nonzero(s.vision.steps), s.task.is_training()).unwrap_or(0.0);
     let mfu = figures.as_ref().map_or(0.0, |f| if peak > 0.0 { f.samples_s * flops / peak } else { 0.0 });
     Some(super::verdict::CardPlan {
         gpu: g.id.clone(),

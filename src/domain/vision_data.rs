@@ -24,6 +24,9 @@ pub struct VisionModel {
     pub resolution: Option<u32>,
     /// Diffusion: default sampling steps.
     pub steps: Option<u32>,
+    /// Diffusion: denoiser passes per sampling step (classifier-free guidance runs the
+    /// conditional and the unconditional half: 2; a guidance-distilled model: 1).
+    pub guidance: Option<u32>,
     /// A pipeline: the ids of the models it runs (each trained on its own).
     pub parts: Vec<String>,
     /// Speed in NCHW over speed in NHWC (`channels_last`), training and inference, measured on
@@ -186,7 +189,7 @@ fn int(v: &Value) -> Option<u32> {
 }
 
 /// A model row: id, name, family, arch, params_m, frozen_m, gflops, resolution, steps, parts,
-/// nchw_over_nhwc_train, nchw_over_nhwc_infer, source.
+/// nchw_over_nhwc_train, nchw_over_nhwc_infer, guidance, source.
 fn read_model(v: &Value, sources: &Value) -> Option<VisionModel> {
     Some(VisionModel {
         id: v[0].as_str()?.to_string(),
@@ -201,7 +204,8 @@ fn read_model(v: &Value, sources: &Value) -> Option<VisionModel> {
         parts: v[9].as_array().map(|p| p.iter().map(text).collect()).unwrap_or_default(),
         nchw_over_nhwc_train: v[10].as_f64(),
         nchw_over_nhwc_infer: v[11].as_f64(),
-        source: text(&sources[v[12].as_u64()? as usize]),
+        guidance: int(&v[12]),
+        source: text(&sources[v[13].as_u64()? as usize]),
     })
 }
 
