@@ -143,7 +143,10 @@ fn ratio(m: &VisionModel, x: &Measurement, g: &Gpu, s: &Scenario, catalog: &Cata
     let (peak, bw) = specs_of(m, x, catalog)?;
     // Cards outside the catalog are all NVIDIA (CUDA) ones.
     let stack = catalog.gpu(&x.card).map_or(kernels::stack(g), |r| kernels::stack(g) / kernels::stack(r));
-    let (by_peak, by_bw) = (peak_tflops(g, p)? / peak, g.memory_bandwidth_gb_s? / bw);
+    // The memory-bound part moves the activations at the job's width: an fp32 job carried from
+    // a 16-bit row moves twice the bytes through the same bandwidth.
+    let width = precision(x).bytes() / p.bytes();
+    let (by_peak, by_bw) = (peak_tflops(g, p)? / peak, g.memory_bandwidth_gb_s? / bw * width);
     let gain = match compute_share(m, x, peak) {
         Some(u) => 1.0 / (u / by_peak + (1.0 - u) / by_bw),
         None => by_peak.min(by_bw),
