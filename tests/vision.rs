@@ -873,7 +873,8 @@ fn one_training_figure_gives_activations_less_weights_gradients_and_state() {
 /// NVIDIA's TF32 figure for the card, 938 images/s (DeepLearningExamples, PyTorch NGC 21.03),
 /// not one carried at the 19.5 TFLOPS FP32 rate (517 before); Lambda's held-out "FP32" A100
 /// runs (798–1,015 images/s) agree. A V100 has no TF32 units; a ViT's fp32 matmuls stay FP32
-/// in PyTorch, and Paddle's default is not documented (kept FP32).
+/// in PyTorch, while PaddlePaddle turns TF32 on for cuBLAS and cuDNN alike
+/// (paddle/phi/backends/context_pool.cc: `allow_tf32_cublas = true`, `allow_tf32_cudnn = true`).
 #[test]
 fn fp32_convolutions_run_at_the_tf32_rate_where_the_framework_turns_it_on() {
     let run = |model: &str, gpu: &str, engine: Option<vision::Engine>| {
@@ -892,7 +893,9 @@ fn fp32_convolutions_run_at_the_tf32_rate_where_the_framework_turns_it_on() {
     assert!(!run("resnet50", "v100-sxm2-32gb", None).basis.tf32, "no TF32 units");
     assert!(!run("vit-b16", "a100-80gb-sxm4", None).basis.tf32, "PyTorch matmuls stay FP32");
     assert!(run("resnet50", "a100-80gb-sxm4", Some(vision::Engine::Tensorflow)).basis.tf32);
-    assert!(!run("resnet50", "a100-80gb-sxm4", Some(vision::Engine::Paddle)).basis.tf32);
+    assert!(run("resnet50", "a100-80gb-sxm4", Some(vision::Engine::Paddle)).basis.tf32);
+    assert!(run("vit-b16", "a100-80gb-sxm4", Some(vision::Engine::Paddle)).basis.tf32, "Paddle's matmuls too");
+    assert!(!run("resnet50", "a100-80gb-sxm4", Some(vision::Engine::Tensorrt)).basis.tf32);
 }
 
 /// A sample's FLOPs: one SDXL UNet pass at 1,024 px is 2.989 TMACs (T-GATE's calflops totals:

@@ -59,13 +59,15 @@ fn precision(x: &Measurement) -> Precision {
 /// to False since 1.12: PyTorch docs, CUDA semantics, "TensorFloat-32 (TF32) on Ampere (and
 /// later) devices"), so only a convolutional network's fp32 job gains. Lambda's "FP32"
 /// ResNet-50 training on A100s (798–1,015 img/s) matches NVIDIA's TF32 figure (938), not the
-/// 19.5 TFLOPS FP32 rate. Paddle's default is not in the documentation we could read: kept
-/// FP32; TensorRT, CTranslate2 choose their own kernels.
+/// 19.5 TFLOPS FP32 rate. PaddlePaddle turns it on for both cuBLAS and cuDNN
+/// (`allow_tf32_cublas = true`, `allow_tf32_cudnn = true` in paddle/phi/backends/context_pool.cc,
+/// PaddlePaddle/Paddle at 1bbffc24; paddle/fluid/platform/device_context.cc before); TensorRT
+/// and CTranslate2 choose their own kernels.
 fn runs_as(m: &VisionModel, p: Precision, engine: Option<Engine>, tf32_units: bool) -> Precision {
     let tf32 = match engine.unwrap_or(Engine::Pytorch) {
-        Engine::Tensorflow => true,
+        Engine::Tensorflow | Engine::Paddle => true,
         Engine::Pytorch => m.arch == "cnn",
-        Engine::Tensorrt | Engine::Paddle | Engine::Ctranslate2 => false,
+        Engine::Tensorrt | Engine::Ctranslate2 => false,
     };
     if p == Precision::Fp32 && tf32 && tf32_units {
         Precision::Tf32
