@@ -891,6 +891,10 @@ fn fp32_convolutions_run_at_the_tf32_rate_where_the_framework_turns_it_on() {
     let pcie = run("resnet50", "a100-40gb-pcie", None);
     assert_eq!((pcie.basis.card.as_str(), pcie.basis.tf32), ("a100-40gb-sxm4", true));
     assert!(!run("resnet50", "v100-sxm2-32gb", None).basis.tf32, "no TF32 units");
+    // An A10's TF32 rate (62.5 TFLOPS) is nearer a V100's FP32 row by the roofline than an
+    // A100's TF32 one, but the format it runs in comes first.
+    let a10 = run("resnet50", "a10", None);
+    assert!(a10.basis.tf32 && a10.basis.card.starts_with("a100"), "{:?}", a10.basis);
     assert!(!run("vit-b16", "a100-80gb-sxm4", None).basis.tf32, "PyTorch matmuls stay FP32");
     assert!(run("resnet50", "a100-80gb-sxm4", Some(vision::Engine::Tensorflow)).basis.tf32);
     assert!(run("resnet50", "a100-80gb-sxm4", Some(vision::Engine::Paddle)).basis.tf32);
@@ -945,4 +949,26 @@ fn sdxl_is_carried_from_the_card_most_alike_in_either_16_bit_format() {
     let a = speed("a800-80gb-sxm4", 30);
     assert_eq!(a.basis.card, "a100-80gb-sxm4");
     common::assert_close(a.per_card, 1.0 / 3.31, 0.01);
+}
+
+/// The utilisation a vision plan shows counts the work of the job as set: an SDXL image of 20
+/// steps is 40 UNet passes, of 30 steps 60, so on one card the MFU is the same whatever the
+/// steps (images/s × passes × 5,978 GFLOPs / the card's 16-bit peak).
+#[test]
+fn the_vision_mfu_counts_the_jobs_own_steps() {
+    let m = vision::model("sdxl").unwrap_or_else(|| panic!("sdxl"));
+    let g = card("a100-80gb-sxm4");
+    let plan = |steps: u32| {
+        let mut s = scenario("sdxl", Task::Inference);
+        s.cards = CardFilter { only: vec![g.id.clone()], ..CardFilter::default() };
+        s.vision = VisionJob { resolution: 1024, batch: 1, steps, ..s.vision.clone() };
+        let sp = vision::speed(m, &s, &g, Catalog::embedded()).unwrap_or_else(|| panic!("speed"));
+        let p = vision::verdict(m, &s, &g, Catalog::embedded()).unwrap_or_else(|| panic!("plan"));
+        (p.mfu, sp.per_card)
+    };
+    let (mfu20, rate20) = plan(20);
+    let (mfu30, _) = plan(30);
+    common::assert_close(mfu20, mfu30, 1e-9);
+    let peak = g.bf16_tflops.unwrap_or(0.0) * 1e12;
+    common::assert_close(mfu20, rate20 * 40.0 * 5978e9 / peak, 1e-9);
 }
