@@ -153,10 +153,10 @@ fn elementwise_at(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, matmul: f64)
     let mlp = if m.gated_mlp { 3.0 } else { 2.0 } * w * mlp_width / tp;
     let scores_fwd =
         if t.flash_attention { 0.0 } else { f64::from(m.heads) * seq * (2.0 * w + mask * (2.0 * w + 1.0)) / tp };
-    let eager = if c.fused_kernels {
-        0.0
-    } else {
+    let eager = if eager_kernels(m, c) {
         eager_bytes(m, w, mlp_width, tp, if c.sequence_parallel { tp } else { 1.0 })
+    } else {
+        0.0
     };
     // Selective recompute repeats the score kernels; torchtitan's op-level policy repeats
     // every elementwise kernel of the forward.
@@ -168,6 +168,13 @@ fn elementwise_at(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, matmul: f64)
     let bytes = f64::from(m.layers) * (3.0 * (hidden_terms + mlp + scores_fwd + eager) + repeat);
     let flops = training_flops(m, s.task, t.seq_len, 1.0, true) / tp;
     Some((bytes / bandwidth) / (flops / gemm_rate))
+}
+
+/// Whether a step pays [`eager_bytes`]: a Llama block (gated MLP) without fused kernels
+/// (`Conventions::fused_kernels`). LayerNorm and GELU run as one ATen kernel each either way.
+#[must_use]
+pub fn eager_kernels(m: &ModelSpec, c: &super::framework::Conventions) -> bool {
+    m.gated_mlp && !c.fused_kernels
 }
 
 /// Bytes per token and layer (forward) that eager PyTorch moves beyond the fused count of
@@ -190,9 +197,6 @@ fn elementwise_at(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, matmul: f64)
 /// - SwiGLU: `silu(gate)` 2w and the product 3w per MLP value against the fused kernel's 3w.
 #[must_use]
 pub fn eager_bytes(m: &ModelSpec, w: f64, mlp_width: f64, tp: f64, sp: f64) -> f64 {
-    if !m.gated_mlp {
-        return 0.0;
-    }
     let h = f64::from(m.hidden);
     let q = f64::from(m.heads * m.head_dim()) / tp;
     let kv = f64::from(m.kv_heads * m.head_dim()) / tp;

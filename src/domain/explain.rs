@@ -367,7 +367,7 @@ fn training_time(
                 u.kernel,
                 u.kernel * (1.0 + u.elementwise) * u.attention,
                 u.elementwise,
-                if m.gated_mlp && !s.training.conventions.fused_kernels { ", eager PyTorch kernels" } else { "" },
+                if compute::eager_kernels(m, &s.training.conventions) { ", eager PyTorch kernels" } else { "" },
                 u.attention,
                 u.pipeline,
                 u.recompute,

@@ -40,10 +40,15 @@ fn work_ratio(m: &VisionModel, s: &Scenario, x: &Measurement) -> f64 {
     let side = |r: Option<u32>| f64::from(r.or(m.resolution).unwrap_or(1).max(1));
     let passes =
         |k: Option<u32>, sampling: bool| if sampling { f64::from(k.or(m.steps).unwrap_or(1).max(1)) } else { 1.0 };
-    let res = (s.vision.resolution > 0).then_some(s.vision.resolution);
-    let st = (s.vision.steps > 0).then_some(s.vision.steps);
+    let (res, st) = job_size(s);
     let ours = passes(st, s.task == Task::Inference);
     (side(res) / side(x.resolution)).powi(2) * ours / passes(x.steps, x.mode == Mode::Infer)
+}
+
+/// The job's side and sampling steps as set (0 in the scenario: the model's own).
+fn job_size(s: &Scenario) -> (Option<u32>, Option<u32>) {
+    let set = |x: u32| (x > 0).then_some(x);
+    (set(s.vision.resolution), set(s.vision.steps))
 }
 
 /// A measurement's numeric format (16-bit when the file names none the planner knows).
@@ -481,9 +486,8 @@ pub fn verdict(m: &VisionModel, s: &Scenario, g: &Gpu, catalog: &Catalog) -> Opt
         });
     }
     let peak = peak_tflops(g, s.precision).unwrap_or(0.0) * 1e12;
-    let nonzero = |x: u32| (x > 0).then_some(x);
-    let flops =
-        sample_flops(m, nonzero(s.vision.resolution), nonzero(s.vision.steps), s.task.is_training()).unwrap_or(0.0);
+    let (res, steps) = job_size(s);
+    let flops = sample_flops(m, res, steps, s.task.is_training()).unwrap_or(0.0);
     let mfu = figures.as_ref().map_or(0.0, |f| if peak > 0.0 { f.samples_s * flops / peak } else { 0.0 });
     Some(super::verdict::CardPlan {
         gpu: g.id.clone(),
