@@ -143,13 +143,19 @@ fn nearest(bw: f64, with: impl Fn(&Ops) -> bool) -> Option<&'static Ops> {
     MEASURED.iter().filter(|o| with(o)).min_by(|a, b| distance(a).total_cmp(&distance(b)))
 }
 
-/// `table` at `x` from its values at `xs`, linear in ln x, held at the ends.
-fn log_interp(xs: &[f64], table: &[f64], x: f64) -> f64 {
-    let x = x.clamp(xs[0], xs[xs.len() - 1]);
-    let i = xs.windows(2).position(|w| x <= w[1]).unwrap_or(xs.len() - 2);
-    let f = (x / xs[i]).ln() / (xs[i + 1] / xs[i]).ln();
-    table[i] + f * (table[i + 1] - table[i])
+/// `table` at `x` from its values at the sizes first·ratio^k (k = 0, 1, …: every table here is
+/// measured at a geometric series of sizes), linear in ln x, held at the ends. `ln_ratio` is
+/// ln(ratio): one logarithm per call (this runs in every simulated step).
+fn log_interp(first: f64, ln_ratio: f64, table: &[f64], x: f64) -> f64 {
+    let last = table.len() - 1;
+    let u = ((x / first).ln() / ln_ratio).clamp(0.0, last as f64);
+    let i = (u as usize).min(last - 1);
+    table[i] + (u - i as f64) * (table[i + 1] - table[i])
 }
+
+/// ln 4 and ln 8, the ratios between the measured sizes.
+const LN_4: f64 = 2.0 * std::f64::consts::LN_2;
+const LN_8: f64 = 3.0 * std::f64::consts::LN_2;
 
 /// One all-reduce of `bytes` over `gpus` (2, 4 or 8; wider groups take the 8-GPU row), seconds:
 /// interpolated in ln(bytes) between the measured sizes, linear in bytes past 512 KB.
@@ -165,7 +171,7 @@ pub fn allreduce_s(o: &Ops, gpus: u32, bytes: f64) -> f64 {
     let us = if bytes > sizes[2] {
         row[2] + (bytes - sizes[2]) * (row[2] - row[1]) / (sizes[2] - sizes[1])
     } else {
-        log_interp(&sizes, &row, bytes)
+        log_interp(sizes[0], LN_8, &row, bytes)
     };
     us * 1e-6
 }
@@ -324,14 +330,14 @@ impl DecodeOps {
         if let Some((layers, t)) = self.mla {
             // The module's measured batch is its query tokens (its projections and attention
             // grow with them); the cache is read once per request.
-            s += layers * log_interp(&[1.0, 8.0, 64.0], &t, batch * queries);
+            s += layers * log_interp(1.0, LN_8, &t, batch * queries);
             // The module was measured at 1,024 cached tokens per request.
             s += (context - 1024.0 * batch).max(0.0) * self.per_context_s;
         } else {
             s += context * self.per_context_s;
         }
         if let Some((layers, t)) = self.moe_table {
-            s += layers * log_interp(&[1.0, 4.0, 16.0, 64.0, 256.0], &t, tokens);
+            s += layers * log_interp(1.0, LN_4, &t, tokens);
         }
         if let Some((held_s, k, layers, floor)) = self.moe_roofline {
             // Experts this card holds that the batch's tokens pick, read once.
