@@ -100,12 +100,21 @@ fn moe_all_to_all_follows_its_bytes() {
     let part = mfu_of(&v3, &g, &l).comm;
     assert!((part.ep_s / c.ep_s - 24.0 / 32.0).abs() < 1e-9, "{}", part.ep_s / c.ep_s);
     // Context parallelism splits each sequence over cp cards: each dispatches half the tokens.
-    // The EP group (tp·cp·ep = 16 cards) now spans two servers: the fabric at the scenario's
-    // 200 Gb/s per GPU × 0.85 (comms::FABRIC_EFFICIENCY).
+    // The EP group (ranks cp = 2 apart, tp·cp·ep = 16 cards) now spans two servers, four of its
+    // eight ranks in each: of the seven peers' tokens, the four for the other server cross the
+    // fabric at the scenario's 200 Gb/s per GPU × 0.85 (comms::FABRIC_EFFICIENCY) while the
+    // three for this server's peers cross NVLink at the same time — the fabric sets the time,
+    // and only its bytes count for the network's sizing.
     let split = mfu_of(&s, &g, &Layout { cp: 2, ..l }).comm;
     let fabric = s.infra.fabric_gbit_per_gpu * 1e9 / 8.0 * 0.85;
-    let want = 4.0 * 32.0 * 1.0 * per_layer / 2.0 / fabric;
-    assert!((split.ep_s / want - 1.0).abs() < 1e-9, "{} vs {want}", split.ep_s);
+    let remote = 4.0 * 32.0 * 1.0 * per_layer / 2.0 * 4.0 / 7.0;
+    assert!((split.ep_s / (remote / fabric) - 1.0).abs() < 1e-9, "{} vs {}", split.ep_s, remote / fabric);
+    assert!((split.fabric.ep / remote - 1.0).abs() < 1e-9, "{} vs {remote}", split.fabric.ep);
+    // TP 8 fills each server: every EP peer is in another one and all the tokens cross the fabric
+    // (DP 2: four micro-batches per step; half of each micro-batch's tokens leave the card).
+    let wide = mfu_of(&s, &g, &Layout { tp: 8, ep: 2, dp: 2, ..l }).comm;
+    let sent = 4.0 * 32.0 * 4.0 * 4096.0 * 4096.0 * 2.0 * 2.0 / 2.0;
+    assert!((wide.fabric.ep / sent - 1.0).abs() < 1e-9, "{} vs {sent}", wide.fabric.ep);
 }
 
 /// LoRA trains only the adapters: the data-parallel all-reduce carries their gradients, not the

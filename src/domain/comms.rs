@@ -197,7 +197,19 @@ pub fn step_comm(s: &Scenario, g: &Gpu, l: &Layout, x: &StepTraffic, compute_s: 
         if pp > 1 { over(2.0 * x.microbatches * x.act_bytes / f64::from(tp), l.gpus(), |f| &mut f.pp) } else { 0.0 };
     let ep_s = if ep > 1 {
         let e = f64::from(ep);
-        over(4.0 * x.moe_layers * x.microbatches * x.dispatch_bytes * (e - 1.0) / e, tp * cp * ep, |f| &mut f.ep)
+        let sent = 4.0 * x.moe_layers * x.microbatches * x.dispatch_bytes * (e - 1.0) / e;
+        // The group's ranks are tp·cp apart: `near` of them (itself included) share a server.
+        // An all-to-all posts a send to every peer at once (NCCL's grouped send/recv), so the
+        // tokens for peers in the server cross its link while those for the rest cross the NIC,
+        // side by side: the slower of the two sets the time.
+        let near = (per_server / (tp * cp).min(per_server)).clamp(1, ep);
+        if near == ep || near == 1 {
+            over(sent, tp * cp * ep, |f| &mut f.ep)
+        } else {
+            let remote = sent * f64::from(ep - near) / (e - 1.0);
+            let inside = (sent - remote) / link(near * tp * cp);
+            over(remote, tp * cp * ep, |f| &mut f.ep).max(inside)
+        }
     } else {
         0.0
     };
