@@ -117,6 +117,39 @@ fn moe_all_to_all_follows_its_bytes() {
     assert!((wide.fabric.ep / sent - 1.0).abs() < 1e-9, "{} vs {sent}", wide.fabric.ep);
 }
 
+/// An all-to-all across two servers whose cards talk over PCIe inside the server (L40S, no
+/// NVLink) on a fast fabric: the tokens for the seven peers in the server are the slower share
+/// (PCIe 4.0 x16 at 65%, comms::PCIE_EFFICIENCY, against 400 Gb/s × 0.85), so they set the time,
+/// while only the eight other-server peers' tokens load the network. Context parallelism
+/// folds the group too: TP 4 × CP 2 fill a server, so each of EP 2's peers is in the other one.
+#[test]
+fn a_spanning_all_to_all_waits_for_its_slower_link() {
+    use gpu_planner::domain::comms::{inter_server, link_within};
+    let mut s = Scenario { model: "mixtral-8x7b".into(), ..Scenario::default() };
+    s.training.seq_len = 4096;
+    s.training.micro_batch = 1;
+    s.training.global_batch = 16;
+    s.infra.fabric_gbit_per_gpu = 400.0;
+    let g = card("l40s");
+    let l = Layout { dp: 16, ep: 16, zero: 1, ..Layout::single() };
+    let c = mfu_of(&s, &g, &l).comm;
+    // 4 all-to-alls × 32 MoE layers × one micro-batch × 4,096 tokens × 4,096 × 2 B × top-2,
+    // 15/16 of it to other cards: 7/15 of that to this server's peers, 8/15 to the other's.
+    let sent = 4.0 * 32.0 * 4096.0 * 4096.0 * 2.0 * 2.0 * 15.0 / 16.0;
+    let (pcie, fabric) = (link_within(&g, 8).0, inter_server(&s));
+    assert!(sent * 7.0 / 15.0 / pcie > sent * 8.0 / 15.0 / fabric, "the PCIe share is the slower");
+    assert!((c.ep_s / (sent * 7.0 / 15.0 / pcie) - 1.0).abs() < 1e-9, "{} vs {}", c.ep_s, sent * 7.0 / 15.0 / pcie);
+    assert!((c.fabric.ep / (sent * 8.0 / 15.0) - 1.0).abs() < 1e-9, "{}", c.fabric.ep);
+    // TP 4 × CP 2 × EP 2 on H100 servers: the EP peer is always in the other server.
+    let h = card("h100-sxm");
+    let folded = Layout { tp: 4, cp: 2, ep: 2, dp: 2, zero: 1, ..Layout::single() };
+    let f = mfu_of(&s, &h, &folded).comm;
+    // Each CP rank dispatches half the sequence; one micro-batch per DP rank of 2 → 8 per step.
+    let half = 4.0 * 32.0 * 8.0 * 2048.0 * 4096.0 * 2.0 * 2.0 / 2.0;
+    assert!((f.fabric.ep / half - 1.0).abs() < 1e-9, "{} vs {half}", f.fabric.ep);
+    assert!((f.ep_s / (half / fabric) - 1.0).abs() < 1e-9, "{} vs {}", f.ep_s, half / fabric);
+}
+
 /// LoRA trains only the adapters: the data-parallel all-reduce carries their gradients, not the
 /// frozen model's (Hu et al. 2021).
 #[test]

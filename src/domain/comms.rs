@@ -178,6 +178,20 @@ pub fn step_comm(s: &Scenario, g: &Gpu, l: &Layout, x: &StepTraffic, compute_s: 
             dp_link = "fabric".into();
         }
     }
+    // MoE all-to-alls. The group's ranks are tp·cp apart: `near` of them (itself included) share
+    // a server. An all-to-all posts a send to every peer at once (NCCL's grouped send/recv), so
+    // the tokens for peers in the server cross its link while those for the rest cross the NIC,
+    // side by side: the slower of the two sets the time, and only the latter loads the fabric.
+    let ep_s = if ep > 1 {
+        let e = f64::from(ep);
+        let sent = 4.0 * x.moe_layers * x.microbatches * x.dispatch_bytes * (e - 1.0) / e;
+        let near = (per_server / (tp * cp).min(per_server)).clamp(1, ep);
+        let remote = sent * f64::from(ep - near) / (e - 1.0);
+        fabric.ep = remote;
+        (remote / inter).max((sent - remote) / link(near * tp * cp))
+    } else {
+        0.0
+    };
     // Bytes each card sends for a group `span` cards wide, and their seconds on its link.
     let mut over = |bytes: f64, span: u32, slot: fn(&mut Fabric) -> &mut f64| {
         if crosses(span) {
@@ -195,24 +209,6 @@ pub fn step_comm(s: &Scenario, g: &Gpu, l: &Layout, x: &StepTraffic, compute_s: 
     // Sequence parallelism scatters each send over the tensor-parallel ranks.
     let pp_s =
         if pp > 1 { over(2.0 * x.microbatches * x.act_bytes / f64::from(tp), l.gpus(), |f| &mut f.pp) } else { 0.0 };
-    let ep_s = if ep > 1 {
-        let e = f64::from(ep);
-        let sent = 4.0 * x.moe_layers * x.microbatches * x.dispatch_bytes * (e - 1.0) / e;
-        // The group's ranks are tp·cp apart: `near` of them (itself included) share a server.
-        // An all-to-all posts a send to every peer at once (NCCL's grouped send/recv), so the
-        // tokens for peers in the server cross its link while those for the rest cross the NIC,
-        // side by side: the slower of the two sets the time.
-        let near = (per_server / (tp * cp).min(per_server)).clamp(1, ep);
-        if near == ep || near == 1 {
-            over(sent, tp * cp * ep, |f| &mut f.ep)
-        } else {
-            let remote = sent * f64::from(ep - near) / (e - 1.0);
-            let inside = (sent - remote) / link(near * tp * cp);
-            over(remote, tp * cp * ep, |f| &mut f.ep).max(inside)
-        }
-    } else {
-        0.0
-    };
     let cp_s = if cp > 1 {
         let c = f64::from(cp);
         over(3.0 * x.stage_layers * x.microbatches * x.kv_bytes * (c - 1.0) / c, tp * cp, |f| &mut f.cp)
