@@ -433,6 +433,10 @@ fn the_measured_decode_step_composes_the_published_operator_timings() {
     assert_close(allreduce_s(h200, 8, 65_536.0), 4.58e-6, 1e-12);
     assert_close(allreduce_s(h200, 2, 8192.0), 2.8e-6, 1e-12);
     assert_close(allreduce_s(h200, 8, (8192.0_f64 * 65_536.0).sqrt()), (3.5e-6 + 4.58e-6) / 2.0, 1e-9);
+    // The largest measured size is read as measured (17.78 µs at 512 KB), and below the smallest
+    // the smallest holds.
+    assert_close(allreduce_s(h200, 8, 524_288.0), 17.78e-6, 1e-12);
+    assert_close(allreduce_s(h200, 8, 100.0), 3.5e-6, 1e-12);
     assert!(allreduce_s(h200, 1, 1e6).abs() < 1e-15, "one card has nothing to reduce");
     assert!(ops("l40s").is_none() && ops("h20").is_none(), "cards without their own measurements");
     let s = Scenario { task: Task::Inference, model: "deepseek-v3".into(), ..Scenario::default() };
