@@ -157,7 +157,7 @@ fn held_out_vision_rows_do_not_regress() {
 fn an_open_input_is_scored_over_its_band() {
     use gpu_planner::domain::accuracy::table_of;
     let base = cases().iter().find(|c| c.id == "llama3-405b-8k-8192gpu-mfu").expect("row").clone();
-    let open = base.open.clone().expect("open virtual stages");
+    let open = base.open.first().cloned().expect("open virtual stages");
     assert_eq!(open.path, "/parallel/virtual_stages");
     let band = table_of(std::slice::from_ref(&base), Catalog::embedded())[0].band.expect("band");
     let (lo, hi) = band;
@@ -180,13 +180,45 @@ fn an_open_input_is_scored_over_its_band() {
         .iter()
         .map(|v| {
             let mut c = base.clone();
-            c.open = None;
+            c.open = Vec::new();
             c.scenario["parallel"]["virtual_stages"] = v.clone();
             table_of(&[c], Catalog::embedded())[0].ours.expect("figure")
         })
         .collect();
     let (min, max) = figures.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(*x), b.max(*x)));
     assert!((min - lo).abs() < 1e-9 && (max - hi).abs() < 1e-9, "{figures:?} vs {band:?}");
+}
+
+/// Two open inputs are scored over every combination of their values: the band's ends are the
+/// extremes over the four figures, each computed alone with both inputs set by hand (Llama 3's
+/// virtual stages 2 and 8 × a 25 or 400 Gb/s fabric per GPU).
+#[test]
+fn two_open_inputs_are_scored_over_their_combinations() {
+    use gpu_planner::domain::accuracy::{table_of, Open};
+    let mut base = cases().iter().find(|c| c.id == "llama3-405b-8k-8192gpu-mfu").expect("row").clone();
+    let stages = [serde_json::json!(2), serde_json::json!(8)];
+    let fabric = [serde_json::json!(25), serde_json::json!(400)];
+    base.open = vec![
+        Open { path: "/parallel/virtual_stages".into(), values: stages.to_vec(), why: String::new() },
+        Open { path: "/infra/fabric_gbit_per_gpu".into(), values: fabric.to_vec(), why: String::new() },
+    ];
+    let (lo, hi) = table_of(std::slice::from_ref(&base), Catalog::embedded())[0].band.expect("band");
+    let mut figures = Vec::new();
+    for v in &stages {
+        for f in &fabric {
+            let mut c = base.clone();
+            c.open = Vec::new();
+            c.scenario["parallel"]["virtual_stages"] = v.clone();
+            c.scenario["infra"] = serde_json::json!({ "fabric_gbit_per_gpu": f });
+            figures.push(table_of(&[c], Catalog::embedded())[0].ours.expect("figure"));
+        }
+    }
+    let (min, max) = figures.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(*x), b.max(*x)));
+    assert!((min - lo).abs() < 1e-9 && (max - hi).abs() < 1e-9, "{figures:?} vs {:?}", (lo, hi));
+    // The fabric matters at 8,192 GPUs: the four figures are not two repeated.
+    figures.sort_by(f64::total_cmp);
+    figures.dedup_by(|a, b| (*a - *b).abs() < 1e-9);
+    assert_eq!(figures.len(), 4, "{figures:?}");
 }
 
 /// The tiers' bands are the held-out rows' p90 |error| per tier, and the measured cards are the

@@ -18,30 +18,34 @@ fn within(c: &Case, e: f64) -> bool {
 /// The engine's figure for one case and whether it is within tolerance.
 #[must_use]
 pub fn row(c: &Case, catalog: &Catalog) -> Row {
-    let Some(open) = c.open.as_ref().filter(|o| !o.values.is_empty()) else {
+    if c.open.iter().all(|o| o.values.is_empty()) {
         let got = measure(c, catalog);
         let ours = got.as_ref().ok().copied();
         let error = ours.map(|o| o / c.published - 1.0);
         let within = error.is_some_and(|e| within(c, e));
         return Row { case: c.clone(), ours, error, within, problem: got.err(), band: None };
-    };
+    }
+    // Every combination of the open inputs' values (an input with none keeps the case's own).
+    let mut combos: Vec<Vec<(&str, &serde_json::Value)>> = vec![Vec::new()];
+    for o in c.open.iter().filter(|o| !o.values.is_empty()) {
+        combos = combos
+            .into_iter()
+            .flat_map(|done| {
+                o.values.iter().map(move |v| {
+                    let mut next = done.clone();
+                    next.push((o.path.as_str(), v));
+                    next
+                })
+            })
+            .collect();
+    }
     let mut figures = Vec::new();
     let mut problem = None;
-    for v in &open.values {
+    for combo in combos {
         let mut one = c.clone();
-        one.open = None;
-        match one.scenario.pointer_mut(&open.path) {
-            Some(slot) => *slot = v.clone(),
-            None => {
-                // The patch does not state it yet: nest the value under the path's keys.
-                let patch = open
-                    .path
-                    .trim_start_matches('/')
-                    .split('/')
-                    .rev()
-                    .fold(v.clone(), |inner, key| serde_json::json!({ key: inner }));
-                super::merge(&mut one.scenario, &patch);
-            }
+        one.open = Vec::new();
+        for (path, v) in combo {
+            set(&mut one.scenario, path, v);
         }
         match measure(&one, catalog) {
             Ok(x) => figures.push(x),
@@ -59,6 +63,22 @@ pub fn row(c: &Case, catalog: &Catalog) -> Row {
     let inside = (lo..=hi).contains(&c.published);
     let within = inside || error.is_some_and(|e| within(c, e));
     Row { case: c.clone(), ours, error, within, problem: None, band: Some((lo, hi)) }
+}
+
+/// `scenario` with the value at JSON pointer `path` set to `v`, nesting it under the path's keys
+/// when the patch does not state it yet.
+fn set(scenario: &mut serde_json::Value, path: &str, v: &serde_json::Value) {
+    match scenario.pointer_mut(path) {
+        Some(slot) => *slot = v.clone(),
+        None => {
+            let patch = path
+                .trim_start_matches('/')
+                .split('/')
+                .rev()
+                .fold(v.clone(), |inner, key| serde_json::json!({ key: inner }));
+            super::merge(scenario, &patch);
+        }
+    }
 }
 
 /// What kind of estimate a case checks.
