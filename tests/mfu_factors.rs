@@ -148,6 +148,21 @@ fn a_spanning_all_to_all_waits_for_its_slower_link() {
     let half = 4.0 * 32.0 * 8.0 * 2048.0 * 4096.0 * 2.0 * 2.0 / 2.0;
     assert!((f.fabric.ep / half - 1.0).abs() < 1e-9, "{} vs {half}", f.fabric.ep);
     assert!((f.ep_s / (half / fabric) - 1.0).abs() < 1e-9, "{} vs {}", f.ep_s, half / fabric);
+    // A100 PCIe cards bridged in pairs (NVLink domain 2): four EP ranks share a server, TP 2 or
+    // CP 2 apart, so their tokens cross the 8-card span over PCIe (not the bridge), the slower
+    // link here. Two micro-batches per step (16 sequences over DP 8); CP halves each one.
+    let p = card("a100-80gb-pcie");
+    let pcie8 = link_within(&p, 8).0;
+    assert!(pcie8 < link_within(&p, 2).0, "the bridge is faster than PCIe");
+    for (tp, cp) in [(2, 1), (1, 2)] {
+        let lay = Layout { tp, cp, ep: 8, dp: 8, zero: 1, ..Layout::single() };
+        let c = mfu_of(&s, &p, &lay).comm;
+        let sent = 4.0 * 32.0 * 2.0 * 4096.0 / f64::from(cp) * 4096.0 * 2.0 * 2.0 * 7.0 / 8.0;
+        let inside = sent * 3.0 / 7.0 / pcie8;
+        assert!(inside > sent * 4.0 / 7.0 / fabric, "PCIe is the slower link");
+        assert!((c.ep_s / inside - 1.0).abs() < 1e-9, "tp {tp} cp {cp}: {} vs {inside}", c.ep_s);
+        assert!(c.pp_s.abs() < 1e-15, "one pipeline stage sends nothing: {}", c.pp_s);
+    }
 }
 
 /// LoRA trains only the adapters: the data-parallel all-reduce carries their gradients, not the
