@@ -96,6 +96,49 @@ fn mfu_line_shows_factors_whose_product_is_the_mfu() {
     assert_eq!(e.result, format!("{:.1}%", v.mfu * 100.0));
 }
 
+/// An MoE step's all-to-all is named with its seconds in the MFU line, in both languages, and a
+/// dense step's is not: Mixtral 8x7B with EP 8 on 16 H100s (the group spans two servers).
+#[test]
+fn the_mfu_line_names_the_moe_all_to_all() {
+    use gpu_planner::domain::scenario::Parallel;
+    let mut s = Scenario { model: "mixtral-8x7b".into(), task: Task::Pretrain, ..Scenario::default() };
+    s.parallel = Parallel {
+        auto: false,
+        gpus: 16,
+        tp: 1,
+        pp: 1,
+        ep: 8,
+        zero: 1,
+        recompute: gpu_planner::domain::scenario::Recompute::Full,
+        ..s.parallel.clone()
+    };
+    let r = report(&s);
+    let v = r.cards.iter().find(|v| v.gpu == "h100-sxm").unwrap_or_else(|| panic!("h100"));
+    let u = v.utilisation.as_ref().unwrap_or_else(|| panic!("training has an MFU"));
+    assert!(u.comm.ep_s > 0.0, "{:?}", u.comm);
+    let line = |lang| {
+        let lines = explain(&s, Catalog::embedded(), v, lang);
+        lines.into_iter().find(|e| e.id == "mfu").unwrap_or_else(|| panic!("mfu line")).formula
+    };
+    let (en, zh) = (line(Lang::En), line(Lang::Zh));
+    assert!(en.contains(&format!("EP all-to-all {:.3} s", u.comm.ep_s)), "{en}");
+    assert!(zh.contains(&format!("EP 全对全 {:.3} s", u.comm.ep_s)), "{zh}");
+    // Context parallelism 2 adds its ring.
+    let mut ring = s.clone();
+    ring.parallel.cp = 2;
+    let r = report(&ring);
+    let v = r.cards.iter().find(|v| v.gpu == "h100-sxm").unwrap_or_else(|| panic!("h100"));
+    let c = &v.utilisation.as_ref().unwrap_or_else(|| panic!("mfu")).comm;
+    let lines = explain(&ring, Catalog::embedded(), v, Lang::En);
+    let f = &lines.iter().find(|e| e.id == "mfu").unwrap_or_else(|| panic!("mfu line")).formula;
+    assert!(c.cp_s > 0.0 && f.contains(&format!("CP ring {:.3} s", c.cp_s)), "{f}");
+    let dense = report(&Scenario::default());
+    let d = &dense.cards[0];
+    let plain = explain(&Scenario::default(), Catalog::embedded(), d, Lang::En);
+    let mfu = plain.iter().find(|e| e.id == "mfu").unwrap_or_else(|| panic!("mfu line"));
+    assert!(!mfu.formula.contains("all-to-all") && !mfu.formula.contains("CP ring"), "{}", mfu.formula);
+}
+
 /// The number after `key` in `text` ("/ dp 4" → 4).
 fn after(text: &str, key: &str) -> Option<f64> {
     let rest = &text[text.find(key)? + key.len()..];

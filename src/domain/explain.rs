@@ -363,7 +363,7 @@ fn training_time(
         let formula = match u.measured {
             Some(x) => format!("your measured MFU {:.1}% replaces the prediction", x * 100.0),
             None => format!(
-                "kernel {:.2} (GEMMs {:.2} / (1 + elementwise {:.3}{}) / attention kernel {:.3}) × pipeline {:.2} × recompute {:.2} × communication {:.2} × offload {:.2} (compute {:.3} s/step; exposed comm {:.3} s: DP {:.3} s over {}, TP {:.3} s, PP {:.3} s)",
+                "kernel {:.2} (GEMMs {:.2} / (1 + elementwise {:.3}{}) / attention kernel {:.3}) × pipeline {:.2} × recompute {:.2} × communication {:.2} × offload {:.2} (compute {:.3} s/step; exposed comm {:.3} s: DP {:.3} s over {}, TP {:.3} s, PP {:.3} s{})",
                 u.kernel,
                 u.kernel * (1.0 + u.elementwise) * u.attention,
                 u.elementwise,
@@ -378,7 +378,8 @@ fn training_time(
                 u.comm.dp_s,
                 dp_link(&u.comm.dp_link, g, lang),
                 u.comm.tp_s,
-                u.comm.pp_s
+                u.comm.pp_s,
+                moe_and_ring(&u.comm),
             ),
         };
         out.push(line(
@@ -559,4 +560,17 @@ fn optimizer_name(o: Optimizer) -> &'static str {
         Optimizer::Sgd => "SGD",
         Optimizer::Adafactor => "Adafactor",
     }
+}
+
+/// The MoE all-to-all and the context-parallel ring of a step, when it has them (before overlap:
+/// the exposed total above counts what is left of them).
+fn moe_and_ring(c: &super::comms::StepComm) -> String {
+    let mut out = String::new();
+    if c.ep_s > 0.0 {
+        out += &format!(", EP all-to-all {:.3} s", c.ep_s);
+    }
+    if c.cp_s > 0.0 {
+        out += &format!(", CP ring {:.3} s", c.cp_s);
+    }
+    out
 }

@@ -46,6 +46,8 @@ const ZH_WORDS: &str = concat!(
     "; recompute full|；全部重算|",
     " CUDA context + | CUDA 上下文 + |",
     "SGD with momentum|带动量的 SGD|",
+    ", EP all-to-all |，EP 全对全 |",
+    ", CP ring |，CP 环形 |",
     " × communication | × 通信 |",
     "fp32 accumulation|fp32 累加|",
     "custom switches|自定义开关|",
