@@ -449,6 +449,13 @@ fn the_measured_decode_step_composes_the_published_operator_timings() {
     let mla = o.step(8.0, 8.0 * 1024.0, 4.0, 1.0) - o.step(1.0, 1024.0, 4.0, 1.0);
     assert_close(mla, 61.0 * (56.2 - 51.7) * 1e-6 + ar(8.0) - ar(1.0), 1e-9);
     assert!(o.step(0.0, 0.0, 0.0, 1.0).abs() < 1e-15, "no decoding request, no decode step");
+    // The module was measured at 1,024 cached tokens a request: shorter contexts cost the same,
+    // longer ones add their latent cache's read, linearly (the MLA cache, 576 values a token and
+    // layer, at the card's attention share of bandwidth).
+    let at = |context: f64| o.step(1.0, context, 4.0, 1.0);
+    assert_close(at(500.0), at(1024.0), 1e-15);
+    let (one, two) = (at(1024.0 + 50_000.0) - at(1024.0), at(1024.0 + 100_000.0) - at(1024.0));
+    assert!(one > 0.0 && (two / one - 2.0).abs() < 1e-9, "{one} {two}");
     // BF16 weights: DeepSeek's FP8 MoE table does not apply; the routed experts are read at
     // the measured GEMM share instead. The A100 (no MLA module measured) takes the H100's module,
     // the nearest in bandwidth, stretched by 3,350 / 2,039 GB/s: from one request to eight at
