@@ -485,6 +485,11 @@ mod tests {
                 assert!((held / users - 1.0).abs() < 3e-3, "think {think}, {n} replicas: {held} of {users} users");
             }
         }
+        // Far more users than one replica's cache holds: it cannot keep them, and says so.
+        s.inference.think_s = 0.0;
+        s.inference.concurrent = 100_000;
+        let e = engine(&s);
+        assert!(replica_rate(&e, &s, 1).is_none(), "100,000 users on one H100");
         s.inference.rate_rps = Some(6.0);
         let e = engine(&s);
         let (rate, l) = replica_rate(&e, &s, 3).unwrap_or_else(|| panic!("keeps up"));
