@@ -60,6 +60,15 @@ fn the_flop_convention_moves_the_mfu_not_the_hours() {
     assert!((hours_with / hours_without - 1.0).abs() < 1e-9, "{hours_with} vs {hours_without}");
 }
 
+/// Mixtral 8x7B pre-training in 4,096-token sequences, one per micro-batch, `global_batch` a step.
+fn mixtral(global_batch: u32) -> Scenario {
+    let mut s = Scenario { model: "mixtral-8x7b".into(), ..Scenario::default() };
+    s.training.seq_len = 4096;
+    s.training.micro_batch = 1;
+    s.training.global_batch = global_batch;
+    s
+}
+
 /// Data-parallel gradients can hide only behind the backward pass — 4N of the 6N FLOPs, 2/3 of
 /// the step (Kaplan et al. 2020) — unless ZeRO-3 prefetches parameters through the forward too.
 #[test]
@@ -82,10 +91,7 @@ fn gradients_hide_only_behind_the_backward_pass() {
 /// 4096, top-2) at EP 8 inside one H100 server, 4,096-token micro-batches.
 #[test]
 fn moe_all_to_all_follows_its_bytes() {
-    let mut s = Scenario { model: "mixtral-8x7b".into(), ..Scenario::default() };
-    s.training.seq_len = 4096;
-    s.training.micro_batch = 1;
-    s.training.global_batch = 8;
+    let s = mixtral(8);
     let g = card("h100-sxm");
     let l = Layout { dp: 8, ep: 8, zero: 1, ..Layout::single() };
     let c = mfu_of(&s, &g, &l).comm;
@@ -125,10 +131,7 @@ fn moe_all_to_all_follows_its_bytes() {
 #[test]
 fn a_spanning_all_to_all_waits_for_its_slower_link() {
     use gpu_planner::domain::comms::{inter_server, link_within};
-    let mut s = Scenario { model: "mixtral-8x7b".into(), ..Scenario::default() };
-    s.training.seq_len = 4096;
-    s.training.micro_batch = 1;
-    s.training.global_batch = 16;
+    let mut s = mixtral(16);
     s.infra.fabric_gbit_per_gpu = 400.0;
     let g = card("l40s");
     let l = Layout { dp: 16, ep: 16, zero: 1, ..Layout::single() };
