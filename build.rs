@@ -79,7 +79,7 @@ fn strip(v: &mut Value) {
 }
 
 /// Field order of a vision model row and of a measurement row (src/domain/vision.rs reads them).
-const VISION_MODEL: [&str; 13] = [
+const VISION_MODEL: [&str; 15] = [
     "id",
     "name",
     "family",
@@ -93,6 +93,8 @@ const VISION_MODEL: [&str; 13] = [
     "nchw_over_nhwc_train",
     "nchw_over_nhwc_infer",
     "guidance",
+    "global_heads",
+    "patch",
 ];
 const VISION_ROW: [&str; 17] = [
     "model",

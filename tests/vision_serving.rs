@@ -194,11 +194,13 @@ fn cards_without_a_speed_rank_after_cards_with_figures() {
 }
 
 /// A custom copy of a catalog card with its 16-bit peak and its bandwidth scaled (no rows of
-/// its own, so its speed is carried from a measured card).
+/// its own, so its speed is carried from a measured card; no architecture, so the basis is the
+/// measured card nearest in speed, not the one of its architecture).
 fn scaled_card(id: &str, peak: f64, bandwidth: f64) -> gpu_planner::domain::Gpu {
     let mut g = Catalog::embedded().gpu(id).cloned().unwrap_or_else(|| panic!("{id}"));
     g.id = "my-card".into();
     g.name = "My card".into();
+    g.architecture = None;
     g.fp16_tflops = g.fp16_tflops.map(|x| x * peak);
     g.bf16_tflops = g.bf16_tflops.map(|x| x * peak);
     g.memory_bandwidth_gb_s = g.memory_bandwidth_gb_s.map(|x| x * bandwidth);

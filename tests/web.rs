@@ -1170,6 +1170,37 @@ async fn a_cnn_jobs_memory_format_changes_its_time_and_travels_in_the_link() {
     assert!(field.contains("内存布局") && field.contains("NCHW（PyTorch 默认）"), "{field}");
 }
 
+/// A team serving SAM with its own (eager) code says so: the memory on the page becomes the
+/// eager scores' size the engine computes, the link keeps the choice, and the box is out of the
+/// way for a model without global attention (YOLO) and for training.
+#[wasm_bindgen_test]
+async fn serving_sam_with_eager_attention_sizes_its_scores_and_travels_in_the_link() {
+    let _h = fresh().await;
+    choose("model", "yolov8x");
+    choose("task", "inference");
+    settle().await;
+    assert!(hidden("v-eager"), "YOLO: hidden");
+    choose("model", "sam-vit-h-encoder");
+    settle().await;
+    assert!(!hidden("v-eager"), "SAM serving: shown");
+    let fused = text("memory-total");
+    tick(&by_testid("v-eager"), true);
+    frames().await;
+    let mut s = linked();
+    assert!(!s.training.flash_attention, "the link says eager");
+    let r = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(text("memory-total"), format::gib(r.memory_single.total));
+    assert_ne!(text("memory-total"), fused, "eager changes the memory shown");
+    s.training.flash_attention = true;
+    let was = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(fused, format::gib(was.memory_single.total));
+    let field = label_in_zh("v-eager").await;
+    assert!(field.contains("注意力"), "{field}");
+    choose("task", "pretrain");
+    settle().await;
+    assert!(hidden("v-eager"), "training: hidden");
+}
+
 /// The card's row on the page shows `hours` as the page words them in English.
 fn row_shows_hours(gpu: &str, hours: f64) {
     let row = text(&format!("card-{gpu}"));

@@ -105,7 +105,7 @@ fn vision_report(s: &Scenario, catalog: &Catalog, m: &super::vision::VisionModel
         super::vision::MemoryBasis::LowerBound { from_inference } => {
             vec![Warning::MemoryLowerBound { from_inference }]
         }
-        super::vision::MemoryBasis::Own => Vec::new(),
+        super::vision::MemoryBasis::Own | super::vision::MemoryBasis::EagerScores => Vec::new(),
     };
     Ok(Report {
         version: super::scenario::VERSION,

@@ -34,6 +34,12 @@ pub struct VisionModel {
     /// pair is published.
     pub nchw_over_nhwc_train: Option<f64>,
     pub nchw_over_nhwc_infer: Option<f64>,
+    /// Heads of the layers that attend over every token of the image (SAM's ViT: 4 such
+    /// layers, the rest in 14×14 windows) and the pixels per token side (`patch`): the shape
+    /// of the largest attention-score tensor, which eager attention materialises
+    /// (`eager_scores` in vision/memory.rs). `None` where no figure uses it.
+    pub global_heads: Option<u32>,
+    pub patch: Option<u32>,
     pub source: String,
 }
 
@@ -189,7 +195,7 @@ fn int(v: &Value) -> Option<u32> {
 }
 
 /// A model row: id, name, family, arch, params_m, frozen_m, gflops, resolution, steps, parts,
-/// nchw_over_nhwc_train, nchw_over_nhwc_infer, guidance, source.
+/// nchw_over_nhwc_train, nchw_over_nhwc_infer, guidance, global_heads, patch, source.
 fn read_model(v: &Value, sources: &Value) -> Option<VisionModel> {
     Some(VisionModel {
         id: v[0].as_str()?.to_string(),
@@ -205,7 +211,9 @@ fn read_model(v: &Value, sources: &Value) -> Option<VisionModel> {
         nchw_over_nhwc_train: v[10].as_f64(),
         nchw_over_nhwc_infer: v[11].as_f64(),
         guidance: int(&v[12]),
-        source: text(&sources[v[13].as_u64()? as usize]),
+        global_heads: int(&v[13]),
+        patch: int(&v[14]),
+        source: text(&sources[v[15].as_u64()? as usize]),
     })
 }
 

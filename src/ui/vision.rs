@@ -2,7 +2,7 @@
 //! batch, dataset and epochs to train; rate and latency target to serve.
 
 use super::bind::{get, num, set};
-use super::fields::{num_row, Num, NumField, SelectField};
+use super::fields::{num_row, CheckField, Num, NumField, SelectField};
 use super::i18n::{Key, Lang};
 use crate::domain::names::{name, parse};
 use crate::domain::scenario::ranges::*;
@@ -83,7 +83,7 @@ pub fn VisionForm() -> impl IntoView {
             }
         })
         .collect_view();
-    view! { {fields} <MemoryFormatField/> <EngineField/> }
+    view! { {fields} <MemoryFormatField/> <EngineField/> <EagerField/> }
 }
 
 /// The CNN's memory format; shown only for a model with a measured NCHW/NHWC pair (elsewhere it
@@ -132,6 +132,22 @@ fn EngineField() -> impl IntoView {
     view! {
         <div hidden=get(sc, |s| vision::offered_engines(s).is_empty())>
             <SelectField label=Key::EngineLabel testid="v-engine" options value on_change/>
+        </div>
+    }
+}
+
+/// Eager attention (flash attention off) for serving a model whose global attention the engine
+/// sizes (domain/vision/memory.rs `eager_scores`: SAM's encoders); shown only there.
+#[component]
+fn EagerField() -> impl IntoView {
+    let sc = expect_context::<RwSignal<Scenario>>();
+    let value = get(sc, |s| !s.training.flash_attention);
+    let on_change = Callback::new(move |eager: bool| sc.update(|s| s.training.flash_attention = !eager));
+    let shapeless =
+        |s: &Scenario| s.task != Task::Inference || vision::model(&s.model).is_none_or(|m| m.global_heads.is_none());
+    view! {
+        <div hidden=get(sc, shapeless)>
+            <CheckField label=Key::EagerAttention testid="v-eager" value on_change/>
         </div>
     }
 }

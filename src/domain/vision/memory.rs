@@ -47,6 +47,9 @@ pub enum MemoryBasis {
     /// figure measured (`from_inference`: a training step runs that forward pass and keeps
     /// more for the backward one).
     LowerBound { from_inference: bool },
+    /// Serving with eager attention: the attention scores' peak ([`eager_scores`]), computed
+    /// from the model's shape; the measured figures ran fused attention, which holds none.
+    EagerScores,
 }
 
 /// The size activations grow with, up to a constant: forward FLOPs per √parameter. A
@@ -83,14 +86,36 @@ fn memory_modes(task: Task) -> &'static [Mode] {
     }
 }
 
+/// Bytes per sample of the attention scores that eager attention holds at its peak in serving:
+/// 3 × heads × tokens² × the job's bytes per value, tokens = (side / patch)². segment-anything's
+/// `Attention.forward` (image_encoder.py) computes q·kᵀ, then `add_decomposed_rel_pos` adds
+/// rel_h and rel_w in two steps while the caller still holds the scores: three tokens² tensors
+/// per head at once in a global-attention block (its 14×14 windows hold 1/17 of that). An
+/// inference pass frees each block's input, so this transient is the pass's peak; the block's
+/// token tensors (tokens × width, ~3% of it at SAM's 4,096 tokens) are left out. `None` for a
+/// model without a global-attention shape (`global_heads`, `patch`).
+#[must_use]
+pub fn eager_scores(m: &VisionModel, s: &Scenario) -> Option<f64> {
+    let (heads, patch) = (m.global_heads?, m.patch.filter(|p| *p > 0)?);
+    let side = if s.vision.resolution > 0 { s.vision.resolution } else { m.resolution? };
+    let tokens = (f64::from(side) / f64::from(patch)).powi(2);
+    Some(3.0 * f64::from(heads) * tokens * tokens * s.precision.bytes())
+}
+
 /// [`activation_per_sample`] and where it comes from. A model with no memory figure borrows
 /// the measured model nearest in parameters — of its family and architecture first, else of
 /// its architecture — × the ratio of their [`activation_size`]s: the rule's error is the √L
 /// term it leaves out, smallest between models of one size, while the pixels (tokens) it
 /// carries exactly. SAM's ViT-B encoder thus borrows ViT-B/16's figure, not ViT-H/14's.
-/// With nothing to borrow, a [`MemoryBasis::LowerBound`].
+/// With nothing to borrow, a [`MemoryBasis::LowerBound`]. Serving with eager attention
+/// (`flash_attention` off) a model with a global-attention shape: [`eager_scores`].
 #[must_use]
 pub fn activation_basis(m: &VisionModel, s: &Scenario) -> (f64, MemoryBasis) {
+    if s.task == Task::Inference && !s.training.flash_attention {
+        if let Some(a) = eager_scores(m, s) {
+            return (a, MemoryBasis::EagerScores);
+        }
+    }
     estimated_activation(m, s).unwrap_or_else(|| {
         let forward = if s.task.is_training() { own_activation(m, s, Mode::Infer) } else { None };
         (forward.unwrap_or(0.0), MemoryBasis::LowerBound { from_inference: forward.is_some() })
