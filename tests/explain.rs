@@ -663,3 +663,32 @@ fn the_vision_speed_line_states_a_carry_only_when_there_is_one() {
         assert_eq!(sp.formula.contains("roofline"), carried, "{card}: {}", sp.formula);
     }
 }
+
+/// Serving SAM ViT-H with eager attention, the activations line shows the score tensors it is
+/// sized by (3 × 16 heads × (1,024 / 16)² tokens squared × 2 B per image in bf16) and the
+/// page's figure, in both languages; with fused attention it says where the measured figure
+/// came from instead.
+#[test]
+fn the_activations_line_names_eager_attentions_scores() {
+    let mut s = Scenario { model: "sam-vit-h-encoder".into(), task: Task::Inference, ..Scenario::default() };
+    s.cards.only = vec!["a100-80gb-sxm4".into()];
+    s.precision = gpu_planner::domain::scenario::Precision::Bf16;
+    s.training.flash_attention = false;
+    let r = report(&s);
+    let v = &r.cards[0];
+    let per = 3.0 * 16.0 * 4096f64.powi(2) * 2.0;
+    let batch = v.vision.as_ref().map_or(0, |x| x.batch);
+    assert!((v.memory.activations - per * f64::from(batch)).abs() < 1.0, "{}", v.memory.activations);
+    let line = |lang| {
+        explain(&s, Catalog::embedded(), v, lang).into_iter().find(|l| l.id == "vision_activations").expect("line")
+    };
+    let en = line(Lang::En);
+    assert!(en.formula.contains("3 score tensors × 16 heads × 4096² × 2 B; tokens = (1024 / 16)²"), "{}", en.formula);
+    assert_eq!(en.result, format::gib(v.memory.activations));
+    assert!(line(Lang::Zh).formula.contains("非融合注意力：3 个分数张量 × 16 个头"), "{}", line(Lang::Zh).formula);
+    s.training.flash_attention = true;
+    let fused = report(&s);
+    let l = explain(&s, Catalog::embedded(), &fused.cards[0], Lang::En);
+    let f = l.iter().find(|l| l.id == "vision_activations").expect("line");
+    assert!(f.formula.contains("from measured memory"), "{}", f.formula);
+}

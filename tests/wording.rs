@@ -260,6 +260,12 @@ fn zh_scenarios() -> Vec<Scenario> {
         s.parallel.gpus = 4;
         out.push(s);
     }
+    // SAM served with eager attention: the activations line names the score tensors.
+    let mut s = only(&["a100-80gb-sxm4", "rtx-4090"]);
+    s.model = "sam-vit-h-encoder".into();
+    s.task = Task::Inference;
+    s.training.flash_attention = false;
+    out.push(s);
     out
 }
 

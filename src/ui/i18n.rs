@@ -47,7 +47,7 @@ strings! {
     FormatNchw => "NCHW (PyTorch's default)", "NCHW（PyTorch 默认）";
     FormatNhwc => "NHWC (channels_last, as NVIDIA's examples)", "NHWC（channels_last，NVIDIA 示例所用）";
     EngineLabel => "Framework / engine", "框架 / 推理引擎";
-    EagerAttention => "Eager attention (scores materialised, as SAM's own code runs)", "Eager 注意力（显式生成注意力分数，SAM 官方代码即如此）";
+    EagerAttention => "Eager attention (scores materialised, as SAM's own code runs)", "非融合（eager）注意力：显式生成注意力分数，SAM 官方代码即如此";
     CardsUsed => "Cards (0 = one to train; as many as the load needs to serve)", "卡数（0 = 训练用 1 张；推理按负载自动）";
     PerMImages => "per M images", "每百万张";
     PerAudioHour => "per hour of audio", "每小时音频";

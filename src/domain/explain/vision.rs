@@ -11,7 +11,6 @@ use crate::domain::vision_data::VisionFigures;
 /// A vision job's figures: model states, activations from measured memory, the measured speed
 /// and how it was carried to this card, and the time or the serving latency.
 pub(super) fn vision(s: &Scenario, m: &VisionModel, v: &CardVerdict, g: Option<&Gpu>, lang: Lang) -> Vec<Explanation> {
-    let t = |en: &'static str, zh: &'static str| if lang == Lang::Zh { zh } else { en };
     let b = &v.memory;
     let gib = |x: f64| format::gib(x);
     let batch = v.vision.as_ref().map_or(s.vision.batch, |x| x.batch);
@@ -20,18 +19,17 @@ pub(super) fn vision(s: &Scenario, m: &VisionModel, v: &CardVerdict, g: Option<&
             "vision_states",
             "Weights, gradients, optimizer",
             "权重、梯度、优化器状态",
-            format!("Ψ = {:.1} M; weights {} + gradients {} + optimizer {} (AMP: fp32 weights and gradients)", m.params_m, gib(b.weights), gib(b.gradients), gib(b.optimizer)),
+            format!(
+                "Ψ = {:.1} M; weights {} + gradients {} + optimizer {} (AMP: fp32 weights and gradients)",
+                m.params_m,
+                gib(b.weights),
+                gib(b.gradients),
+                gib(b.optimizer)
+            ),
             gib(b.weights + b.gradients + b.optimizer),
             "Micikevicius et al., Mixed Precision Training (2018); PyTorch AMP",
         ),
-        line(
-            "vision_activations",
-            "Activations",
-            "激活值",
-            format!("{} per sample × batch {batch} (from measured memory: slope between batch sizes, or one figure less the model states; × (size ratio)²)", gib(b.activations / f64::from(batch.max(1)))),
-            gib(b.activations),
-            t("published peak-memory measurements of the model (each with its source)", "该模型公开的峰值显存实测（各附来源）"),
-        ),
+        activations(s, m, gib(b.activations / f64::from(batch.max(1))), batch, gib(b.activations), lang),
     ];
     if let Some(x) = &v.vision {
         speed(s, v, x, lang, &mut out);
@@ -40,6 +38,37 @@ pub(super) fn vision(s: &Scenario, m: &VisionModel, v: &CardVerdict, g: Option<&
         out.push(time(s, m, v, g, (x, h), lang));
     }
     out
+}
+
+/// The activations line: from measured memory, or (serving with eager attention) the scores
+/// that attention materialises.
+fn activations(s: &Scenario, m: &VisionModel, per: String, batch: u32, total: String, lang: Lang) -> Explanation {
+    let t = |en: &'static str, zh: &'static str| if lang == Lang::Zh { zh } else { en };
+    if crate::domain::vision::activation_basis(m, s).1 == crate::domain::vision::MemoryBasis::EagerScores {
+        let side = if s.vision.resolution > 0 { s.vision.resolution } else { m.resolution.unwrap_or(0) };
+        let patch = m.patch.unwrap_or(1).max(1);
+        let tokens = (side / patch).pow(2);
+        return line(
+            "vision_activations",
+            "Activations",
+            "激活值",
+            format!(
+                "{per} per sample × batch {batch} (eager attention: 3 score tensors × {} heads × {tokens}² × {} B; tokens = ({side} / {patch})²)",
+                m.global_heads.unwrap_or(0),
+                s.precision.bytes()
+            ),
+            total,
+            "segment-anything image_encoder.py: Attention.forward · add_decomposed_rel_pos",
+        );
+    }
+    line(
+        "vision_activations",
+        "Activations",
+        "激活值",
+        format!("{per} per sample × batch {batch} (from measured memory: slope between batch sizes, or one figure less the model states; × (size ratio)²)"),
+        total,
+        t("published peak-memory measurements of the model (each with its source)", "该模型公开的峰值显存实测（各附来源）"),
+    )
 }
 
 /// The measured speed, how it was carried to this card, and a service's latency.

@@ -6,6 +6,9 @@
 const ZH_WORDS: &str = concat!(
     " (roofline 1 / (u / peak ratio + (1 − u) / bandwidth ratio), u the measured time's share at peak; the smaller ratio when the model's FLOPs are unknown; × software stack)|（屋顶线模型 1 / (u / 峰值比 + (1 − u) / 带宽比)，u 为实测时间中按峰值算力计的占比；模型 FLOPs 未知时取较小的比值；× 软件栈系数）|",
     " (from measured memory: slope between batch sizes, or one figure less the model states; × (size ratio)²)|（取自实测显存：不同批大小间的斜率，或单个实测值减去模型状态；× (尺寸比)²）|",
+    " (eager attention: 3 score tensors × |（非融合注意力：3 个分数张量 × |",
+    " B; tokens = (| B；词元数 = (|",
+    " heads × | 个头 × |",
     " (AMP: fp32 weights and gradients)|（AMP：fp32 权重与梯度）|",
     " × 1/3 (training from an inference figure)| × 1/3（由推理实测推算训练）|",
     " (waiting for the batch before + its own)|（等待前一批 + 本批）|",
