@@ -1013,6 +1013,11 @@ fn eager_attention_sizes_sam_serving_by_its_scores() {
     // Twice the side, 16× the scores (tokens² grows with side⁴).
     s.vision.resolution = 2048;
     common::assert_close(vision::eager_scores(m, &s).unwrap_or(0.0), 16.0 * b.activations / 8.0, 1e-12);
+    // The model's own side (1,024) when the job leaves it unset; no shape, no scores.
+    s.vision.resolution = 0;
+    common::assert_close(vision::eager_scores(m, &s).unwrap_or(0.0), b.activations / 8.0, 1e-12);
+    let shapeless = vision::VisionModel { patch: Some(0), ..m.clone() };
+    assert_eq!(vision::eager_scores(&shapeless, &s), None);
     // Fused attention (the default) and training keep the measured figures.
     s.vision.resolution = 1024;
     s.training.flash_attention = true;
