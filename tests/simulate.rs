@@ -351,3 +351,71 @@ fn the_generator_is_splitmix64_and_its_draws_have_their_moments() {
     assert_close(l[(0.9 * f64::from(n)) as usize], 2000.0, 0.02);
     assert_close(r.lognormal(1000.0, 0.0), 1000.0, 0.0);
 }
+
+/// An overlap scheduler (SGLang's default `event_loop_overlap`, TensorRT-LLM's PyExecutor:
+/// "launches GPU computation for step n+1 without waiting for CPU tasks ... from step n", which
+/// "introduces one extra decoding step", TensorRT-LLM docs/source/features/overlap-scheduler.md)
+/// forms a step while the one before it runs, so a request that reaches a busy engine waits a
+/// whole step more than under a synchronous scheduler: eight users asking again as each answer
+/// ends, prompts short enough to be replayed from a CUDA graph (no launch floor), the median
+/// first token comes about one decode step later; a lone user (an idle engine) waits for nobody.
+#[test]
+fn an_overlap_scheduler_adds_a_step_to_a_busy_engines_first_token() {
+    let s = scenario(256, 256);
+    let mut e = engine(&s, 4);
+    assert!(e.launch_floor(7.0, 256.0) <= 0.0, "replayed from a graph");
+    let users = Load::Users { users: 8, think_s: 0.0 };
+    e.overlap = false;
+    let sync = run(&e, users);
+    let lone_sync = run(&e, Load::Users { users: 1, think_s: 0.0 });
+    e.overlap = true;
+    let overlap = run(&e, users);
+    let decode = e.step_at(7.0, 7.0 * (256.0 + 128.0), 0.0);
+    let extra = overlap.ttft.p50 - sync.ttft.p50;
+    assert!(extra > 0.5 * decode && extra < 1.5 * decode, "{extra} s more against a {decode} s step");
+    let lone = run(&e, Load::Users { users: 1, think_s: 0.0 });
+    assert_close(lone.ttft.p50, lone_sync.ttft.p50, 1e-12);
+}
+
+/// Launching a step while the one before it runs hides those launches, but a CPU busy launching
+/// every step (`--enforce-eager`, launches longer than the GPU work) stays the bottleneck: one
+/// user decoding eagerly runs a step per launch time and fixed CPU time with or without the
+/// overlap, never faster.
+#[test]
+fn overlapped_launches_never_beat_the_cpu_that_makes_them() {
+    let mut s = scenario(256, 256);
+    s.inference.enforce_eager = true;
+    let mut e = engine(&s, 4);
+    let floor = e.launch_floor(1.0, 0.0);
+    assert!(floor > e.step_at(1.0, 384.0, 0.0) * 0.5, "launch-bound: {floor}");
+    let lone = Load::Users { users: 1, think_s: 0.0 };
+    e.overlap = false;
+    let sync = run(&e, lone);
+    e.overlap = true;
+    let overlap = run(&e, lone);
+    let cpu = e.cpu_time(1.0, 0.0, 0.0);
+    assert!(cpu > floor, "launches and the fixed time: {cpu}");
+    assert!(overlap.tpot.p50 >= cpu * (1.0 - 1e-9), "{} s a token against {cpu} s of CPU", overlap.tpot.p50);
+    assert_close(overlap.tpot.p50, sync.tpot.p50, 1e-6);
+}
+
+/// The step an overlap scheduler makes a request wait for is not lost when the request's prompt
+/// step runs eagerly (TensorRT-LLM launches context steps kernel by kernel): its launches are
+/// made while that step runs, so a short prompt whose first token waits for its launches gets
+/// it about as soon as under a synchronous scheduler (the launches, not the extra step, set it).
+#[test]
+fn launches_made_during_the_step_in_flight_hide_the_overlap_wait() {
+    let mut s = scenario(256, 256);
+    s.inference.engine = gpu_planner::domain::scenario::ServingEngine::Trtllm;
+    let mut e = engine(&s, 4);
+    let floor = e.launch_floor(0.0, 256.0);
+    let decode = e.step_at(7.0, 7.0 * (256.0 + 128.0), 0.0);
+    assert!(floor > 2.0 * decode, "launch-bound prompt steps: {floor} s of launches, {decode} s a decode step");
+    let users = Load::Users { users: 8, think_s: 0.0 };
+    e.overlap = false;
+    let sync = run(&e, users);
+    e.overlap = true;
+    let overlap = run(&e, users);
+    let extra = overlap.ttft.p50 - sync.ttft.p50;
+    assert!(extra.abs() < 0.5 * decode, "{extra} s against a {decode} s step");
+}

@@ -23,7 +23,7 @@ use super::catalog::Gpu;
 use super::compute::peak_tflops;
 use super::memory;
 use super::model::ModelSpec;
-use super::scenario::Scenario;
+use super::scenario::{Scenario, ServingEngine};
 use serde::{Deserialize, Serialize};
 
 mod capacity;
@@ -166,6 +166,23 @@ pub struct Engine {
     launch: launch::Launch,
     /// Seconds from a request's sending to the scheduler ([`FRONTEND_S`]).
     pub frontend_s: f64,
+    /// The engine forms each step while the one before it runs (an overlap scheduler): a request
+    /// that reaches a busy engine joins the step after the one already formed
+    /// ([`overlaps`]).
+    pub overlap: bool,
+}
+
+/// Whether `engine` overlaps scheduling with the GPU step by default: SGLang's
+/// `event_loop_overlap` (`disable_overlap_schedule` defaults to False) and TensorRT-LLM's
+/// PyExecutor ("At step n, the system launches GPU computation for step n+1 without waiting for
+/// CPU tasks ... from step n"; "Enabled by default": docs/source/features/overlap-scheduler.md).
+/// A request arriving while step n runs is read after step n ends, when step n+1 is already
+/// queued, so it waits one whole step more than under a synchronous scheduler. vLLM V1 schedules
+/// synchronously unless `--async-scheduling` (vLLM PR #19970, 2025-06, opt-in; on by default
+/// only from PR #27614, late 2025): the `Vllm` engine here is the synchronous one.
+#[must_use]
+pub fn overlaps(engine: ServingEngine) -> bool {
+    !matches!(engine, ServingEngine::Vllm)
 }
 
 /// Seconds one card spends in the MoE all-to-all per token it owns and per MoE layer: the token's
@@ -271,8 +288,7 @@ impl Engine {
         // Encoder–decoder: each request's encoder pass is prefilled with its prompt and its keys
         // and values stay in every decoder layer's cross-attention cache: enc.seq more positions.
         let enc_seq = m.cross_kv_positions();
-        let prompt = f64::from(i.context) + enc_seq;
-        let output = f64::from(i.output_tokens);
+        let (prompt, output) = (f64::from(i.context) + enc_seq, f64::from(i.output_tokens));
         // A request stays in the batch for its o steps, so the cache a running request holds on
         // average is E[o·(p + o/2)] / E[o] = p + E[o]/2 · (1 + c²) (renewal-reward: long answers
         // are over-represented); for log-normal answer lengths 1 + c² = e^(σ²).
@@ -342,6 +358,7 @@ impl Engine {
             draft: f64::from(i.spec_tokens) * speculative::draft_cost(m),
             launch: launch::Launch::of(m, s, chunk, tp, ep),
             frontend_s: FRONTEND_S,
+            overlap: overlaps(i.engine),
         })
     }
 
@@ -375,6 +392,27 @@ impl Engine {
     /// place of `batch` × the mean: what the step-level simulation charges.
     #[must_use]
     pub fn step_at(&self, batch: f64, context: f64, prefill: f64) -> f64 {
+        self.step_after(batch, context, prefill, 0.0)
+    }
+
+    /// Seconds of CPU kernel launches a step of `batch` decoding requests and `prefill` prompt
+    /// tokens waits for (0 when it is replayed from a CUDA graph).
+    #[must_use]
+    pub fn launch_floor(&self, batch: f64, prefill: f64) -> f64 {
+        self.launch.floor(batch * self.verify, prefill)
+    }
+
+    /// The CPU's share of a step: its launches ([`Engine::launch_floor`], less the `head` it had)
+    /// and the engine's fixed time a step (`step_overhead_ms`), in sequence.
+    #[must_use]
+    pub fn cpu_time(&self, batch: f64, prefill: f64, head: f64) -> f64 {
+        (self.launch_floor(batch, prefill) - head).max(0.0) + self.overhead
+    }
+
+    /// [`Engine::step_at`] for a step whose launches started `head` seconds before it (an overlap
+    /// scheduler launches step n+1 while step n runs on the GPU): the launch floor shrinks by that.
+    #[must_use]
+    pub fn step_after(&self, batch: f64, context: f64, prefill: f64, head: f64) -> f64 {
         // Under speculative decoding each decoding request brings its drafted tokens too: more
         // FLOPs, traffic and routed tokens, the same weights and KV cache read.
         let tokens = batch * self.verify;
@@ -401,8 +439,9 @@ impl Engine {
                 roofline.max(measured)
             }
         };
-        // A prompt-carrying step beyond the engine's captured sizes waits for its launches.
-        let work = work.max(self.launch.floor(tokens, prefill));
+        // A prompt-carrying step beyond the engine's captured sizes waits for its launches, less
+        // those made while the step before it ran.
+        let work = work.max(self.launch.floor(tokens, prefill) - head.max(0.0));
         // The drafts run once per step for the decoding requests (Leviathan et al.'s k·c).
         let drafts = if batch > 0.0 { self.draft } else { 0.0 };
         work * (1.0 + drafts) + self.overhead

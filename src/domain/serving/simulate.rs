@@ -599,6 +599,20 @@ impl Tally {
         }
     }
 
+    /// A tally of the requests numbered `window`.
+    fn new(window: std::ops::Range<usize>, targets: Option<Targets>) -> Self {
+        let measured = window.len();
+        Self {
+            left: measured,
+            window,
+            targets,
+            ttft: Vec::with_capacity(measured),
+            tpot: Vec::with_capacity(measured),
+            e2e: Vec::with_capacity(measured),
+            ..Self::default()
+        }
+    }
+
     /// `r` finished at `now`; `measuring` once the first measured request has arrived.
     fn finished(&mut self, r: &Request, now: f64, measuring: bool) {
         // Every completion inside the measured window counts towards the rate, whoever's.
@@ -644,6 +658,32 @@ fn window(load: Load, run: Run) -> (u32, usize, usize) {
     (users, warmup, last)
 }
 
+/// An overlap scheduler's CPU: when the step starting now was formed (under an overlap
+/// scheduler the start of the step before it, as the engine was busy then), and how long before
+/// now the CPU could begin its launches (it launches a step while the one before it runs, once
+/// it has made that one's launches and its fixed time).
+#[derive(Clone, Copy, Default)]
+struct Overlap {
+    formed: f64,
+    head: f64,
+}
+
+impl Overlap {
+    /// Requests that reached the scheduler by this time join the step starting `now`.
+    fn cutoff(self, e: &Engine, now: f64) -> f64 {
+        if e.overlap {
+            self.formed
+        } else {
+            now
+        }
+    }
+    /// After `n` steps of `dt` in all from `now`: the next is formed as the last of them starts.
+    fn after(self, e: &Engine, (now, dt, n): (f64, f64, f64), decoding: f64, prefill: f64) -> Self {
+        let head = if e.overlap { (dt / n - e.cpu_time(decoding, prefill, self.head)).max(0.0) } else { 0.0 };
+        Self { formed: now + dt * (n - 1.0) / n, head }
+    }
+}
+
 /// Steps a run may take before it counts as fallen behind.
 const STEP_LIMIT: u32 = 2_000_000;
 
@@ -678,27 +718,19 @@ pub fn simulate_against(e: &Engine, load: Load, run: Run, targets: Option<Target
     // The requests finishing in a step (one buffer for the whole run).
     let mut finished = Vec::new();
     let (mut now, mut kv) = (0.0_f64, 0.0_f64);
-    let measured = last - warmup;
-    let mut tally = Tally {
-        left: measured,
-        window: warmup..last,
-        targets,
-        ttft: Vec::with_capacity(measured),
-        tpot: Vec::with_capacity(measured),
-        e2e: Vec::with_capacity(measured),
-        ..Tally::default()
-    };
+    let mut tally = Tally::new(warmup..last, targets);
     let (mut preemptions, mut prefill_time, mut batch_time, mut peak_kv) = (0, 0.0, 0.0, 0.0_f64);
-    let mut start = f64::NAN;
+    let (mut start, mut cpu) = (f64::NAN, Overlap::default());
 
     for _ in 0..STEP_LIMIT {
         if running.running == 0 && waiting.is_empty() {
-            // Idle: wait for the next arrival.
+            // Idle: wait for the next arrival; an idle engine forms a step at once.
             now = now.max(pending.next() + e.frontend_s);
+            cpu = Overlap { formed: now, head: 0.0 };
         }
         // A request sent at t reaches the scheduler frontend_s later: one sent as the last answer
         // ends misses the step that starts then (its first token is still timed from t).
-        while let Some((t, user)) = pending.due(now - e.frontend_s) {
+        while let Some((t, user)) = pending.due(cpu.cutoff(e, now) - e.frontend_s) {
             waiting.push_back(draw(e, &mut rng, (cap, mean_prompt), arrived, (t, user)));
             arrived += 1;
             if arrived == warmup + 1 {
@@ -720,7 +752,9 @@ pub fn simulate_against(e: &Engine, load: Load, run: Run, targets: Option<Target
         let chunk = running.prefill(&mut waiting, &mut kv, room, limits);
         let until_arrival = if waiting.is_empty() { pending.next() + e.frontend_s - now } else { f64::INFINITY };
         let n = if chunk == 0.0 && decoding > 0.0 { step_mix.stride(e, cap - kv, until_arrival) } else { 1.0 };
-        let dt = n * e.step_at(decoding, context + decoding * e.per_step * (n - 1.0) / 2.0, chunk / e.groups.max(1.0));
+        let (prefill, ctx) = (chunk / e.groups.max(1.0), context + decoding * e.per_step * (n - 1.0) / 2.0);
+        let dt = n * e.step_after(decoding, ctx, prefill, cpu.head);
+        cpu = cpu.after(e, (now, dt, n), decoding, prefill);
         now += dt;
         if chunk > 0.0 {
             prefill_time += dt;
