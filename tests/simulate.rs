@@ -375,6 +375,18 @@ fn an_overlap_scheduler_adds_a_step_to_a_busy_engines_first_token() {
     assert!(extra > 0.5 * decode && extra < 1.5 * decode, "{extra} s more against a {decode} s step");
     let lone = run(&e, Load::Users { users: 1, think_s: 0.0 });
     assert_close(lone.ttft.p50, lone_sync.ttft.p50, 1e-12);
+    // The engines' defaults: vLLM V1 synchronous, SGLang and TensorRT-LLM overlapped.
+    use gpu_planner::domain::scenario::ServingEngine;
+    for (engine, overlap) in [
+        (ServingEngine::Vllm, false),
+        (ServingEngine::Sglang, true),
+        (ServingEngine::SglangGraphs, true),
+        (ServingEngine::Trtllm, true),
+    ] {
+        let mut t = scenario(256, 256);
+        t.inference.engine = engine;
+        assert_eq!(self::engine(&t, 4).overlap, overlap, "{engine:?}");
+    }
 }
 
 /// Launching a step while the one before it runs hides those launches, but a CPU busy launching
@@ -418,4 +430,10 @@ fn launches_made_during_the_step_in_flight_hide_the_overlap_wait() {
     let overlap = run(&e, users);
     let extra = overlap.ttft.p50 - sync.ttft.p50;
     assert!(extra.abs() < 0.5 * decode, "{extra} s against a {decode} s step");
+    // The CPU's part of that prompt step: its launches less the head start, then the fixed time;
+    // a head start as long as the launches leaves only the fixed time, a decode step's share.
+    let fixed = e.cpu_time(7.0, 0.0, 0.0);
+    assert_close(e.cpu_time(0.0, 256.0, 0.0), floor + fixed, 1e-12);
+    assert_close(e.cpu_time(0.0, 256.0, 0.25 * floor), 0.75 * floor + fixed, 1e-12);
+    assert_close(e.cpu_time(0.0, 256.0, 2.0 * floor), fixed, 1e-12);
 }

@@ -441,7 +441,7 @@ impl Engine {
         };
         // A prompt-carrying step beyond the engine's captured sizes waits for its launches, less
         // those made while the step before it ran.
-        let work = work.max(self.launch.floor(tokens, prefill) - head.max(0.0));
+        let work = work.max(self.launch_floor(batch, prefill) - head.max(0.0));
         // The drafts run once per step for the decoding requests (Leviathan et al.'s k·c).
         let drafts = if batch > 0.0 { self.draft } else { 0.0 };
         work * (1.0 + drafts) + self.overhead
