@@ -437,3 +437,15 @@ fn launches_made_during_the_step_in_flight_hide_the_overlap_wait() {
     assert_close(e.cpu_time(0.0, 256.0, 0.25 * floor), 0.75 * floor + fixed, 1e-12);
     assert_close(e.cpu_time(0.0, 256.0, 2.0 * floor), fixed, 1e-12);
 }
+
+/// `uniform` never returns 0, so an exponential draw stays finite: at the state whose next
+/// SplitMix64 output is 0 (the finalizer maps 0 to 0, so the state one golden-ratio step before
+/// 0) it returns the smallest value of (0, 1], 2⁻⁵³, and the exponential draw is 53 ln 2 means.
+#[test]
+fn the_smallest_uniform_draw_is_above_zero() {
+    use gpu_planner::domain::serving::simulate::Rng;
+    let before_zero = 0u64.wrapping_sub(0x9e37_79b9_7f4a_7c15);
+    assert_eq!(Rng(before_zero).bits(), 0);
+    assert_close(Rng(before_zero).uniform(), 2f64.powi(-53), 1e-15);
+    assert_close(Rng(before_zero).exp(1.0), 53.0 * std::f64::consts::LN_2, 1e-12);
+}
