@@ -449,3 +449,28 @@ fn the_smallest_uniform_draw_is_above_zero() {
     assert_close(Rng(before_zero).uniform(), 2f64.powi(-53), 1e-15);
     assert_close(Rng(before_zero).exp(1.0), 53.0 * std::f64::consts::LN_2, 1e-12);
 }
+
+/// An offered rate that is not a positive number gives no run (the page says so instead of
+/// simulating an empty or endless load); a positive one runs.
+#[test]
+fn a_rate_that_is_not_a_positive_number_runs_nothing() {
+    let e = engine(&scenario(1024, 128), 4);
+    for r in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        assert!(simulate(&e, Load::Rate(r), Run::default()).is_none(), "rate {r}");
+    }
+    assert!(simulate(&e, Load::Rate(0.5), Run::default()).is_some_and(|o| o.finished));
+}
+
+/// Prompts drawn longer than the whole KV cache are cut to fit (engines refuse longer ones): a
+/// replica whose cache holds only a few mean prompts, under a spread whose tail passes it, still
+/// serves every request, and never holds more cache than it has.
+#[test]
+fn prompts_drawn_past_the_cache_are_cut_to_fit() {
+    let mut s = scenario(2048, 64);
+    s.inference.context_p90 = Some(60_000);
+    let e = engine(&s, 2);
+    assert!(e.kv_tokens < 120_000.0 && e.kv_tokens > 4096.0, "a small cache: {}", e.kv_tokens);
+    let o = run(&e, Load::Users { users: 4, think_s: 0.0 });
+    assert!(o.finished && o.ttft.p99.is_finite(), "{o:?}");
+    assert!(o.peak_kv <= e.kv_tokens.floor() + 1e-9, "{} of {}", o.peak_kv, e.kv_tokens);
+}
