@@ -21,7 +21,8 @@ pub use super::vision_data::*;
 
 mod memory;
 pub use memory::{
-    activation_basis, activation_per_sample, activation_size, eager_scores, memory, memory_with, MemoryBasis,
+    activation_basis, activation_per_sample, activation_size, eager_applies, eager_scores, global_tokens, memory,
+    memory_with, MemoryBasis,
 };
 
 /// Speed of a model on a card.

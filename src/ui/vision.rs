@@ -143,8 +143,7 @@ fn EagerField() -> impl IntoView {
     let sc = expect_context::<RwSignal<Scenario>>();
     let value = get(sc, |s| !s.training.flash_attention);
     let on_change = Callback::new(move |eager: bool| sc.update(|s| s.training.flash_attention = !eager));
-    let shapeless =
-        |s: &Scenario| s.task != Task::Inference || vision::model(&s.model).is_none_or(|m| m.global_heads.is_none());
+    let shapeless = |s: &Scenario| !vision::model(&s.model).is_some_and(|m| vision::eager_applies(m, s.task));
     view! {
         <div hidden=get(sc, shapeless)>
             <CheckField label=Key::EagerAttention testid="v-eager" value on_change/>

@@ -44,10 +44,8 @@ pub(super) fn vision(s: &Scenario, m: &VisionModel, v: &CardVerdict, g: Option<&
 /// that attention materialises.
 fn activations(s: &Scenario, m: &VisionModel, per: String, batch: u32, total: String, lang: Lang) -> Explanation {
     let t = |en: &'static str, zh: &'static str| if lang == Lang::Zh { zh } else { en };
-    if crate::domain::vision::activation_basis(m, s).1 == crate::domain::vision::MemoryBasis::EagerScores {
-        let side = if s.vision.resolution > 0 { s.vision.resolution } else { m.resolution.unwrap_or(0) };
-        let patch = m.patch.unwrap_or(1).max(1);
-        let tokens = (side / patch).pow(2);
+    let eager = crate::domain::vision::activation_basis(m, s).1 == crate::domain::vision::MemoryBasis::EagerScores;
+    if let Some((side, patch, tokens)) = crate::domain::vision::global_tokens(m, s).filter(|_| eager) {
         return line(
             "vision_activations",
             "Activations",

@@ -96,10 +96,26 @@ fn memory_modes(task: Task) -> &'static [Mode] {
 /// model without a global-attention shape (`global_heads`, `patch`).
 #[must_use]
 pub fn eager_scores(m: &VisionModel, s: &Scenario) -> Option<f64> {
-    let (heads, patch) = (m.global_heads?, m.patch.filter(|p| *p > 0)?);
+    let (_, _, tokens) = global_tokens(m, s)?;
+    Some(3.0 * f64::from(m.global_heads?) * tokens * tokens * s.precision.bytes())
+}
+
+/// The job's side (the model's own when unset), the model's patch and the tokens a
+/// global-attention block attends over, (side / patch)²; `None` without a global-attention
+/// shape.
+#[must_use]
+pub fn global_tokens(m: &VisionModel, s: &Scenario) -> Option<(u32, u32, f64)> {
+    m.global_heads?;
+    let patch = m.patch.filter(|p| *p > 0)?;
     let side = if s.vision.resolution > 0 { s.vision.resolution } else { m.resolution? };
-    let tokens = (f64::from(side) / f64::from(patch)).powi(2);
-    Some(3.0 * f64::from(heads) * tokens * tokens * s.precision.bytes())
+    Some((side, patch, (f64::from(side) / f64::from(patch)).powi(2)))
+}
+
+/// Whether serving `m` for `task` with eager attention is sized by [`eager_scores`]: an
+/// inference job on a model with a global-attention shape (the page offers the choice only then).
+#[must_use]
+pub fn eager_applies(m: &VisionModel, task: Task) -> bool {
+    task == Task::Inference && m.global_heads.is_some() && m.patch.is_some_and(|p| p > 0)
 }
 
 /// [`activation_per_sample`] and where it comes from. A model with no memory figure borrows
@@ -111,7 +127,7 @@ pub fn eager_scores(m: &VisionModel, s: &Scenario) -> Option<f64> {
 /// (`flash_attention` off) a model with a global-attention shape: [`eager_scores`].
 #[must_use]
 pub fn activation_basis(m: &VisionModel, s: &Scenario) -> (f64, MemoryBasis) {
-    if s.task == Task::Inference && !s.training.flash_attention {
+    if !s.training.flash_attention && eager_applies(m, s.task) {
         if let Some(a) = eager_scores(m, s) {
             return (a, MemoryBasis::EagerScores);
         }
