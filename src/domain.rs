@@ -13,6 +13,7 @@ pub mod config;
 pub mod cost;
 pub mod edit;
 pub mod error;
+pub mod experts;
 pub mod explain;
 pub mod fix;
 pub mod format;

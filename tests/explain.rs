@@ -123,6 +123,27 @@ fn the_mfu_line_names_the_moe_all_to_all() {
     let (en, zh) = (line(Lang::En), line(Lang::Zh));
     assert!(en.contains(&format!("EP all-to-all {:.3} s", u.comm.ep_s)), "{en}");
     assert!(zh.contains(&format!("EP 全对全 {:.3} s", u.comm.ep_s)), "{zh}");
+    // Mixtral's experts are whole on each card here (EP, no TP): they run at the dense share and
+    // the line names no expert factor. Split over 8 tensor-parallel ranks they are 1,792 wide
+    // and slower (compute.rs expert_time_ratio): the factor is printed, and the product of the
+    // kernel's parts is still the kernel.
+    assert!((u.experts - 1.0).abs() < 1e-12 && !en.contains("expert GEMMs"), "{en}");
+    let mut narrow = s.clone();
+    narrow.parallel.tp = 8;
+    narrow.parallel.ep = 1;
+    let r = report(&narrow);
+    let v = r.cards.iter().find(|v| v.gpu == "h100-sxm").unwrap_or_else(|| panic!("h100"));
+    let u = v.utilisation.as_ref().unwrap_or_else(|| panic!("training has an MFU"));
+    assert!(u.experts > 1.05, "{}", u.experts);
+    let lines = explain(&narrow, Catalog::embedded(), v, Lang::En);
+    let f = &lines.iter().find(|e| e.id == "mfu").unwrap_or_else(|| panic!("mfu line")).formula;
+    assert!(f.contains(&format!(" / expert GEMMs {:.3})", u.experts)), "{f}");
+    let gemms = after(f, "(GEMMs ").unwrap_or(0.0);
+    let kernel = gemms / ((1.0 + u.elementwise) * u.attention * u.experts);
+    assert!((kernel - u.kernel).abs() < 0.006, "{kernel} vs {}", u.kernel);
+    let lines = explain(&narrow, Catalog::embedded(), v, Lang::Zh);
+    let f = &lines.iter().find(|e| e.id == "mfu").unwrap_or_else(|| panic!("mfu line")).formula;
+    assert!(f.contains(&format!(" / 专家矩阵乘 {:.3})", u.experts)), "{f}");
     // Context parallelism 2 adds its ring.
     let mut ring = s.clone();
     ring.parallel.cp = 2;

@@ -260,6 +260,11 @@ fn zh_scenarios() -> Vec<Scenario> {
         s.parallel.gpus = 4;
         out.push(s);
     }
+    // A fine-grained MoE's training: the MFU line names the experts' factor.
+    let mut s = only(&["h100-sxm", "huawei-ascend-910b3"]);
+    s.model = "qwen3-30b-a3b".into();
+    s.task = Task::Pretrain;
+    out.push(s);
     // SAM served with eager attention: the activations line names the score tensors.
     let mut s = only(&["a100-80gb-sxm4", "rtx-4090"]);
     s.model = "sam-vit-h-encoder".into();

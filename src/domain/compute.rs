@@ -252,6 +252,32 @@ pub fn attention_ratio(m: &ModelSpec, s: &Scenario, g: &Gpu, matmul: f64) -> f64
     (flash - as_gemm) / all
 }
 
+/// Time the routed experts' grouped GEMMs add beyond pricing them at the dense GEMM share,
+/// relative to the step's GEMM time (the kernel factor of the MFU is matmul share / (1 +
+/// elementwise + attention + this), shown as [`Mfu::experts`]): f·(1/r − 1), with f the routed
+/// experts' share of the training FLOPs (top-k experts per MoE layer; shared experts and the
+/// router are dense GEMMs) and r their measured speed against dense GEMMs (domain/experts.rs)
+/// at the rows each expert gets from one micro-batch: tokens/cp × top-k × ep / experts (the
+/// expert-parallel group's tokens meet on each rank's experts), each expert `tp` columns wide
+/// per rank (Megatron-Core's `expert_tensor_parallel_size` defaults to the tensor-parallel
+/// size). The ratio is a BF16 forward measurement applied to the backward GEMMs and to every
+/// precision alike. 0 for dense models.
+#[must_use]
+pub fn expert_time_ratio(m: &ModelSpec, s: &Scenario, l: &Layout, micro_batch: u32) -> f64 {
+    let Some(e) = &m.moe else { return 0.0 };
+    let t = &s.training;
+    let with_attention = training_flops(m, s.task, t.seq_len, 1.0, true);
+    if with_attention <= 0.0 || e.experts == 0 {
+        return 0.0;
+    }
+    let share = m.routed_active_fraction() * training_flops(m, s.task, t.seq_len, 1.0, false) / with_attention;
+    let tokens = f64::from(t.seq_len.max(1)) * f64::from(micro_batch.max(1)) / f64::from(l.cp.max(1));
+    let rows = tokens * f64::from(e.experts_per_token) * f64::from(l.ep.max(1)) / f64::from(e.experts);
+    let width = f64::from(e.expert_intermediate) / f64::from(l.tp.max(1));
+    let r = super::experts::ratio(f64::from(m.hidden), width, rows).max(1e-3);
+    share * (1.0 / r - 1.0)
+}
+
 /// Pipeline bubble of 1F1B with p stages and m micro-batches: time × (m + p − 1) / m; the
 /// interleaved schedule with v model chunks per stage: × (m + (p − 1)/v) / m (Narayanan et al.
 /// 2021, §2.2).
@@ -289,6 +315,10 @@ pub struct Mfu {
     /// faster, never negative (1 when the report predates it).
     #[serde(default = "one")]
     pub attention: f64,
+    /// The routed experts' factor on the kernel time: (1 + elementwise + attention +
+    /// [`expert_time_ratio`]) / (1 + elementwise + attention); 1 for dense models.
+    #[serde(default = "one")]
+    pub experts: f64,
     /// 1 / pipeline bubble factor.
     pub pipeline: f64,
     /// 1 / recompute factor.
@@ -346,8 +376,9 @@ pub fn mfu_with(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u
     // A card without a published bandwidth gets no elementwise term: its time is a lower bound.
     let elementwise = elementwise_at(m, s, g, l, matmul).unwrap_or(0.0);
     let attention = (1.0 + elementwise + k.attention) / (1.0 + elementwise);
+    let experts = 1.0 + expert_time_ratio(m, s, l, mb) / (1.0 + elementwise + k.attention);
     // A benchmark's calibration scales the kernels' share of peak (domain/calibrate.rs).
-    let kernel = (matmul * s.efficiency.kernel_scale).min(1.0) / ((1.0 + elementwise) * attention);
+    let kernel = (matmul * s.efficiency.kernel_scale).min(1.0) / ((1.0 + elementwise) * attention * experts);
     let stage_layers = memory::stage_layers(m.layers, l.pp);
     let rf = layout_recompute_factor(m, s, l);
     // Compute seconds of one step on one GPU at kernel efficiency (hardware FLOPs, recompute in).
@@ -421,6 +452,7 @@ pub fn mfu_with(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u
         kernel,
         elementwise,
         attention,
+        experts,
         pipeline,
         recompute,
         communication,

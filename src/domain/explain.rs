@@ -363,12 +363,13 @@ fn training_time(
         let formula = match u.measured {
             Some(x) => format!("your measured MFU {:.1}% replaces the prediction", x * 100.0),
             None => format!(
-                "kernel {:.2} (GEMMs {:.2} / (1 + elementwise {:.3}{}) / attention kernel {:.3}) × pipeline {:.2} × recompute {:.2} × communication {:.2} × offload {:.2} (compute {:.3} s/step; exposed comm {:.3} s: DP {:.3} s over {}, TP {:.3} s, PP {:.3} s{})",
+                "kernel {:.2} (GEMMs {:.2} / (1 + elementwise {:.3}{}) / attention kernel {:.3}{}) × pipeline {:.2} × recompute {:.2} × communication {:.2} × offload {:.2} (compute {:.3} s/step; exposed comm {:.3} s: DP {:.3} s over {}, TP {:.3} s, PP {:.3} s{})",
                 u.kernel,
-                u.kernel * (1.0 + u.elementwise) * u.attention,
+                u.kernel * (1.0 + u.elementwise) * u.attention * u.experts,
                 u.elementwise,
                 if compute::eager_kernels(m, &s.training.conventions) { ", eager PyTorch kernels" } else { "" },
                 u.attention,
+                if u.experts > 1.0005 { format!(" / expert GEMMs {:.3}", u.experts) } else { String::new() },
                 u.pipeline,
                 u.recompute,
                 u.communication,

@@ -240,6 +240,18 @@ impl ModelSpec {
         (routed / c.total.max(1.0)).clamp(0.0, 1.0)
     }
 
+    /// Share of the active parameters (those a token works through) that sit in the routed
+    /// experts it picks: top-k of them per MoE layer; shared experts and the router are dense
+    /// GEMMs (0 for dense models).
+    #[must_use]
+    pub fn routed_active_fraction(&self) -> f64 {
+        let Some(moe) = &self.moe else { return 0.0 };
+        let c = self.computed_params();
+        let moe_layers = f64::from(self.layers.saturating_sub(moe.dense_layers));
+        let routed = moe_layers * self.mlp_params(moe.expert_intermediate) * f64::from(moe.experts_per_token);
+        (routed / c.active.max(1.0)).clamp(0.0, 1.0)
+    }
+
     /// KV-cache values per token (all layers, K and V), before multiplying by bytes per value.
     /// MLA caches the latent + the RoPE key once per layer (DeepSeek-V2 paper, §2.1.2).
     #[must_use]

@@ -70,6 +70,7 @@ const ZH_WORDS: &str = concat!(
     "per layer |每层 |",
     " params; | 参数；|",
     ") / attention kernel |) / 注意力算子 |",
+    " / expert GEMMs | / 专家矩阵乘 |",
     "kernel |算子 |",
     " (GEMMs |（矩阵乘 |",
     " (1 + elementwise | (1 + 逐元素算子 |",
