@@ -53,6 +53,9 @@ fn the_curve_between_its_points_matches_the_measured_rows_it_left_out() {
 fn the_curve_holds_its_ends_and_is_capped_at_the_dense_share() {
     assert_close(ratio(2048.0, 768.0, 8.0), 0.10, 1e-12);
     assert_close(ratio(2048.0, 768.0, 65_536.0), 0.60, 1e-12);
+    // A row count that is not a number (0 / 0: a custom MoE with no experts and no top-k) takes
+    // the first point.
+    assert_close(ratio(2048.0, 768.0, f64::NAN), 0.10, 1e-12);
     assert_close(ratio(4096.0, 14_336.0, 2048.0), 1.0, 1e-12);
     // On a point, its value.
     assert_close(ratio(4096.0, 1536.0, 256.0), 0.63, 1e-12);
@@ -94,12 +97,12 @@ fn a_fine_grained_moe_step_pays_its_experts_measured_speed() {
     // One GPU holding all 128 experts gives each 4,096 × 8 / 128 = 256 rows: ratio 0.47, slower.
     let alone = Layout { dp: 8, ..Layout::single() };
     assert_close(expert_time_ratio(&m, &s, &alone, 1), share * (1.0 / 0.47 - 1.0), 1e-9);
-    // Context parallelism splits the tokens before the experts: 2-way halves the rows.
-    let cp = Layout { ep: 8, cp: 2, dp: 4, ..Layout::single() };
-    let r1024 = ratio(2048.0, 768.0, 1024.0);
-    assert_close(expert_time_ratio(&m, &s, &cp, 1), share * (1.0 / r1024 - 1.0), 1e-9);
-    // Two sequences per micro-batch double them back.
-    assert_close(expert_time_ratio(&m, &s, &cp, 2), share * (1.0 / 0.60 - 1.0), 1e-9);
+    // Context parallelism splits the tokens before the experts: 2-way halves the rows, 128 on
+    // one GPU holding every expert (ratio 0.31).
+    let cp = Layout { cp: 2, dp: 4, ..Layout::single() };
+    assert_close(expert_time_ratio(&m, &s, &cp, 1), share * (1.0 / 0.31 - 1.0), 1e-9);
+    // Two sequences per micro-batch double them back (256 rows, 0.47).
+    assert_close(expert_time_ratio(&m, &s, &cp, 2), share * (1.0 / 0.47 - 1.0), 1e-9);
 }
 
 /// Mixtral's 14,336-wide experts run at the dense share; split 8 ways by tensor parallelism

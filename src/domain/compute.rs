@@ -267,7 +267,7 @@ pub fn expert_time_ratio(m: &ModelSpec, s: &Scenario, l: &Layout, micro_batch: u
     let Some(e) = &m.moe else { return 0.0 };
     let t = &s.training;
     let with_attention = training_flops(m, s.task, t.seq_len, 1.0, true);
-    if with_attention <= 0.0 || e.experts == 0 {
+    if with_attention <= 0.0 {
         return 0.0;
     }
     let share = m.routed_active_fraction() * training_flops(m, s.task, t.seq_len, 1.0, false) / with_attention;

@@ -131,12 +131,13 @@ pub fn nearest(hidden: f64, inter: f64) -> &'static Shape {
 pub fn ratio(hidden: f64, inter: f64, rows: f64) -> f64 {
     let p = nearest(hidden, inter).points;
     let (Some(&first), Some(&last)) = (p.first(), p.last()) else { return 1.0 };
-    let r = if rows <= first.0 {
+    // Between the ends (NaN rows take the first point), the point after `rows` is 1..len−1.
+    let r = if rows.is_nan() || rows <= first.0 {
         first.1
     } else if rows >= last.0 {
         last.1
     } else {
-        let i = p.partition_point(|&(m, _)| m <= rows).clamp(1, p.len() - 1);
+        let i = p.partition_point(|&(m, _)| m <= rows);
         let ((m0, r0), (m1, r1)) = (p[i - 1], p[i]);
         r0 + (r1 - r0) * (rows / m0).ln() / (m1 / m0).ln()
     };

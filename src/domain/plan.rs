@@ -73,7 +73,8 @@ impl Totals {
         let mut table = self.table.borrow_mut();
         let (slots, used) = &mut *table;
         let i = probe(slots, &key);
-        if slots[i].0 == key {
+        // The probe stops at the key or at an empty slot.
+        if slots[i].0[2] != u64::MAX {
             return slots[i].1;
         }
         let t = memory_for(m, s, l).total;
@@ -97,7 +98,9 @@ fn probe(slots: &[Slot], key: &[u64; 3]) -> usize {
     let mask = slots.len() - 1;
     let h = (key[0] ^ key[1].rotate_left(21) ^ key[2].rotate_left(42)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let mut i = (h >> 40) as usize & mask;
-    while slots[i].0 != EMPTY && slots[i].0 != *key {
+    // Word by word, the most varied (dp) first: comparing whole keys calls `memcmp`, which was
+    // a fifth of a plan's time. The third word is u64::MAX only in an empty slot.
+    while slots[i].0[2] != u64::MAX && !(slots[i].0[1] == key[1] && slots[i].0 == *key) {
         i = (i + 1) & mask;
     }
     i
@@ -215,7 +218,13 @@ fn min_dp(m: &ModelSpec, s: &Scenario, layout: Layout, cap: f64, limit: u32, siz
     if !s.task.is_training() || !at(kmax) {
         return None;
     }
-    let (mut lo, mut hi) = (1u32, kmax); // at(lo) false, at(hi) true
+    // Gallop up from 1 to bracket the answer (most plans need a few ranks, not `kmax`), then
+    // bisect: at(lo) false, at(hi) true.
+    let (mut lo, mut hi) = (1u32, 2u32.min(kmax));
+    while hi < kmax && !at(hi) {
+        lo = hi;
+        hi = hi.saturating_mul(2).min(kmax);
+    }
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
         if at(mid) {
@@ -261,9 +270,10 @@ fn orderable_dp(s: &Scenario, layout: &Layout, dp: u32, limit: u32) -> u32 {
 
 /// Estimated time of a layout relative to others (for choosing among fitting layouts): training
 /// by the predicted MFU (bubble, recompute, communication, offload); serving by its old proxy.
-fn speed_cost(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout) -> f64 {
-    if s.task.is_training() {
-        if let Some(u) = compute::mfu(m, s, g, l) {
+/// `shares`: the card's kernel shares, looked up once per card (compute::kernel_shares).
+fn speed_cost(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, shares: Option<compute::KernelShares>) -> f64 {
+    if let Some(k) = shares.filter(|_| s.task.is_training()) {
+        if let Some(u) = compute::mfu_with(m, s, g, l, s.training.micro_batch, k) {
             return 1.0 / u.predicted.max(1e-12);
         }
     }
@@ -282,6 +292,7 @@ fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64, sized: &Totals) -> (bo
     let cands = candidates(m, s, g);
     let limit = max_dp(s);
     let want = s.parallel.gpus;
+    let shares = s.task.is_training().then(|| compute::kernel_shares(m, s, g));
     let mut best: Option<(u32, f64, Layout, u32)> = None;
     for c in &cands {
         let shards = c.tp * c.pp * c.cp.max(1);
@@ -312,7 +323,7 @@ fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64, sized: &Totals) -> (bo
         if layout.gpus() > fewest {
             continue;
         }
-        let key = (layout.gpus(), speed_cost(m, s, g, &layout));
+        let key = (layout.gpus(), speed_cost(m, s, g, &layout, shares));
         let better = best.as_ref().is_none_or(|(n, t, _, _)| key.0 < *n || (key.0 == *n && key.1 < *t));
         if better {
             best = Some((key.0, key.1, layout, needed));

@@ -83,10 +83,11 @@ pub fn quote(s: &Scenario, catalog: &Catalog, gpu: &str, kind: &str) -> Option<Q
     // flagged one (an old low price is the weakest evidence of today's market), the lowest on ties;
     // of equal prices the newer observation is cited.
     let mut best: Option<(bool, u32, f64, u32, &Price)> = None;
-    for p in &catalog.prices {
+    // Most prices are other cards': that test first, then the rest (this runs for every card).
+    for p in catalog.prices.iter().filter(|p| p.gpu == gpu) {
         let fits =
             if rental { market.is_empty() || p.market == market } else { (p.condition == "used") == s.money.used };
-        if p.gpu != gpu || p.kind != kind || !fits {
+        if p.kind != kind || !fits {
             continue;
         }
         let age = now.zip(months(&p.date)).map_or(0, |(n, d)| n.saturating_sub(d));
