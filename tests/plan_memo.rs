@@ -3,7 +3,7 @@
 //! table must equal its verdict with every layout sized afresh (a key that dropped a field fails).
 
 use gpu_planner::domain::memory::Layout;
-use gpu_planner::domain::plan::{memory_for, verdict, Totals};
+use gpu_planner::domain::plan::{memory_for, min_dp, verdict, Totals};
 use gpu_planner::domain::scenario::{Offload, Recompute};
 use gpu_planner::domain::scenario::{Parallel, Task};
 use gpu_planner::domain::{Catalog, Scenario};
@@ -61,10 +61,49 @@ fn the_table_tells_apart_layouts_that_differ_in_one_field() {
         for l in &layouts {
             assert_eq!(table.total(m, &s, l).to_bits(), memory_for(m, &s, l).total.to_bits(), "{l:?}");
         }
+        // Asked twice, each layout is kept once: the second round finds them.
+        assert_eq!(table.kept(), layouts.len());
     }
     // and they all differ, so a shared slot would show
     let mut totals: Vec<f64> = layouts.iter().map(|l| memory_for(m, &s, l).total).collect();
     totals.sort_by(f64::total_cmp);
     totals.dedup();
     assert_eq!(totals.len(), layouts.len());
+}
+
+/// The least data-parallel width the search takes is the first that fits: galloping up from one
+/// rank and bisecting gives, at every memory cap, what a rank-by-rank scan gives (Qwen2.5-7B and
+/// Llama 3.1 70B under ZeRO-3, where memory keeps falling with dp, and under ZeRO-1; one and two
+/// expert-parallel ranks of Mixtral).
+#[test]
+fn the_least_width_is_the_first_that_fits() {
+    let gib = 1024.0_f64.powi(3);
+    let cases = [
+        ("qwen2.5-7b", Layout { zero: 3, ..Layout::single() }),
+        ("qwen2.5-7b", Layout { zero: 1, ..Layout::single() }),
+        ("llama-3.1-70b", Layout { zero: 3, tp: 2, ..Layout::single() }),
+        ("mixtral-8x7b", Layout { zero: 3, ep: 2, ..Layout::single() }),
+    ];
+    let limit = 256;
+    for (model, layout) in cases {
+        let s = Scenario { task: Task::Pretrain, model: model.into(), ..Scenario::default() };
+        let m = s.model_spec().expect("preset");
+        let ep = layout.ep.max(1);
+        let mut found = 0;
+        for cap_gib in [4.0, 12.0, 16.0, 20.0, 24.0, 30.0, 40.0, 48.0, 64.0, 80.0, 141.0, 1000.0] {
+            let cap = cap_gib * gib;
+            let scan =
+                (1..=limit / ep).map(|k| k * ep).find(|&dp| memory_for(m, &s, &Layout { dp, ..layout }).total <= cap);
+            assert_eq!(
+                min_dp(m, &s, layout, cap, limit, &Totals::default()),
+                scan,
+                "{model} {layout:?} at {cap_gib} GiB"
+            );
+            assert_eq!(min_dp(m, &s, layout, cap, limit, &Totals::unkept()), scan);
+            found += usize::from(scan.is_some_and(|dp| dp > 2 * ep));
+        }
+        if layout.zero == 3 {
+            assert!(found >= 2, "{model}: the caps never needed more than two ranks");
+        }
+    }
 }

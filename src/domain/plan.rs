@@ -58,6 +58,12 @@ impl Totals {
         Self { keep: false, table: std::cell::RefCell::default() }
     }
 
+    /// How many layouts the table holds.
+    #[must_use]
+    pub fn kept(&self) -> usize {
+        self.table.borrow().1
+    }
+
     /// The memory total of `l` (bytes per card, overhead in), from the table when it has it.
     #[must_use]
     pub fn total(&self, m: &ModelSpec, s: &Scenario, l: &Layout) -> f64 {
@@ -203,9 +209,10 @@ fn max_dp(s: &Scenario) -> u32 {
     }
 }
 
-/// Smallest dp (≤ `limit`, a multiple of the layout's `ep`) at which `layout` fits, using that
-/// memory only falls as dp grows.
-fn min_dp(m: &ModelSpec, s: &Scenario, layout: Layout, cap: f64, limit: u32, sized: &Totals) -> Option<u32> {
+/// Smallest dp (≤ `limit`, a multiple of the layout's `ep`) at which `layout` fits under `cap`
+/// bytes, using that memory only falls as dp grows (serving: dp 1 or nothing).
+#[must_use]
+pub fn min_dp(m: &ModelSpec, s: &Scenario, layout: Layout, cap: f64, limit: u32, sized: &Totals) -> Option<u32> {
     let ep = layout.ep.max(1);
     let at = |k: u32| sized.total(m, s, &Layout { dp: k * ep, ..layout }) <= cap;
     let kmax = limit / ep;
