@@ -117,6 +117,16 @@ fn tensor_parallelism_narrows_the_experts() {
     let share = m.routed_active_fraction() * training_flops(&m, s.task, 4096, 1.0, false)
         / training_flops(&m, s.task, 4096, 1.0, true);
     assert_close(expert_time_ratio(&m, &s, &split, 1), share * (1.0 / 0.81 - 1.0), 1e-9);
+    // The step's factor uses shapes looked up once per job for 1, 2, 4 and 8 ranks, and looks
+    // any other width up afresh (16 ranks: 896 wide): the same figure either way.
+    for tp in [2, 8, 16] {
+        let l = Layout { tp, ..Layout::single() };
+        let u = mfu_of(&s, &m, &l);
+        let before = (1.0 + u.elementwise) * u.attention;
+        assert_close(u.experts, 1.0 + expert_time_ratio(&m, &s, &l, 1) / before, 1e-12);
+    }
+    let sixteen = expert_time_ratio(&m, &s, &Layout { tp: 16, ..Layout::single() }, 1);
+    assert_close(sixteen, share * (1.0 / ratio(4096.0, 896.0, 1024.0) - 1.0), 1e-9);
 }
 
 /// A dense model has no routed experts: no term, factor 1.

@@ -264,17 +264,56 @@ pub fn attention_ratio(m: &ModelSpec, s: &Scenario, g: &Gpu, matmul: f64) -> f64
 /// precision alike. 0 for dense models.
 #[must_use]
 pub fn expert_time_ratio(m: &ModelSpec, s: &Scenario, l: &Layout, micro_batch: u32) -> f64 {
-    let Some(e) = &m.moe else { return 0.0 };
+    expert_time_at(m, s, l, micro_batch, routed_flop_share(m, s), &expert_shapes(m))
+}
+
+/// The measured expert shape nearest the model's experts split over 1, 2, 4 and 8
+/// tensor-parallel ranks (experts::nearest), looked up once per job.
+fn expert_shapes(m: &ModelSpec) -> [Option<&'static super::experts::Shape>; 4] {
+    let width = |tp: f64| {
+        m.moe.as_ref().map(|e| super::experts::nearest(f64::from(m.hidden), f64::from(e.expert_intermediate) / tp))
+    };
+    [width(1.0), width(2.0), width(4.0), width(8.0)]
+}
+
+/// The routed experts' share of a training step's FLOPs (attention included): the `f` of
+/// [`expert_time_ratio`]; 0 for dense models.
+#[must_use]
+pub fn routed_flop_share(m: &ModelSpec, s: &Scenario) -> f64 {
+    if m.moe.is_none() {
+        return 0.0;
+    }
     let t = &s.training;
     let with_attention = training_flops(m, s.task, t.seq_len, 1.0, true);
     if with_attention <= 0.0 {
         return 0.0;
     }
-    let share = m.routed_active_fraction() * training_flops(m, s.task, t.seq_len, 1.0, false) / with_attention;
+    m.routed_active_fraction() * training_flops(m, s.task, t.seq_len, 1.0, false) / with_attention
+}
+
+/// [`expert_time_ratio`] with the routed share already known (the search asks for it for
+/// every layout of a card).
+fn expert_time_at(
+    m: &ModelSpec,
+    s: &Scenario,
+    l: &Layout,
+    micro_batch: u32,
+    share: f64,
+    shapes: &[Option<&'static super::experts::Shape>; 4],
+) -> f64 {
+    let Some(e) = m.moe.as_ref().filter(|_| share > 0.0) else { return 0.0 };
+    let t = &s.training;
     let tokens = f64::from(t.seq_len.max(1)) * f64::from(micro_batch.max(1)) / f64::from(l.cp.max(1));
     let rows = tokens * f64::from(e.experts_per_token) * f64::from(l.ep.max(1)) / f64::from(e.experts);
-    let width = f64::from(e.expert_intermediate) / f64::from(l.tp.max(1));
-    let r = super::experts::ratio(f64::from(m.hidden), width, rows).max(1e-3);
+    let tp = l.tp.max(1);
+    let shape = match tp {
+        1 | 2 | 4 | 8 => shapes[tp.trailing_zeros() as usize],
+        _ => None,
+    };
+    let shape = shape.unwrap_or_else(|| {
+        super::experts::nearest(f64::from(m.hidden), f64::from(e.expert_intermediate) / f64::from(tp))
+    });
+    let r = super::experts::ratio_on(shape, rows).max(1e-3);
     share * (1.0 / r - 1.0)
 }
 
@@ -355,13 +394,22 @@ pub fn mfu_at(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u32
 pub struct KernelShares {
     pub matmul: f64,
     pub attention: f64,
+    /// [`routed_flop_share`].
+    pub routed: f64,
+    /// The nearest measured expert shape at 1, 2, 4 and 8 tensor-parallel ranks.
+    pub expert_shapes: [Option<&'static super::experts::Shape>; 4],
 }
 
 /// [`KernelShares`] of job `s` on card `g`.
 #[must_use]
 pub fn kernel_shares(m: &ModelSpec, s: &Scenario, g: &Gpu) -> KernelShares {
     let matmul = kernel_efficiency(g, s.precision);
-    KernelShares { matmul, attention: attention_ratio(m, s, g, matmul) }
+    KernelShares {
+        matmul,
+        attention: attention_ratio(m, s, g, matmul),
+        routed: routed_flop_share(m, s),
+        expert_shapes: expert_shapes(m),
+    }
 }
 
 /// [`mfu_at`] with the card's kernel shares already known: the search asks for thousands of
@@ -376,7 +424,7 @@ pub fn mfu_with(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u
     // A card without a published bandwidth gets no elementwise term: its time is a lower bound.
     let elementwise = elementwise_at(m, s, g, l, matmul).unwrap_or(0.0);
     let attention = (1.0 + elementwise + k.attention) / (1.0 + elementwise);
-    let experts = 1.0 + expert_time_ratio(m, s, l, mb) / (1.0 + elementwise + k.attention);
+    let experts = 1.0 + expert_time_at(m, s, l, mb, k.routed, &k.expert_shapes) / (1.0 + elementwise + k.attention);
     // A benchmark's calibration scales the kernels' share of peak (domain/calibrate.rs).
     let kernel = (matmul * s.efficiency.kernel_scale).min(1.0) / ((1.0 + elementwise) * attention * experts);
     let stage_layers = memory::stage_layers(m.layers, l.pp);

@@ -111,8 +111,9 @@ pub const SHAPES: [Shape; 11] = [
 /// nearest in width (log distance), then in hidden size.
 #[must_use]
 pub fn nearest(hidden: f64, inter: f64) -> &'static Shape {
+    // The larger of the two ratios orders as |ln| does, without a logarithm per shape.
     let far = |s: &Shape| {
-        let d = |a: f64, b: f64| (a.max(1.0) / b).ln().abs();
+        let d = |a: f64, b: f64| (a.max(1.0) / b).max(b / a.max(1.0));
         (d(inter, f64::from(s.inter)), d(hidden, f64::from(s.hidden)))
     };
     SHAPES
@@ -129,7 +130,13 @@ pub fn nearest(hidden: f64, inter: f64) -> &'static Shape {
 /// most 1 (the wide shapes' 1.03–1.07 is the gap between two medians, not a faster kernel).
 #[must_use]
 pub fn ratio(hidden: f64, inter: f64, rows: f64) -> f64 {
-    let p = nearest(hidden, inter).points;
+    ratio_on(nearest(hidden, inter), rows)
+}
+
+/// [`ratio`] on a shape already chosen.
+#[must_use]
+pub fn ratio_on(shape: &Shape, rows: f64) -> f64 {
+    let p = shape.points;
     let (Some(&first), Some(&last)) = (p.first(), p.last()) else { return 1.0 };
     // Between the ends (NaN rows take the first point), the point after `rows` is 1..len−1.
     let r = if rows.is_nan() || rows <= first.0 {
