@@ -233,11 +233,7 @@ impl ModelSpec {
     /// Share of all parameters that sit in routed experts (0 for dense models).
     #[must_use]
     pub fn routed_expert_fraction(&self) -> f64 {
-        let Some(moe) = &self.moe else { return 0.0 };
-        let c = self.computed_params();
-        let moe_layers = f64::from(self.layers.saturating_sub(moe.dense_layers));
-        let routed = moe_layers * self.mlp_params(moe.expert_intermediate) * f64::from(moe.experts);
-        (routed / c.total.max(1.0)).clamp(0.0, 1.0)
+        self.routed_share(|e| e.experts, |c| c.total)
     }
 
     /// Share of the active parameters (those a token works through) that sit in the routed
@@ -245,11 +241,15 @@ impl ModelSpec {
     /// GEMMs (0 for dense models).
     #[must_use]
     pub fn routed_active_fraction(&self) -> f64 {
+        self.routed_share(|e| e.experts_per_token, |c| c.active)
+    }
+
+    /// `experts(moe)` routed experts per MoE layer over the `of(computed)` parameters.
+    fn routed_share(&self, experts: fn(&MoeSpec) -> u32, of: fn(&ParamCounts) -> f64) -> f64 {
         let Some(moe) = &self.moe else { return 0.0 };
-        let c = self.computed_params();
         let moe_layers = f64::from(self.layers.saturating_sub(moe.dense_layers));
-        let routed = moe_layers * self.mlp_params(moe.expert_intermediate) * f64::from(moe.experts_per_token);
-        (routed / c.active.max(1.0)).clamp(0.0, 1.0)
+        let routed = moe_layers * self.mlp_params(moe.expert_intermediate) * f64::from(experts(moe));
+        (routed / of(&self.computed_params()).max(1.0)).clamp(0.0, 1.0)
     }
 
     /// KV-cache values per token (all layers, K and V), before multiplying by bytes per value.

@@ -80,7 +80,7 @@ impl Totals {
         let (slots, used) = &mut *table;
         let i = probe(slots, &key);
         // The probe stops at the key or at an empty slot.
-        if slots[i].0[2] != u64::MAX {
+        if filled(&slots[i].0) {
             return slots[i].1;
         }
         let t = memory_for(m, s, l).total;
@@ -89,7 +89,7 @@ impl Totals {
         // Keep the table at most half full: double it and re-place every entry.
         if *used * 2 > slots.len() {
             let old = std::mem::replace(slots, vec![(EMPTY, 0.0); slots.len() * 2]);
-            for e in old.into_iter().filter(|e| e.0 != EMPTY) {
+            for e in old.into_iter().filter(|e| filled(&e.0)) {
                 let j = probe(slots, &e.0);
                 slots[j] = e;
             }
@@ -105,11 +105,16 @@ fn probe(slots: &[Slot], key: &[u64; 3]) -> usize {
     let h = (key[0] ^ key[1].rotate_left(21) ^ key[2].rotate_left(42)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let mut i = (h >> 40) as usize & mask;
     // Word by word, the most varied (dp) first: comparing whole keys calls `memcmp`, which was
-    // a fifth of a plan's time. The third word is u64::MAX only in an empty slot.
-    while slots[i].0[2] != u64::MAX && !(slots[i].0[1] == key[1] && slots[i].0 == *key) {
+    // a fifth of a plan's time.
+    while filled(&slots[i].0) && !(slots[i].0[1] == key[1] && slots[i].0 == *key) {
         i = (i + 1) & mask;
     }
     i
+}
+
+/// Whether a slot's key is a layout's: the third word is [`EMPTY`]'s only in an empty slot.
+fn filled(key: &[u64; 3]) -> bool {
+    key[2] != EMPTY[2]
 }
 
 /// Memory of the scenario's task under a layout.
@@ -277,9 +282,10 @@ fn orderable_dp(s: &Scenario, layout: &Layout, dp: u32, limit: u32) -> u32 {
 
 /// Estimated time of a layout relative to others (for choosing among fitting layouts): training
 /// by the predicted MFU (bubble, recompute, communication, offload); serving by its old proxy.
-/// `shares`: the card's kernel shares, looked up once per card (compute::kernel_shares).
+/// `shares`: the card's kernel shares for a training job, looked up once per card
+/// (compute::kernel_shares); `None` when serving.
 fn speed_cost(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, shares: Option<compute::KernelShares>) -> f64 {
-    if let Some(k) = shares.filter(|_| s.task.is_training()) {
+    if let Some(k) = shares {
         if let Some(u) = compute::mfu_with(m, s, g, l, s.training.micro_batch, k) {
             return 1.0 / u.predicted.max(1e-12);
         }
