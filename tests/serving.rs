@@ -420,8 +420,8 @@ fn the_serving_memory_column_counts_one_replicas_share_of_the_users() {
 
 /// The measured-operator decode step (serving/measured.rs) is built from AIConfigurator's
 /// figures as published (docs/research/2026-12-02-decode-ops.md): on 8 H200s, DeepSeek-V3 in
-/// FP8 at TP 8 adds, from 4 to 16 tokens per MoE layer, 58 × (194.68 − 70.64) µs (its MoE table,
-/// one GPU of 8 expert-parallel); from batch 1 to 8 at 1,024 cached tokens each, 61 × (56.2 −
+/// FP8 at TP 8 adds, from 4 to 16 tokens per MoE layer, 58 × (182.00 − 92.26) µs (its MoE table,
+/// one GPU of 8 expert-parallel, the busiest of the 8 under its default power-law routing); from batch 1 to 8 at 1,024 cached tokens each, 61 × (56.2 −
 /// 51.7) µs of MLA module (16 local heads) and two all-reduces per layer growing from a 14 KB to
 /// a 115 KB message. The custom all-reduce is read at its measured sizes (8 GPUs: 3.50 µs at
 /// 8 KB, 4.58 µs at 64 KB) and between them linearly in ln(size).
@@ -443,7 +443,7 @@ fn the_measured_decode_step_composes_the_published_operator_timings() {
     let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
     let o = DecodeOps::new(&m, &card("h200-sxm"), 1.0, true, 1.0, 8, 8).unwrap_or_else(|| panic!("measured"));
     let moe = o.step(8.0, 8.0 * 1024.0, 16.0, 1.0) - o.step(8.0, 8.0 * 1024.0, 4.0, 1.0);
-    assert_close(moe, 58.0 * (194.68 - 70.64) * 1e-6, 1e-9);
+    assert_close(moe, 58.0 * (182.0 - 92.26) * 1e-6, 1e-9);
     let h = 7168.0 * 2.0;
     let ar = |b: f64| 122.0 * allreduce_s(h200, 8, b * h);
     let mla = o.step(8.0, 8.0 * 1024.0, 4.0, 1.0) - o.step(1.0, 1024.0, 4.0, 1.0);

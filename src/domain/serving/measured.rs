@@ -43,8 +43,14 @@ pub struct Ops {
     /// DeepSeek-V3's whole MLA attention module (projections, attention, output; FP8 block
     /// GEMMs, FP8 KV, 1,024 cached tokens) at 128 and 16 local heads × batch 1, 8 and 64.
     pub mla_module: Option<MlaTable>,
-    /// DeepSeek-V3's MoE layer (hidden 7,168, expert FFN 2,048, 256 experts, top-8, FP8 block,
-    /// balanced routing) on one GPU of 8 and of 32 expert-parallel GPUs × 1, 4, 16, 64, 256 tokens.
+    /// DeepSeek-V3's MoE layer (hidden 7,168, expert FFN 2,048, 256 experts, top-8, FP8 block) on
+    /// one GPU of 8 and of 32 expert-parallel GPUs × 1, 4, 16, 64, 256 tokens, under power-law
+    /// routing (α 1.01): the collector swaps the most loaded expert-parallel rank to the measured
+    /// one (`collector/helper.py`, `_generate_power_law_distribution`), so a row is the rank the
+    /// step waits for; AIConfigurator's own default for DeepSeek models (`sdk/config.py`
+    /// `workload_distribution = "power_law"`, `sdk/models/deepseek.py` `_power_law_alpha = 1.01`).
+    /// Balanced routing, used before session 30, gives every rank the mean load: at 4 tokens on 8
+    /// GPUs it read 70.64 µs on an H200 where the busiest rank takes 92.26.
     pub moe_ds3: Option<[[f64; 5]; 2]>,
 }
 
@@ -62,7 +68,7 @@ pub const MEASURED: [Ops; 4] = [
         attention_share: 0.877,
         allreduce: [[2.8, 3.06, 4.52], [3.14, 3.68, 7.92], [3.54, 4.59, 17.6]],
         mla_module: Some([[115.8, 125.7, 156.7], [54.5, 60.8, 75.7]]),
-        moe_ds3: Some([[46.47, 85.79, 254.79, 487.77, 510.51], [41.45, 41.32, 83.35, 144.64, 151.93]]),
+        moe_ds3: Some([[45.38, 116.78, 282.41, 403.37, 505.83], [41.46, 67.56, 107.67, 134.29, 166.53]]),
     },
     Ops {
         cards: &["h200-sxm"],
@@ -75,7 +81,7 @@ pub const MEASURED: [Ops; 4] = [
         attention_share: 0.852,
         allreduce: [[2.8, 2.95, 4.34], [3.18, 3.61, 7.73], [3.5, 4.58, 17.78]],
         mla_module: Some([[98.5, 106.0, 139.6], [51.7, 56.2, 72.4]]),
-        moe_ds3: Some([[40.12, 70.64, 194.68, 361.38, 375.51], [37.3, 36.13, 67.82, 114.09, 119.8]]),
+        moe_ds3: Some([[40.54, 92.26, 182.0, 300.61, 388.84], [36.42, 63.66, 91.31, 106.88, 137.15]]),
     },
     Ops {
         cards: &["b200-hgx"],
@@ -88,7 +94,7 @@ pub const MEASURED: [Ops; 4] = [
         attention_share: 0.863,
         allreduce: [[4.78, 5.15, 5.38], [5.07, 5.39, 7.15], [5.64, 5.99, 10.94]],
         mla_module: Some([[79.3, 89.2, 100.9], [45.8, 49.7, 59.9]]),
-        moe_ds3: Some([[46.46, 68.12, 156.48, 268.13, 272.66], [35.94, 35.95, 61.03, 93.69, 96.55]]),
+        moe_ds3: Some([[44.44, 90.64, 156.22, 230.48, 239.05], [35.11, 52.6, 74.21, 88.86, 91.99]]),
     },
     Ops {
         cards: &["a100-80gb-sxm4"],
