@@ -303,6 +303,32 @@ fn overlapped_expert_traffic_shows_only_what_outlasts_the_compute() {
     assert!(long.exposed_s.abs() < 1e-15, "{long:?}");
 }
 
+/// Full recompute re-runs each recomputed layer's forward in the backward pass, MoE dispatch and
+/// combine included: six all-to-alls per MoE layer and micro-batch instead of four, as the
+/// recomputed forward repeats its tensor-parallel all-reduces (Korthikanti et al. 2022, §5).
+/// MindSpeed-LLM's Qwen3-30B-A3B script (EP 8, `--recompute-granularity full
+/// --recompute-method uniform --recompute-num-layers 1`: every layer) sends 1.5× the selective
+/// plan's all-to-all bytes; with 24 of its 48 layers recomputed (12 of the 24 a stage holds),
+/// 5/4 of them.
+#[test]
+fn full_recompute_repeats_the_recomputed_layers_all_to_alls() {
+    use gpu_planner::domain::accuracy::{cases, scenario};
+    use gpu_planner::domain::compute::mfu;
+    let case = cases().iter().find(|c| c.id == "mindspeed26-qwen3-30b-a3b-16npu-tokps").expect("row");
+    let s = scenario(case).expect("scenario");
+    let layout = case.layout.expect("layout");
+    assert_eq!((layout.ep, layout.recompute), (8, Recompute::Full));
+    let m = s.model_spec().expect("model").clone();
+    let g = card(&s.cards.only[0]);
+    let full = mfu(&m, &s, &g, &layout).expect("mfu").comm;
+    let none = mfu(&m, &s, &g, &Layout { recompute: Recompute::Selective, ..layout }).expect("mfu").comm;
+    assert!(none.ep_s > 0.0);
+    assert_close(full.ep_s, 1.5 * none.ep_s, 1e-9);
+    let half = Scenario { parallel: Parallel { recompute_layers: 12, ..s.parallel.clone() }, ..s.clone() };
+    let part = mfu(&m, &half, &g, &layout).expect("mfu").comm;
+    assert_close(part.ep_s, 1.25 * none.ep_s, 1e-9);
+}
+
 /// The data-parallel ring runs over ranks TP apart: with a bridged pair (H100 PCIe) and TP 2,
 /// the four DP ranks of a server sit on four different pairs, so the ring crosses PCIe although
 /// each TP group talks over its bridge.

@@ -135,6 +135,10 @@ pub struct StepTraffic {
     /// backward: four all-to-alls, (ep − 1)/ep of it leaving the card (DeepSeek-V3 report §3.2).
     pub moe_layers: f64,
     pub dispatch_bytes: f64,
+    /// Share of those MoE layers whose forward full recompute runs again in the backward pass:
+    /// each repeats its dispatch and combine, two more all-to-alls (as the recomputed forward
+    /// repeats its tensor-parallel all-reduces).
+    pub moe_recomputed: f64,
     /// Context parallelism (ring attention): K and V of one micro-batch's sequence per layer,
     /// s·b·2·kv_width × 2 B; forward passes it once round the ring, backward twice (K/V and
     /// their gradients); it hides behind the attention compute of the same layer.
@@ -184,7 +188,8 @@ pub fn step_comm(s: &Scenario, g: &Gpu, l: &Layout, x: &StepTraffic, compute_s: 
     // side by side: the slower of the two sets the time, and only the latter loads the fabric.
     let ep_s = if ep > 1 {
         let e = f64::from(ep);
-        let sent = 4.0 * x.moe_layers * x.microbatches * x.dispatch_bytes * (e - 1.0) / e;
+        let passes = 4.0 + 2.0 * x.moe_recomputed;
+        let sent = passes * x.moe_layers * x.microbatches * x.dispatch_bytes * (e - 1.0) / e;
         let near = (per_server / (tp * cp).min(per_server)).clamp(1, ep);
         let remote = sent * f64::from(ep - near) / (e - 1.0);
         fabric.ep = remote;

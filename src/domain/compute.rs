@@ -478,6 +478,7 @@ pub fn mfu_with(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u
         overlap_window: if l.zero >= 3 { 1.0 } else { 2.0 / 3.0 },
         moe_layers,
         dispatch_bytes: tokens_mb / cp * h * a2a_bytes * top_k,
+        moe_recomputed: if l.recompute == Recompute::Full { recomputed_share(s, l, stage_layers) } else { 0.0 },
         kv_bytes: tokens_mb * 2.0 * f64::from(m.kv_heads * m.head_dim()) * 2.0,
         attention_s,
     };
