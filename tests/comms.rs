@@ -306,25 +306,26 @@ fn overlapped_expert_traffic_shows_only_what_outlasts_the_compute() {
 /// Full recompute re-runs each recomputed layer's forward in the backward pass, MoE dispatch and
 /// combine included: six all-to-alls per MoE layer and micro-batch instead of four, as the
 /// recomputed forward repeats its tensor-parallel all-reduces (Korthikanti et al. 2022, §5).
-/// MindSpeed-LLM's Qwen3-30B-A3B script (EP 8, `--recompute-granularity full
-/// --recompute-method uniform --recompute-num-layers 1`: every layer) sends 1.5× the selective
-/// plan's all-to-all bytes; with 24 of its 48 layers recomputed (12 of the 24 a stage holds),
-/// 5/4 of them.
+/// Qwen3-30B-A3B at 4K on 16 H100s, PP 2 × EP 8 (the layout of MindSpeed-LLM's script, which
+/// recomputes every layer: `--recompute-granularity full --recompute-method uniform
+/// --recompute-num-layers 1`) sends 1.5× the selective plan's all-to-all bytes; with 12 of the
+/// 24 layers each stage holds recomputed (Megatron's `block` method), 5/4 of them.
 #[test]
 fn full_recompute_repeats_the_recomputed_layers_all_to_alls() {
-    use gpu_planner::domain::accuracy::{cases, scenario};
     use gpu_planner::domain::compute::mfu;
-    let case = cases().iter().find(|c| c.id == "mindspeed26-qwen3-30b-a3b-16npu-tokps").expect("row");
-    let s = scenario(case).expect("scenario");
-    let layout = case.layout.expect("layout");
-    assert_eq!((layout.ep, layout.recompute), (8, Recompute::Full));
+    let mut s = Scenario { model: "qwen3-30b-a3b".into(), task: Task::Pretrain, ..Scenario::default() };
+    s.training.seq_len = 4096;
+    s.training.micro_batch = 1;
+    s.training.global_batch = 256;
     let m = s.model_spec().expect("model").clone();
-    let g = card(&s.cards.only[0]);
+    let g = card("h100-sxm");
+    let layout = Layout { pp: 2, dp: 8, ep: 8, recompute: Recompute::Full, ..Layout::single() };
     let full = mfu(&m, &s, &g, &layout).expect("mfu").comm;
     let none = mfu(&m, &s, &g, &Layout { recompute: Recompute::Selective, ..layout }).expect("mfu").comm;
     assert!(none.ep_s > 0.0);
     assert_close(full.ep_s, 1.5 * none.ep_s, 1e-9);
-    let half = Scenario { parallel: Parallel { recompute_layers: 12, ..s.parallel.clone() }, ..s.clone() };
+    // A stated layout (not the auto-plan) recomputes the stated number of layers.
+    let half = Scenario { parallel: Parallel { recompute_layers: 12, auto: false, ..s.parallel.clone() }, ..s.clone() };
     let part = mfu(&m, &half, &g, &layout).expect("mfu").comm;
     assert_close(part.ep_s, 1.25 * none.ep_s, 1e-9);
 }

@@ -131,12 +131,37 @@ pub fn stack(g: &Gpu) -> f64 {
     }
 }
 
+/// A card of the same silicon and software as another (`of`) that sustains a different clock
+/// under its power limit, with the vendor's max-achievable GEMM FLOPS of both measured the same
+/// way: its GEMMs run at `of`'s share × the ratio (BF16 for 16-bit math, and FP8).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sibling {
+    pub gpu: &'static str,
+    pub of: &'static str,
+    pub bf16: f64,
+    pub fp8: f64,
+}
+
+/// The MI325X is the MI300X's CDNA 3 die and peak (1,307 BF16 / 2,615 FP8 TFLOPS at 2,100 MHz)
+/// at 1,000 W instead of 750 W. AMD, "Measuring Max-Achievable FLOPs – Part 2" (ROCm blogs,
+/// 2025-02-28, Table 1; hipBLASLt-bench, normally distributed inputs, thermally stable, cold
+/// caches): MI300X 708 TFLOPS BF16 at a median 1,207 MHz and 1,273 FP8 at 1,230 MHz; MI325X 843 at
+/// 1,447 MHz and 1,519 at 1,464 MHz — ×1.19 from the sustained clock alone. (Stas Bekman's
+/// ml-engineering MAMF table, another method and ROCm release, has 668.4 and 784.9 BF16: ×1.17.)
+pub const SIBLINGS: [Sibling; 1] = [Sibling { gpu: "mi325x", of: "mi300x", bf16: 843.0 / 708.0, fp8: 1519.0 / 1273.0 }];
+
+/// The sustained-clock ratio of card `g` to the card whose silicon it shares (1 for others).
+#[must_use]
+pub fn sibling_ratio(g: &Gpu, fp8: bool) -> f64 {
+    SIBLINGS.iter().find(|s| s.gpu == g.id).map_or(1.0, |s| if fp8 { s.fp8 } else { s.bf16 })
+}
+
 /// Isolated GEMM share of peak of card `g` at precision `p` (before [`TRAINING_SHARE`]).
 #[must_use]
 pub fn gemm_share(g: &Gpu, p: Precision) -> f64 {
     let fp8 = p == Precision::Fp8 && g.fp8_tflops.is_some();
     let measured = source(g).measured().and_then(|m| if fp8 { m.gemm_fp8 } else { Some(m.gemm) });
-    measured.unwrap_or_else(|| if fp8 { REFERENCE_GEMM_FP8 } else { REFERENCE_GEMM } * stack(g))
+    measured.unwrap_or_else(|| if fp8 { REFERENCE_GEMM_FP8 } else { REFERENCE_GEMM } * stack(g) * sibling_ratio(g, fp8))
 }
 
 /// [`TRAINING_SHARE`] of card `g` at precision `p` (a card without FP8 runs an FP8 scenario in
