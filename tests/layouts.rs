@@ -257,3 +257,109 @@ fn the_plan_takes_the_fastest_layout_that_fits() {
         assert_close(v.mfu, best, 1e-9);
     }
 }
+
+/// Megatron-Core's MoE parallel folding: an expert-parallel group wider than the data-parallel
+/// ranks is laid over TP × CP × DP with whole experts (expert TP 1). Megatron-Bridge's Qwen3
+/// 235B-A22B on 256 H100s runs TP 2, PP 8, DP 16 and EP 32 that way (its H100 recipes set
+/// `expert_tensor_parallel_size = 1`); EP 64 does not fit the 32 ranks of a stage.
+#[test]
+fn an_expert_group_wider_than_the_data_parallel_ranks_folds_over_tensor_parallelism() {
+    let folded = Layout { tp: 2, pp: 8, dp: 16, ep: 32, ..Layout::single() };
+    assert!(folded.folds_experts() && folded.ep_fits());
+    assert_eq!(folded.expert_tp(), 1);
+    let classic = Layout { ep: 8, ..folded };
+    assert!(!classic.folds_experts() && classic.ep_fits());
+    assert_eq!(classic.expert_tp(), 2);
+    let too_wide = Layout { ep: 64, ..folded };
+    assert!(!too_wide.folds_experts() && !too_wide.ep_fits());
+    assert!(Layout { cp: 2, ep: 64, ..folded }.folds_experts(), "context-parallel ranks count too");
+    // Qwen3-235B-A22B's config.json: 94 layers × 128 experts × 3 × 4,096 × 1,536 routed weights.
+    let m = preset("qwen3-235b-a22b").unwrap_or_else(|| panic!("preset"));
+    let routed = 94.0 * 128.0 * 3.0 * 4096.0 * 1536.0;
+    assert_close(m.routed_expert_fraction() * m.params().total, routed, 0.001);
+    // BF16 weights of one card, stage by stage alike: whole experts over EP 32 whatever the TP,
+    // the dense rest over TP — so TP 2 folded holds the TP 1 card's experts and half its dense
+    // weights.
+    let s = Scenario { task: Task::Pretrain, model: "qwen3-235b-a22b".into(), ..Scenario::default() };
+    let weights = |l: &Layout| memory::training_states(m, &s, l, Stage::Only).weights;
+    let whole = weights(&Layout { dp: 32, ..Layout::single() });
+    let f = m.routed_expert_fraction();
+    let tp1 = weights(&Layout { tp: 1, dp: 32, ep: 32, ..Layout::single() });
+    let tp2 = weights(&Layout { tp: 2, dp: 16, ep: 32, ..Layout::single() });
+    assert_close(tp1, whole * (1.0 - f + f / 32.0), 1e-9);
+    assert_close(tp2, whole * ((1.0 - f) / 2.0 + f / 32.0), 1e-9);
+    // Not folded (EP 8 within DP 16), each expert is split by TP as well.
+    let split = weights(&Layout { tp: 2, dp: 16, ep: 8, ..Layout::single() });
+    assert_close(split, whole * ((1.0 - f) / 2.0 + f / 16.0), 1e-9);
+    // A stated folded layout gets a plan (the engine used to reject EP > DP).
+    let mut t = Scenario {
+        task: Task::Pretrain,
+        model: "qwen3-235b-a22b".into(),
+        training: Training { seq_len: 4096, micro_batch: 1, global_batch: 8192, ..Training::default() },
+        parallel: Parallel { auto: false, gpus: 256, tp: 2, pp: 8, ep: 32, zero: 1, ..Parallel::default() },
+        cards: CardFilter { only: vec!["h100-sxm".into()], ..CardFilter::default() },
+        ..Scenario::default()
+    };
+    let v = report(&t).cards[0].clone();
+    assert!(v.fits && v.hours.is_some(), "{:?}", v.layout);
+    assert_eq!((v.layout.dp, v.layout.ep), (16, 32));
+    t.parallel.ep = 64;
+    assert!(report(&t).cards[0].hours.is_none(), "EP 64 over 32 ranks has no plan");
+}
+
+/// Folded, each rank dispatches its own 1/tp of the sequence-parallel tokens and the group's
+/// ranks are neighbours: EP 32 over TP 2 × DP 16 on 8-card servers keeps 7 of its 31 peers in
+/// the server (NVLink) and sends the other 24/31 of the bytes over the fabric.
+#[test]
+fn a_folded_expert_group_sends_each_ranks_own_tokens_to_neighbours() {
+    use gpu_planner::domain::comms::{link_within, step_comm, StepTraffic};
+    let g = Catalog::embedded().gpu("h100-sxm").cloned().unwrap_or_else(|| panic!("h100"));
+    let mut s = Scenario::default();
+    s.infra.fabric_gbit_per_gpu = 400.0;
+    let x = StepTraffic { moe_layers: 1.0, dispatch_bytes: 1e8, microbatches: 1.0, ..StepTraffic::default() };
+    let l = Layout { tp: 2, dp: 16, ep: 32, ..Layout::single() };
+    let c = step_comm(&s, &g, &l, &x, 1.0);
+    let sent = 4.0 * 1e8 * 31.0 / 32.0;
+    let remote = sent * 24.0 / 31.0;
+    let inter = gpu_planner::domain::comms::inter_server(&s);
+    assert_close(c.ep_s, (remote / inter).max((sent - remote) / link_within(&g, 8).0), 1e-12);
+    assert_close(c.fabric.ep, remote, 1e-12);
+}
+
+/// Folded, an expert is whole on its rank and meets the group's tokens that each rank brought
+/// (1/tp of the sequence-parallel tokens): Qwen3-235B-A22B at 512 tokens, TP 2 × DP 16 × EP 32,
+/// runs 4,096-wide × 1,536 experts at 512/2 × 8 × 32/128 = 512 rows, where TP 2 with EP 8 (not
+/// folded) runs 768-wide halves at 512 × 8 × 8/128 = 256 rows (both inside the measured curves).
+#[test]
+fn folded_experts_run_whole_at_the_groups_rows() {
+    use gpu_planner::domain::compute::{expert_time_ratio, routed_flop_share};
+    use gpu_planner::domain::experts::ratio;
+    let mut s = Scenario { task: Task::Pretrain, model: "qwen3-235b-a22b".into(), ..Scenario::default() };
+    s.training.seq_len = 512;
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let f = routed_flop_share(&m, &s);
+    let folded = Layout { tp: 2, pp: 8, dp: 16, ep: 32, ..Layout::single() };
+    assert_close(expert_time_ratio(&m, &s, &folded, 1), f * (1.0 / ratio(4096.0, 1536.0, 512.0) - 1.0), 1e-12);
+    let split = Layout { ep: 8, ..folded };
+    assert_close(expert_time_ratio(&m, &s, &split, 1), f * (1.0 / ratio(4096.0, 768.0, 256.0) - 1.0), 1e-12);
+}
+
+/// The fabric bytes of a folded expert group, worked by hand: Qwen3-235B-A22B, 4,096 tokens a
+/// micro-batch, GBS 8,192 over DP 16 (512 micro-batches), TP 2 × PP 8 × EP 32 on 8-card
+/// servers: ⌈94/8⌉ = 12 MoE layers a stage, each rank dispatching its own 4,096/2 tokens × 8
+/// experts × 4,096 × 2 bytes, four all-to-alls a layer and micro-batch, 24 of its 31 peers in
+/// other servers.
+#[test]
+fn a_folded_groups_fabric_bytes_worked_by_hand() {
+    use gpu_planner::domain::compute::mfu;
+    let mut s = Scenario { task: Task::Pretrain, model: "qwen3-235b-a22b".into(), ..Scenario::default() };
+    s.training.seq_len = 4096;
+    s.training.micro_batch = 1;
+    s.training.global_batch = 8192;
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let g = Catalog::embedded().gpu("h100-sxm").cloned().unwrap_or_else(|| panic!("h100"));
+    let l = Layout { tp: 2, pp: 8, dp: 16, ep: 32, ..Layout::single() };
+    let u = mfu(&m, &s, &g, &l).unwrap_or_else(|| panic!("mfu"));
+    let dispatch = 4096.0 / 2.0 * 8.0 * 4096.0 * 2.0;
+    assert_close(u.comm.fabric.ep, 4.0 * 12.0 * 512.0 * dispatch * 24.0 / 32.0, 1e-9);
+}

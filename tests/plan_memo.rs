@@ -44,12 +44,14 @@ fn a_shared_memory_table_gives_every_card_the_verdict_it_gets_alone() {
 fn the_table_tells_apart_layouts_that_differ_in_one_field() {
     let s = Scenario { task: Task::Pretrain, model: "deepseek-v3".into(), ..Scenario::default() };
     let m = s.model_spec().expect("preset");
-    let base = Layout { tp: 2, pp: 2, dp: 2, zero: 1, ep: 2, cp: 1, ..Layout::single() };
+    // dp 4, so that ep 4 still divides it (ep 4 over dp 2 folds over tp × dp and holds the same
+    // 1/4 of the experts as ep 2 split by tp 2).
+    let base = Layout { tp: 2, pp: 2, dp: 4, zero: 1, ep: 2, cp: 1, ..Layout::single() };
     let layouts = [
         base,
         Layout { tp: 4, ..base },
         Layout { pp: 4, ..base },
-        Layout { dp: 4, ..base },
+        Layout { dp: 8, ..base },
         Layout { ep: 4, ..base },
         Layout { cp: 2, ..base },
         Layout { zero: 3, ..base },

@@ -260,7 +260,8 @@ pub fn attention_ratio(m: &ModelSpec, s: &Scenario, g: &Gpu, matmul: f64) -> f64
 /// at the rows each expert gets from one micro-batch: tokens/cp × top-k × ep / experts (the
 /// expert-parallel group's tokens meet on each rank's experts), each expert `tp` columns wide
 /// per rank (Megatron-Core's `expert_tensor_parallel_size` defaults to the tensor-parallel
-/// size). The ratio is a BF16 forward measurement applied to the backward GEMMs and to every
+/// size); folded over TP ([`Layout::folds_experts`]) each rank sends its own tokens/tp and holds
+/// whole experts. The ratio is a BF16 forward measurement applied to the backward GEMMs and to every
 /// precision alike. 0 for dense models.
 #[must_use]
 pub fn expert_time_ratio(m: &ModelSpec, s: &Scenario, l: &Layout, micro_batch: u32) -> f64 {
@@ -303,9 +304,10 @@ fn expert_time_at(
 ) -> f64 {
     let Some(e) = m.moe.as_ref().filter(|_| share > 0.0) else { return 0.0 };
     let t = &s.training;
-    let tokens = f64::from(t.seq_len.max(1)) * f64::from(micro_batch.max(1)) / f64::from(l.cp.max(1));
+    let tokens =
+        f64::from(t.seq_len.max(1)) * f64::from(micro_batch.max(1)) / f64::from(l.cp.max(1)) / l.dispatch_split();
     let rows = tokens * f64::from(e.experts_per_token) * f64::from(l.ep.max(1)) / f64::from(e.experts);
-    let tp = l.tp.max(1);
+    let tp = l.expert_tp();
     let shape = match tp {
         1 | 2 | 4 | 8 => shapes[tp.trailing_zeros() as usize],
         _ => None,
@@ -436,7 +438,7 @@ pub fn mfu_with(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u
     let routed = m.routed_expert_fraction();
     let trainable = match s.task {
         Task::Lora | Task::Qlora => memory::lora_params(m, s.lora.rank, s.lora.targets),
-        _ => m.params().total * (1.0 - routed + routed / f64::from(l.ep.max(1))),
+        _ => m.params().total * l.local_share(routed),
     };
     let c = &t.conventions;
     let grad_b = if c.grad == GradDtype::Fp32 { 4.0 } else { s.precision.bytes() };
@@ -446,7 +448,7 @@ pub fn mfu_with(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u
     // Group-limited routing with deduplicated sends: a token crosses to at most `route_groups`
     // other nodes once each and is forwarded to its experts inside the node (DeepSeek-V3 §3.2.2:
     // "each token will be dispatched to at most 4 nodes"), when the experts spread over nodes.
-    let spans_nodes = l.tp.max(1) * l.cp.max(1) * l.ep.max(1) > s.parallel.gpus_per_server.max(1);
+    let spans_nodes = l.expert_span() > s.parallel.gpus_per_server.max(1);
     let (moe_layers, top_k) = m.moe.as_ref().map_or((0.0, 0.0), |e| {
         let moe = f64::from(m.layers.saturating_sub(e.dense_layers)) / f64::from(m.layers.max(1));
         let sends = match e.route_groups {
@@ -477,7 +479,7 @@ pub fn mfu_with(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u
         },
         overlap_window: if l.zero >= 3 { 1.0 } else { 2.0 / 3.0 },
         moe_layers,
-        dispatch_bytes: tokens_mb / cp * h * a2a_bytes * top_k,
+        dispatch_bytes: tokens_mb / cp / l.dispatch_split() * h * a2a_bytes * top_k,
         moe_recomputed: if l.recompute == Recompute::Full { recomputed_share(s, l, stage_layers) } else { 0.0 },
         kv_bytes: tokens_mb * 2.0 * f64::from(m.kv_heads * m.head_dim()) * 2.0,
         attention_s,

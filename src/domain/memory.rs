@@ -15,9 +15,11 @@ pub use serving::*;
 
 /// A concrete parallel layout for one card type. Ranks are ordered as Megatron-Core orders them
 /// (`tp-cp-ep-dp-pp`): tensor-parallel ranks are neighbours, pipeline stages the farthest apart.
-/// Expert parallelism (`ep`) splits the routed experts over `ep` of the data-parallel ranks, so
-/// it needs `dp` to be a multiple of `ep` and adds no cards; context parallelism (`cp`) splits
-/// each sequence over `cp` cards.
+/// Expert parallelism (`ep`) splits the routed experts over `ep` of the data-parallel ranks (each
+/// expert split by tensor parallelism too, Megatron-Core's default expert TP = TP) and adds no
+/// cards; an `ep` that does not divide `dp` but divides tp·cp·dp is folded over those ranks with
+/// whole experts ([`Layout::folds_experts`]). Context parallelism (`cp`) splits each sequence
+/// over `cp` cards.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Layout {
@@ -45,6 +47,70 @@ impl Layout {
     #[must_use]
     pub fn gpus(&self) -> u32 {
         self.tp.saturating_mul(self.pp).saturating_mul(self.dp).saturating_mul(self.cp.max(1))
+    }
+
+    /// Megatron-Core's MoE parallel folding (`expert_tensor_parallel_size` 1): an expert-parallel
+    /// group wider than the data-parallel ranks allow is laid over the tp·cp·dp ranks of a
+    /// pipeline stage, each rank holding whole experts and dispatching its own tokens (Megatron-
+    /// Core `parallel_state.initialize_model_parallel`: the expert groups are built from the
+    /// world / pp ranks as etp × ep × edp, independently of the attention's tp × cp × dp).
+    #[must_use]
+    pub fn folds_experts(&self) -> bool {
+        let ep = self.ep.max(1);
+        ep > 1 && !self.dp.max(1).is_multiple_of(ep) && self.stage_ranks().is_multiple_of(ep)
+    }
+
+    /// Whether the expert-parallel degree fits the layout: it divides `dp` (experts split by TP)
+    /// or, folded, the tp·cp·dp ranks of a stage.
+    #[must_use]
+    pub fn ep_fits(&self) -> bool {
+        let ep = self.ep.max(1);
+        self.dp.max(1).is_multiple_of(ep) || self.stage_ranks().is_multiple_of(ep)
+    }
+
+    /// Ranks one expert's weights are split over by tensor parallelism: 1 when folded, else TP.
+    #[must_use]
+    pub fn expert_tp(&self) -> u32 {
+        if self.folds_experts() {
+            1
+        } else {
+            self.tp.max(1)
+        }
+    }
+
+    /// Share of the model's parameters on one card of a tensor-parallel shard (before the shard's
+    /// 1/tp): the dense part, and the routed experts over `ep` cards (× tp/expert-TP when folded,
+    /// the experts not being split by TP).
+    #[must_use]
+    pub fn local_share(&self, routed: f64) -> f64 {
+        let tp = f64::from(self.tp.max(1));
+        1.0 - routed + routed * tp / (f64::from(self.expert_tp()) * f64::from(self.ep.max(1)))
+    }
+
+    /// Ranks an expert-parallel group spans: `ep` neighbours folded, else `ep` ranks tp·cp apart.
+    #[must_use]
+    pub fn expert_span(&self) -> u32 {
+        if self.folds_experts() {
+            self.ep.max(1)
+        } else {
+            self.tp.max(1) * self.cp.max(1) * self.ep.max(1)
+        }
+    }
+
+    /// The share of a micro-batch's tokens each rank dispatches is 1 over this: folded, each rank
+    /// sends its own 1/tp of the sequence-parallel tokens; otherwise a TP group's tokens meet
+    /// the experts split TP ways.
+    #[must_use]
+    pub fn dispatch_split(&self) -> f64 {
+        if self.folds_experts() {
+            f64::from(self.tp.max(1))
+        } else {
+            1.0
+        }
+    }
+
+    fn stage_ranks(&self) -> u32 {
+        self.tp.max(1).saturating_mul(self.cp.max(1)).saturating_mul(self.dp.max(1))
     }
 }
 
@@ -289,7 +355,7 @@ pub fn training_states(m: &ModelSpec, s: &Scenario, layout: &Layout, stage: Stag
     // having been split `ep` ways already, which comes to the same 1/(dp·cp)).
     let dp = f64::from(layout.dp.max(1)) * f64::from(layout.cp.max(1));
     let routed = m.routed_expert_fraction();
-    let local = 1.0 - routed + routed / f64::from(layout.ep.max(1));
+    let local = layout.local_share(routed);
     let part = |on: bool| if on { 1.0 / dp } else { local };
     let half = s.precision.bytes();
     let mixed = half < 4.0;

@@ -317,7 +317,7 @@ fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64, sized: &Totals) -> (bo
         let (layout, needed) = if want > 0 {
             let dp = want / shards.max(1);
             if !want.is_multiple_of(shards)
-                || !dp.is_multiple_of(c.ep.max(1))
+                || !(Layout { dp, ..*c }).ep_fits()
                 || dp > limit.max(1) && s.task.is_training()
             {
                 continue;

@@ -116,9 +116,12 @@ fn states_coeffs(m: &ModelSpec, s: &Scenario, l: Layout, stage: Stage) -> (f64, 
         let b = memory::training_states(m, s, &Layout { dp, ..l }, stage);
         b.weights + b.gradients + b.optimizer + b.master_weights + b.buffers
     };
-    let (s1, s2) = (sum(1), sum(2));
-    let b = 2.0 * (s1 - s2);
-    (s1 - b, b)
+    // a + b/dp, read at dp = ep and 2·ep: the widths the search tries, where the experts are
+    // never folded (memory::Layout::folds_experts would change the shares below that).
+    let e = l.ep.max(1);
+    let (s1, s2) = (sum(e), sum(2 * e));
+    let b = 2.0 * f64::from(e) * (s1 - s2);
+    (s1 - b / f64::from(e), b)
 }
 
 /// Both pipeline ends' state coefficients (the same twice without a pipeline).
