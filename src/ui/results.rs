@@ -215,7 +215,11 @@ pub(crate) fn row_text(c: &CardVerdict, l: Lang, s: &Scenario, training: bool) -
             c.layout.tp,
             c.layout.pp,
             c.layout.dp,
-            if c.layout.ep > 1 { format!("·EP{}", c.layout.ep) } else { String::new() },
+            match c.layout.ep {
+                0 | 1 => String::new(),
+                ep if c.layout.folds_experts() => format!("·EP{ep} ({})", Key::EpFolded.text(l)),
+                ep => format!("·EP{ep}"),
+            },
             if c.layout.cp > 1 { format!("·CP{}", c.layout.cp) } else { String::new() },
         )
     };
@@ -341,5 +345,33 @@ fn CardDetail(id: String, report: Signal<Option<Report>>) -> impl IntoView {
                 }).collect_view())
             }}</div>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::scenario::{CardFilter, Parallel, Task, Training};
+
+    /// A folded expert-parallel layout (EP 32 over TP 2 × DP 16, Megatron-Bridge's Qwen3-235B
+    /// on 256 H100s) says so in the row, in both languages; an unfolded one writes plain EP.
+    #[test]
+    fn a_folded_expert_layout_says_so_in_the_row() {
+        let mut s = Scenario {
+            task: Task::Pretrain,
+            model: "qwen3-235b-a22b".into(),
+            training: Training { seq_len: 4096, micro_batch: 1, global_batch: 8192, ..Training::default() },
+            parallel: Parallel { auto: false, gpus: 256, tp: 2, pp: 8, ep: 32, zero: 1, ..Parallel::default() },
+            cards: CardFilter { only: vec!["h100-sxm".into()], ..CardFilter::default() },
+            ..Scenario::default()
+        };
+        let row = |s: &Scenario, l: Lang| {
+            let r = crate::domain::report(s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+            row_text(&r.cards[0], l, s, true).layout
+        };
+        assert!(row(&s, Lang::En).starts_with("TP2·PP8·DP16·EP32 (folded over TP×DP, whole experts) · ZeRO-1"));
+        assert!(row(&s, Lang::Zh).contains("·EP32 (跨 TP×DP 折叠，专家不切分)"));
+        s.parallel.ep = 8;
+        assert!(row(&s, Lang::En).starts_with("TP2·PP8·DP16·EP8 · ZeRO-1"), "{}", row(&s, Lang::En));
     }
 }
