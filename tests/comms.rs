@@ -390,3 +390,25 @@ fn a_fabric_of_unpublished_bandwidth_is_timed_as_pcie_and_says_so() {
     let served = on("huawei-ascend-910b2", Task::Inference, 0);
     assert!(served.layout.tp == 1 && served.layout.ep <= 1 && fabric(&served).is_none(), "{:?}", served.layout);
 }
+
+/// An expert group that is not folded spans the ranks tp·cp apart: EP 8 over DP 16 at TP 2 on
+/// 8-card servers keeps 8/2 = 4 of its members (itself included) in the server, so 3 of its 7
+/// peers are reached over NVLink and 4/7 of the bytes cross the fabric, side by side.
+#[test]
+fn an_expert_group_tp_apart_keeps_four_of_eight_in_the_server() {
+    use gpu_planner::domain::comms::link_within;
+    let g = card("h100-sxm");
+    let mut s = Scenario::default();
+    s.infra.fabric_gbit_per_gpu = 400.0;
+    let x = StepTraffic { moe_layers: 1.0, dispatch_bytes: 1e8, microbatches: 1.0, ..traffic(0.0) };
+    let l = Layout { tp: 2, dp: 16, ep: 8, ..Layout::single() };
+    let c = step_comm(&s, &g, &l, &x, 1.0);
+    let sent = 4.0 * 1e8 * 7.0 / 8.0;
+    let remote = sent * 4.0 / 7.0;
+    assert_close(c.fabric.ep, remote, 1e-12);
+    let local_s = (sent - remote) / link_within(&g, 8).0;
+    assert_close(c.ep_s, (remote / inter_server(&s)).max(local_s), 1e-12);
+    // On a slow fabric the remote share sets the time; on a fast one the local share does.
+    s.infra.fabric_gbit_per_gpu = 1e6;
+    assert_close(step_comm(&s, &g, &l, &x, 1.0).ep_s, local_s, 1e-12);
+}
