@@ -43,3 +43,24 @@ fn lora_speed_up_lies_between_the_published_ratios() {
     }
     assert!(ratio < 24_824.0 / 16_891.0 && ratio > 43.1 / 32.5 * 0.98, "{ratio}");
 }
+
+/// LoRA reduces only its adapters' gradients over the data-parallel ranks (Hu et al. 2021: the
+/// frozen weights have none): on the same 8-card layout its all-reduce carries the adapters'
+/// share of full fine-tuning's bytes, r·(d_in + d_out) per adapted matrix (memory::lora_params).
+#[test]
+fn lora_reduces_only_its_adapters_gradients() {
+    use gpu_planner::domain::compute::mfu;
+    use gpu_planner::domain::memory::{lora_params, Layout};
+    use gpu_planner::domain::Scenario;
+    let mut s = Scenario { task: Task::FullFinetune, model: "llama-3.1-8b".into(), ..Scenario::default() };
+    s.training.seq_len = 4096;
+    let m = s.model_spec().expect("model").clone();
+    let g = Catalog::embedded().gpu("h100-sxm").cloned().expect("h100");
+    let l = Layout { dp: 8, zero: 1, ..Layout::single() };
+    let full = mfu(&m, &s, &g, &l).expect("mfu").comm.dp_s;
+    s.task = Task::Lora;
+    let lora = mfu(&m, &s, &g, &l).expect("mfu").comm.dp_s;
+    let share = lora_params(&m, s.lora.rank, s.lora.targets) / m.params().total;
+    assert!(share > 0.0 && share < 0.01, "{share}");
+    common::assert_close(lora, full * share, 1e-9);
+}
