@@ -363,3 +363,27 @@ fn a_folded_groups_fabric_bytes_worked_by_hand() {
     let dispatch = 4096.0 / 2.0 * 8.0 * 4096.0 * 2.0;
     assert_close(u.comm.fabric.ep, 4.0 * 12.0 * 512.0 * dispatch * 24.0 / 32.0, 1e-9);
 }
+
+/// DeepSeek-V3 sends a token to at most 4 nodes once each (§3.2.2) only when its expert group
+/// spans servers: EP 8 inside one 8-card server sends all top-8 copies over NVLink (nothing on
+/// the fabric); with CP 2 the group's ranks are 2 apart and span two servers, each rank sends its
+/// half of the sequence to at most 4 destinations, and 4 of its 7 peers are remote.
+#[test]
+fn deepseek_v3_limits_its_sends_only_across_servers() {
+    use gpu_planner::domain::comms::link_within;
+    use gpu_planner::domain::compute::mfu;
+    let mut s = Scenario { task: Task::Pretrain, model: "deepseek-v3".into(), ..Scenario::default() };
+    s.training.seq_len = 4096;
+    s.training.micro_batch = 1;
+    s.training.global_batch = 8;
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let g = Catalog::embedded().gpu("h100-sxm").cloned().unwrap_or_else(|| panic!("h100"));
+    // 58 MoE layers, one micro-batch per rank, BF16 dispatch.
+    let inside = mfu(&m, &s, &g, &Layout { dp: 8, ep: 8, ..Layout::single() }).unwrap_or_else(|| panic!("mfu"));
+    let sent = 4.0 * 58.0 * (4096.0 * 7168.0 * 2.0 * 8.0) * 7.0 / 8.0;
+    assert!(inside.comm.fabric.ep.abs() < 1e-9);
+    assert_close(inside.comm.ep_s, sent / link_within(&g, 8).0, 1e-9);
+    let across = mfu(&m, &s, &g, &Layout { cp: 2, dp: 8, ep: 8, ..Layout::single() }).unwrap_or_else(|| panic!("mfu"));
+    let sent = 4.0 * 58.0 * (4096.0 / 2.0 * 7168.0 * 2.0 * 4.0) * 7.0 / 8.0;
+    assert_close(across.comm.fabric.ep, sent * 4.0 / 7.0, 1e-9);
+}
