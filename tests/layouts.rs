@@ -387,3 +387,21 @@ fn deepseek_v3_limits_its_sends_only_across_servers() {
     let sent = 4.0 * 58.0 * (4096.0 / 2.0 * 7168.0 * 2.0 * 4.0) * 7.0 / 8.0;
     assert_close(across.comm.fabric.ep, sent * 4.0 / 7.0, 1e-9);
 }
+
+/// Expert parallelism shrinks the gradients a rank reduces over the data-parallel ranks to its
+/// own experts' (Mixtral 8x7B, 8 ranks): with EP 8 each holds one of the 8 experts a layer, so the
+/// all-reduce carries (1 − r + r/8) of the EP-1 bytes, r the routed experts' share.
+#[test]
+fn expert_parallelism_shrinks_the_reduced_gradients() {
+    use gpu_planner::domain::compute::mfu;
+    let mut s = Scenario { task: Task::Pretrain, model: "mixtral-8x7b".into(), ..Scenario::default() };
+    s.training.seq_len = 4096;
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let g = Catalog::embedded().gpu("h100-sxm").cloned().unwrap_or_else(|| panic!("h100"));
+    let dp = |ep: u32| {
+        mfu(&m, &s, &g, &Layout { dp: 8, ep, zero: 1, ..Layout::single() }).unwrap_or_else(|| panic!("mfu")).comm.dp_s
+    };
+    let r = m.routed_expert_fraction();
+    assert!(r > 0.9, "{r}");
+    assert_close(dp(8), dp(1) * (1.0 - r + r / 8.0), 1e-9);
+}
