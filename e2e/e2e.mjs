@@ -48,6 +48,17 @@ try {
   await ctx.close();
 
   check('the link carries the top of the answer (r=)', /[?&]r=[A-Za-z0-9_-]+/.test(shared), shared);
+  {
+    // A ranking of ten cards or fewer has nothing more to show: the button stays hidden (the
+    // page's `button { display: inline-block }` once overrode the hidden attribute).
+    const one = 'v1.' + Buffer.from(JSON.stringify({ cards: { only: ['h100-sxm'] } })).toString('base64url');
+    const h = await open(`${base}/tools/gpu/?s=${one}`, { width: 1280, height: 900 }, 'en-US');
+    await h.page.waitForSelector('[data-testid=ranking] tbody tr', { timeout: 20000 });
+    const n = await h.page.locator('[data-testid=ranking] tbody tr').count();
+    const shown = await h.page.locator('[data-testid=show-all]').isVisible();
+    check('one card: no "show all" button', n === 1 && !shown, `rows=${n} shown=${shown}`);
+    await h.ctx.close();
+  }
   // A recipient sees the sender's top rows before the WebAssembly has run (issue 29): with the
   // wasm held back, the static rows are the link's; then the live page replaces them.
   for (const width of [1280, 375]) {
