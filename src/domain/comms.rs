@@ -190,12 +190,9 @@ pub fn step_comm(s: &Scenario, g: &Gpu, l: &Layout, x: &StepTraffic, compute_s: 
         let e = f64::from(ep);
         let passes = 4.0 + 2.0 * x.moe_recomputed;
         let sent = passes * x.moe_layers * x.microbatches * x.dispatch_bytes * (e - 1.0) / e;
-        // Folded over tp·cp·dp, the group's ranks are neighbours.
-        let (stride, near) = if l.folds_experts() {
-            (1, per_server.clamp(1, ep))
-        } else {
-            (tp * cp, (per_server / (tp * cp).min(per_server)).clamp(1, ep))
-        };
+        // The group's ranks are tp·cp apart, or neighbours when folded over tp·cp·dp.
+        let stride = l.expert_span() / ep;
+        let near = (per_server / stride.min(per_server)).clamp(1, ep);
         let remote = sent * f64::from(ep - near) / (e - 1.0);
         fabric.ep = remote;
         (remote / inter).max((sent - remote) / link(near * stride))
