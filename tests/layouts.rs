@@ -10,6 +10,16 @@ use gpu_planner::domain::scenario::{CardFilter, Parallel, Search, Task, Training
 use gpu_planner::domain::search::search;
 use gpu_planner::domain::{Catalog, Scenario};
 
+/// Pre-training `model` at `seq` tokens, one sequence a micro-batch, `global_batch` of them.
+fn pretrain(model: &str, seq: u32, global_batch: u32) -> Scenario {
+    Scenario {
+        task: Task::Pretrain,
+        model: model.into(),
+        training: Training { seq_len: seq, micro_batch: 1, global_batch, ..Training::default() },
+        ..Scenario::default()
+    }
+}
+
 /// Mixtral 8x7B (Jiang et al. 2024): 46.7B parameters, 12.9B active with 2 of 8 experts. So one
 /// expert is (46.7 − 12.9)/6 = 5.63B per all layers and the shared part 12.9 − 2·5.63 = 1.63B.
 /// With 8-way expert parallelism each card keeps the shared part and one expert: 7.27B.
@@ -334,8 +344,7 @@ fn a_folded_expert_group_sends_each_ranks_own_tokens_to_neighbours() {
 fn folded_experts_run_whole_at_the_groups_rows() {
     use gpu_planner::domain::compute::{expert_time_ratio, routed_flop_share};
     use gpu_planner::domain::experts::ratio;
-    let mut s = Scenario { task: Task::Pretrain, model: "qwen3-235b-a22b".into(), ..Scenario::default() };
-    s.training.seq_len = 512;
+    let s = pretrain("qwen3-235b-a22b", 512, 64);
     let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
     let f = routed_flop_share(&m, &s);
     let folded = Layout { tp: 2, pp: 8, dp: 16, ep: 32, ..Layout::single() };
@@ -352,10 +361,7 @@ fn folded_experts_run_whole_at_the_groups_rows() {
 #[test]
 fn a_folded_groups_fabric_bytes_worked_by_hand() {
     use gpu_planner::domain::compute::mfu;
-    let mut s = Scenario { task: Task::Pretrain, model: "qwen3-235b-a22b".into(), ..Scenario::default() };
-    s.training.seq_len = 4096;
-    s.training.micro_batch = 1;
-    s.training.global_batch = 8192;
+    let s = pretrain("qwen3-235b-a22b", 4096, 8192);
     let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
     let g = Catalog::embedded().gpu("h100-sxm").cloned().unwrap_or_else(|| panic!("h100"));
     let l = Layout { tp: 2, pp: 8, dp: 16, ep: 32, ..Layout::single() };
@@ -372,10 +378,7 @@ fn a_folded_groups_fabric_bytes_worked_by_hand() {
 fn deepseek_v3_limits_its_sends_only_across_servers() {
     use gpu_planner::domain::comms::link_within;
     use gpu_planner::domain::compute::mfu;
-    let mut s = Scenario { task: Task::Pretrain, model: "deepseek-v3".into(), ..Scenario::default() };
-    s.training.seq_len = 4096;
-    s.training.micro_batch = 1;
-    s.training.global_batch = 8;
+    let s = pretrain("deepseek-v3", 4096, 8);
     let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
     let g = Catalog::embedded().gpu("h100-sxm").cloned().unwrap_or_else(|| panic!("h100"));
     // 58 MoE layers, one micro-batch per rank, BF16 dispatch.
@@ -394,8 +397,7 @@ fn deepseek_v3_limits_its_sends_only_across_servers() {
 #[test]
 fn expert_parallelism_shrinks_the_reduced_gradients() {
     use gpu_planner::domain::compute::mfu;
-    let mut s = Scenario { task: Task::Pretrain, model: "mixtral-8x7b".into(), ..Scenario::default() };
-    s.training.seq_len = 4096;
+    let s = pretrain("mixtral-8x7b", 4096, 64);
     let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
     let g = Catalog::embedded().gpu("h100-sxm").cloned().unwrap_or_else(|| panic!("h100"));
     let dp = |ep: u32| {
