@@ -63,6 +63,39 @@ fn at_least_40_sourced_calibration_cases_and_90_percent_within_tolerance() {
     assert!(counted >= 14 && within >= 14, "{within} of {counted} vision cases within tolerance (< 14)");
 }
 
+/// Ours over published speed of a reference card's 16-bit training calibration rows (GPU-hours
+/// inverted), the figures `kernels::TRAINING_SHARE*` were set on.
+fn calibration_speed_ratios(rows: &[Row], card: &str) -> Vec<f64> {
+    use gpu_planner::domain::accuracy::Metric;
+    let mut ratios: Vec<f64> = rows
+        .iter()
+        .filter(|r| r.case.not_expressible.is_none())
+        .filter(|r| r.case.scenario.pointer("/cards/only/0").and_then(|v| v.as_str()) == Some(card))
+        .filter(|r| matches!(r.case.scenario["precision"].as_str(), None | Some("bf16" | "fp16")))
+        .filter_map(|r| match r.case.metric {
+            Metric::GpuHours => r.error.map(|e| 1.0 / (1.0 + e)),
+            Metric::MfuPct | Metric::HwTflops | Metric::TokensPerSGpu => r.error.map(|e| 1.0 + e),
+            _ => None,
+        })
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    ratios
+}
+
+/// The training share is set per reference card on that card's own calibration rows: the A100's
+/// 13 rows run at a median 1.00 of their published speed (0.975 at the joint 0.7375 the H100
+/// keeps), and the H100's four BF16 rows stay within their scatter (median 0.98).
+#[test]
+fn each_reference_cards_training_share_is_set_on_its_calibration_rows() {
+    let rows = calibration(table(Catalog::embedded()));
+    let median =
+        |v: &[f64]| if v.len() % 2 == 1 { v[v.len() / 2] } else { (v[v.len() / 2 - 1] + v[v.len() / 2]) / 2.0 };
+    let a100 = calibration_speed_ratios(&rows, "a100-80gb-sxm4");
+    assert!(a100.len() >= 13 && (median(&a100) - 1.0).abs() <= 0.01, "A100 {a100:?}");
+    let h100 = calibration_speed_ratios(&rows, "h100-sxm");
+    assert!(h100.len() >= 4 && (median(&h100) - 1.0).abs() <= 0.03, "H100 {h100:?}");
+}
+
 #[test]
 fn every_case_is_sourced_and_computable() {
     assert!(cases().len() >= 40);
@@ -119,7 +152,9 @@ fn validation_rows_are_read_by_the_scorer_only() {
 /// the same fit, two fewer rows hidden. On 2026-12-04, 51 of 79, p90 41.0%: the MI355X's and
 /// MI350X's Infinity Fabric bandwidth and the MI350X's FP8 rate read into the catalog (their
 /// data-parallel all-reduce had run over PCIe): MLPerf's MI350X row −63% → −16% (within), the
-/// MI355X's −43% → −26%.
+/// MI355X's −43% → −26%. On 2026-12-05 (session 30), 64 of 79 (median 10.9%, p90 24.7%); in
+/// session 31, 66 once the A100 trains at its own share set on its calibration rows
+/// (kernels::TRAINING_SHARE_A100).
 #[test]
 fn held_out_training_time_rows_do_not_regress() {
     let rows = table(Catalog::embedded());
@@ -127,8 +162,8 @@ fn held_out_training_time_rows_do_not_regress() {
     let v = g.iter().find(|g| g.role == Role::Validation && g.kind == Kind::TrainingTime).expect("validation group");
     println!("{g:#?}");
     assert!(v.rows >= 79, "{v:?}");
-    assert!(v.within >= 51, "{v:?}");
-    assert!(v.p90_abs_error <= 0.411 && v.median_abs_error <= 0.149, "{v:?}");
+    assert!(v.within >= 66, "{v:?}");
+    assert!(v.p90_abs_error <= 0.248 && v.median_abs_error <= 0.110, "{v:?}");
     let (within, all) = headline(&rows);
     assert_eq!(all, rows.len());
     assert!(within <= score(&rows).0, "the headline counts no row the older score does not");

@@ -11,7 +11,7 @@ mod common;
 use common::assert_close;
 use gpu_planner::domain::attention::{fa2_of, fa2_share};
 use gpu_planner::domain::compute::{attention_ratio, kernel_efficiency, mfu, training_flops};
-use gpu_planner::domain::kernels::TRAINING_SHARE;
+use gpu_planner::domain::kernels::{TRAINING_SHARE, TRAINING_SHARE_A100};
 use gpu_planner::domain::memory::Layout;
 use gpu_planner::domain::{Catalog, Gpu, Scenario};
 
@@ -140,7 +140,7 @@ fn xformers_is_priced_from_its_own_bars() {
     let matmul = kernel_efficiency(&g, s.precision);
     let width = f64::from(m.layers) * f64::from(m.heads) * f64::from(m.head_dim()) * 4096.0;
     let gemm = 312.0 * matmul;
-    let expected = (7.0 * width / (87.0 * TRAINING_SHARE) - 12.0 * width / gemm)
+    let expected = (7.0 * width / (87.0 * TRAINING_SHARE_A100) - 12.0 * width / gemm)
         / (training_flops(&m, s.task, 4096, 1.0, true) / gemm);
     assert_close(attention_ratio(&m, &s, &g, matmul), expected, 1e-9);
     assert!(expected > 0.0, "xformers is slower than the GEMM pricing: {expected}");

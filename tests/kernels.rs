@@ -5,7 +5,8 @@
 use gpu_planner::domain::catalog::Catalog;
 use gpu_planner::domain::compute::kernel_efficiency;
 use gpu_planner::domain::kernels::{
-    self, Source, MEASURED, REFERENCE, REFERENCE_GEMM, REFERENCE_GEMM_FP8, TRAINING_SHARE, TRAINING_SHARE_FP8,
+    self, Source, MEASURED, REFERENCE, REFERENCE_GEMM, REFERENCE_GEMM_FP8, TRAINING_SHARE, TRAINING_SHARE_A100,
+    TRAINING_SHARE_FP8,
 };
 use gpu_planner::domain::scenario::Precision;
 use serde_json::Value;
@@ -116,6 +117,9 @@ fn kernel_efficiency_follows_the_measured_shares() {
     assert!(close(k("h100-sxm", Precision::Bf16), 0.797 * TRAINING_SHARE));
     assert!(close(k("h100-sxm", Precision::Fp8), 0.508 * TRAINING_SHARE_FP8));
     assert!(close(k("a100-80gb-sxm4", Precision::Fp8), k("a100-80gb-sxm4", Precision::Bf16)));
+    // Ampere at the A100's own training share, borrowers included (the A40 borrows its GEMMs).
+    assert!(close(k("a100-80gb-sxm4", Precision::Bf16), 0.803 * TRAINING_SHARE_A100));
+    assert!(close(k("a40", Precision::Bf16), 0.803 * TRAINING_SHARE_A100));
     // An FP8 step is faster than a BF16 one on an H100, but far from twice (measured 1.27×
     // of GEMM throughput: 1005 vs 788 TFLOPS).
     let h = catalog.gpu("h100-sxm").expect("card");

@@ -216,8 +216,8 @@ pub fn eager_bytes(m: &ModelSpec, w: f64, mlp_width: f64, tp: f64, sp: f64) -> f
 /// attention run as FlashAttention-2 (or xformers) on a card with their measurements
 /// (domain/attention.rs), the causal forward + backward does 7·L·h·s FLOPs per token by the FA2
 /// benchmark's count, at the kernel's published share of the 16-bit peak (attention stays 16-bit
-/// in FP8 training) × the share a training step keeps of isolated kernels
-/// (kernels::TRAINING_SHARE). Negative where FA2 beats the GEMM pricing (an A100 at long
+/// in FP8 training) × the share a training step keeps of isolated kernels on that card
+/// (kernels::training_share at 16 bits). Negative where FA2 beats the GEMM pricing (an A100 at long
 /// sequences). 0 without flash attention (the scores are batched GEMMs, their softmax an
 /// elementwise term), for encoder–decoder models, on Hopper with a fused kernel
 /// (`Conventions::attention`), and on cards without the kernel's figures.
@@ -240,7 +240,7 @@ pub fn attention_ratio(m: &ModelSpec, s: &Scenario, g: &Gpu, matmul: f64) -> f64
         AttentionKernel::Xformers => super::attention::xformers_share(f, m.head_dim(), seq),
         _ => Some(super::attention::fa2_share(f, m.head_dim(), seq)),
     };
-    let Some(share) = measured.map(|x| x * kernels::TRAINING_SHARE) else { return 0.0 };
+    let Some(share) = measured.map(|x| x * kernels::training_share(g, Precision::Bf16)) else { return 0.0 };
     let width = f64::from(m.layers) * f64::from(m.heads) * f64::from(m.head_dim()) * seq;
     let gemm_rate = gemm_peak * matmul;
     let all = training_flops(m, s.task, t.seq_len, 1.0, true) / gemm_rate;
