@@ -154,7 +154,8 @@ fn validation_rows_are_read_by_the_scorer_only() {
 /// data-parallel all-reduce had run over PCIe): MLPerf's MI350X row −63% → −16% (within), the
 /// MI355X's −43% → −26%. On 2026-12-05 (session 30), 64 of 79 (median 10.9%, p90 24.7%); in
 /// session 31, 66 once the A100 trains at its own share set on its calibration rows
-/// (kernels::TRAINING_SHARE_A100).
+/// (kernels::TRAINING_SHARE_A100), 67 (p90 24.4%) once the MI355X's GEMMs scale from the
+/// MI300X's by their measured matmul shares (kernels::SIBLINGS).
 #[test]
 fn held_out_training_time_rows_do_not_regress() {
     let rows = table(Catalog::embedded());
@@ -162,8 +163,8 @@ fn held_out_training_time_rows_do_not_regress() {
     let v = g.iter().find(|g| g.role == Role::Validation && g.kind == Kind::TrainingTime).expect("validation group");
     println!("{g:#?}");
     assert!(v.rows >= 79, "{v:?}");
-    assert!(v.within >= 66, "{v:?}");
-    assert!(v.p90_abs_error <= 0.248 && v.median_abs_error <= 0.110, "{v:?}");
+    assert!(v.within >= 67, "{v:?}");
+    assert!(v.p90_abs_error <= 0.244 && v.median_abs_error <= 0.110, "{v:?}");
     let (within, all) = headline(&rows);
     assert_eq!(all, rows.len());
     assert!(within <= score(&rows).0, "the headline counts no row the older score does not");

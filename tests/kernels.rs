@@ -234,3 +234,21 @@ fn the_mi325x_runs_the_mi300xs_kernels_at_its_sustained_clock() {
     let predicted = fast / slow;
     assert!((predicted / published - 1.0).abs() < 0.05, "predicted ×{predicted:.3}, published ×{published:.3}");
 }
+
+/// The MI355X's GEMMs scale from the MI300X's by the two cards' max-achievable BF16 matmul shares
+/// in one table (Stas Bekman's ml-engineering MAMF table: 1,565 of the catalog's 2,500 TFLOPS
+/// against 668.4 of 1,307.4), FP8 alike; the MI350X (same die, no measurement) keeps the MI300X's.
+#[test]
+fn the_mi355x_scales_from_the_mi300x_by_their_measured_matmul_shares() {
+    let catalog = Catalog::embedded();
+    let card = |id: &str| catalog.gpu(id).unwrap_or_else(|| panic!("{id}")).clone();
+    let (mi300x, mi355x, mi350x) = (card("mi300x"), card("mi355x"), card("mi350x"));
+    assert_eq!((mi300x.bf16_tflops, mi355x.bf16_tflops), (Some(1307.4), Some(2500.0)), "the peaks the shares use");
+    let measured = (1565.0 / 2500.0) / (668.4 / 1307.4);
+    for p in [Precision::Bf16, Precision::Fp8] {
+        let ratio = kernels::gemm_share(&mi355x, p) / kernels::gemm_share(&mi300x, p);
+        assert!((ratio - measured).abs() < 1e-12, "{p:?} {ratio}");
+        assert!((kernels::gemm_share(&mi350x, p) - kernels::gemm_share(&mi300x, p)).abs() < 1e-15);
+    }
+    assert!((measured - 1.225).abs() < 1e-3, "{measured}");
+}

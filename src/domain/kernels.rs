@@ -142,9 +142,10 @@ pub fn stack(g: &Gpu) -> f64 {
     }
 }
 
-/// A card of the same silicon and software as another (`of`) that sustains a different clock
-/// under its power limit, with the vendor's max-achievable GEMM FLOPS of both measured the same
-/// way: its GEMMs run at `of`'s share × the ratio (BF16 for 16-bit math, and FP8).
+/// A card of the same software stack as another (`of`) whose GEMMs were measured beside it by one
+/// method: its GEMMs run at `of`'s share × the ratio of the two measured shares of peak (BF16 for
+/// 16-bit math, and FP8). For the same die at another power limit the ratio is the sustained
+/// clock's.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sibling {
     pub gpu: &'static str,
@@ -159,9 +160,25 @@ pub struct Sibling {
 /// caches): MI300X 708 TFLOPS BF16 at a median 1,207 MHz and 1,273 FP8 at 1,230 MHz; MI325X 843 at
 /// 1,447 MHz and 1,519 at 1,464 MHz — ×1.19 from the sustained clock alone. (Stas Bekman's
 /// ml-engineering MAMF table, another method and ROCm release, has 668.4 and 784.9 BF16: ×1.17.)
-pub const SIBLINGS: [Sibling; 1] = [Sibling { gpu: "mi325x", of: "mi300x", bf16: 843.0 / 708.0, fp8: 1519.0 / 1273.0 }];
+///
+/// The MI355X is a CDNA 4 die (2,500 BF16 TFLOPS dense at 2,400 MHz, catalog): Stas Bekman's
+/// ml-engineering "Maximum Achievable Matmul FLOPS" table (compute/accelerator/README.md, the
+/// mamf-finder's best shape, mean of 100 iterations) has it at 1,565 TFLOPS BF16 (ROCm 7.0.2,
+/// TunableOp off) beside the MI300X's 668.4 of 1,307.4 (ROCm 6.3, TunableOp on): 0.626 of peak
+/// against 0.511, ×1.225. The table prints 2,300 as the MI355X's theory (the MI350X's rounded
+/// peak); the share here is taken against the catalog's 2,500, the smaller reading. No FP8 row
+/// exists for either card: FP8 is assumed to scale as BF16 (both peaks grow ×1.91 from the
+/// MI300X to the MI355X). The MI350X, the same die at 2,200 MHz and 1,000 W, has no measurement and
+/// stays at the reference. docs/research/2026-12-05-session31.md.
+pub const SIBLINGS: [Sibling; 2] = [
+    Sibling { gpu: "mi325x", of: "mi300x", bf16: 843.0 / 708.0, fp8: 1519.0 / 1273.0 },
+    Sibling { gpu: "mi355x", of: "mi300x", bf16: MI355X_MAMF, fp8: MI355X_MAMF },
+];
 
-/// The sustained-clock ratio of card `g` to the card whose silicon it shares (1 for others).
+/// The MI355X's measured BF16 share of peak over the MI300X's, one method ([`SIBLINGS`]).
+pub const MI355X_MAMF: f64 = (1565.0 / 2500.0) / (668.4 / 1307.4);
+
+/// The measured GEMM ratio of card `g` to its [`Sibling::of`] card (1 for others).
 #[must_use]
 pub fn sibling_ratio(g: &Gpu, fp8: bool) -> f64 {
     SIBLINGS.iter().find(|s| s.gpu == g.id).map_or(1.0, |s| if fp8 { s.fp8 } else { s.bf16 })
