@@ -94,7 +94,7 @@ fn the_explanation_states_goodput_tier_and_band() {
     for lang in [Lang::En, Lang::Zh] {
         let lines = explain(&s, Catalog::embedded(), v, lang);
         let band = lines.iter().find(|e| e.id == "time_band").expect("band line");
-        assert_eq!(band.result, hours_band(v.hours_band.expect("band"), lang));
+        assert_eq!(band.result, hours_band(v.hours_band.expect("band"), v.hours.expect("time"), lang));
         assert!(band.formula.contains(&tier(v.tier.as_ref().expect("tier"), lang)), "{}", band.formula);
         // The measured tier's p90 (tier::BAND_P90, itself held to the validation rows).
         let p90 = gpu_planner::domain::tier::p90(&Tier::Measured, "a100-80gb-sxm4");

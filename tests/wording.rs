@@ -406,3 +406,17 @@ fn the_flops_tooltip_states_the_count_the_figure_uses() {
     assert!(vision.starts_with("3 × forward FLOPs per sample"), "{vision}");
     assert!(english_words(format::flops_formula(Task::Lora, true, true, Lang::Zh)).is_empty());
 }
+
+/// A time's band reads in the unit the time itself is shown in: a 2.2-day run's band is
+/// "1.8–2.9 days", not "42.8 h–2.9 days" (the page showed both units side by side); minutes and
+/// hours alike, in both languages.
+#[test]
+fn a_times_band_is_in_the_times_own_unit() {
+    assert_eq!(format::hours(52.8, Lang::En), "2.2 days");
+    assert_eq!(format::hours_band((42.8, 69.6), 52.8, Lang::En), "1.8–2.9 days");
+    assert_eq!(format::hours_band((42.8, 69.6), 52.8, Lang::Zh), "1.8–2.9 天");
+    assert_eq!(format::hours(42.1, Lang::En), "42.1 h");
+    assert_eq!(format::hours_band((33.5, 57.6), 42.1, Lang::En), "33.5–57.6 h");
+    assert_eq!(format::hours_band((0.4, 0.9), 0.6, Lang::En), "24.0–54.0 min");
+    assert_eq!(format::hours_band((0.4, 0.9), 0.6, Lang::Zh), "24.0–54.0 分钟");
+}

@@ -416,7 +416,7 @@ fn training_time(
                     format::tier(t, lang),
                     super::tier::p90(t, &v.gpu) * 100.0
                 ),
-                format::hours_band(b, lang),
+                format::hours_band(b, h, lang),
                 "accuracy.html",
             ));
         }

@@ -116,18 +116,29 @@ pub fn money(amount: f64, c: Currency) -> String {
 /// A duration in the largest sensible unit.
 #[must_use]
 pub fn hours(h: f64, lang: Lang) -> String {
-    let (v, en, zh) = if h < 1.0 {
-        (h * 60.0, "min", "分钟")
+    in_unit(h, h, lang)
+}
+
+/// Hours per unit and the unit's name for a duration of `h` hours: minutes below an hour, hours
+/// below two days, days below a year, years.
+fn unit(h: f64) -> (f64, &'static str, &'static str) {
+    if h < 1.0 {
+        (1.0 / 60.0, "min", "分钟")
     } else if h < 48.0 {
-        (h, "h", "小时")
+        (1.0, "h", "小时")
     } else if h < 24.0 * 365.0 {
-        (h / 24.0, "days", "天")
+        (24.0, "days", "天")
     } else {
-        (h / (24.0 * 365.0), "years", "年")
-    };
+        (24.0 * 365.0, "years", "年")
+    }
+}
+
+/// `h` hours in the unit [`hours`] shows `like` in.
+fn in_unit(h: f64, like: f64, lang: Lang) -> String {
+    let (per, en, zh) = unit(like);
     match lang {
-        Lang::En => format!("{} {en}", grouped(v, 1)),
-        Lang::Zh => format!("{} {zh}", grouped(v, 1)),
+        Lang::En => format!("{} {en}", grouped(h / per, 1)),
+        Lang::Zh => format!("{} {zh}", grouped(h / per, 1)),
     }
 }
 
@@ -534,10 +545,12 @@ pub fn tier(t: &super::tier::Tier, lang: Lang) -> String {
     }
 }
 
-/// "26.1 h–37.0 h": the band of a time.
+/// "26.1–37.0 h": the band of a time, both ends in the unit its `centre` is shown in (a time
+/// of 2.2 days reads "1.8–2.9 days", not "42.8 h–2.9 days").
 #[must_use]
-pub fn hours_band(band: (f64, f64), lang: Lang) -> String {
-    format!("{}–{}", hours(band.0, lang), hours(band.1, lang))
+pub fn hours_band(band: (f64, f64), centre: f64, lang: Lang) -> String {
+    let (per, ..) = unit(centre);
+    format!("{}–{}", grouped(band.0 / per, 1), in_unit(band.1, centre, lang))
 }
 
 /// The serving table's line on speculative decoding when it is on: drafted tokens, acceptance,

@@ -180,7 +180,7 @@ pub(crate) fn row_text(c: &CardVerdict, l: Lang, s: &Scenario, training: bool) -
     let time = match (c.hours, c.throughput, &ips) {
         (Some(h), _, Some(ips)) => format!("{} · {ips}", format::hours(h, l)),
         (Some(h), _, None) => {
-            let band = c.hours_band.map(|b| format!(" ({})", format::hours_band(b, l))).unwrap_or_default();
+            let band = c.hours_band.map(|b| format!(" ({})", format::hours_band(b, h, l))).unwrap_or_default();
             let tier = c.tier.as_ref().map(|t| format!(" · {}", format::tier(t, l))).unwrap_or_default();
             format!("{}{band} · {} {:.0}%{tier}", format::hours(h, l), Key::MfuShort.text(l), c.mfu * 100.0)
         }
