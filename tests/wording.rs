@@ -419,4 +419,9 @@ fn a_times_band_is_in_the_times_own_unit() {
     assert_eq!(format::hours_band((33.5, 57.6), 42.1, Lang::En), "33.5–57.6 h");
     assert_eq!(format::hours_band((0.4, 0.9), 0.6, Lang::En), "24.0–54.0 min");
     assert_eq!(format::hours_band((0.4, 0.9), 0.6, Lang::Zh), "24.0–54.0 分钟");
+    // The units change at exactly one hour, two days and a year.
+    assert_eq!(format::hours(1.0, Lang::En), "1.0 h");
+    assert_eq!(format::hours(48.0, Lang::En), "2.0 days");
+    assert_eq!(format::hours(24.0 * 365.0, Lang::En), "1.0 years");
+    assert_eq!(format::hours(24.0 * 364.0, Lang::En), "364.0 days");
 }
