@@ -412,3 +412,31 @@ fn an_expert_group_tp_apart_keeps_four_of_eight_in_the_server() {
     s.infra.fabric_gbit_per_gpu = 1e6;
     assert_close(step_comm(&s, &g, &l, &x, 1.0).ep_s, local_s, 1e-12);
 }
+
+/// Group-limited routing deduplicated per node (DeepSeek-V3 §3.2.2, DeepEP): with EP spanning
+/// servers a DeepSeek-V3 token crosses to at most 4 nodes once each, half the 8 sends of an
+/// all-to-all dispatcher that sends it once per routed expert (Megatron-Core's `alltoall`, NeMo
+/// 2.x's DeepSeek default); inside one server the switch changes nothing.
+#[test]
+fn a_deduplicating_dispatcher_halves_deepseek_v3s_all_to_all_across_nodes() {
+    use gpu_planner::domain::accuracy::{cases, scenario};
+    use gpu_planner::domain::compute::mfu;
+    let case = cases().iter().find(|c| c.id == "deepseek-v3-pretrain-gpu-hours").expect("row");
+    let mut s = scenario(case).expect("scenario");
+    assert!(s.training.conventions.dedup_dispatch, "DeepSeek's own run deduplicates");
+    let layout = case.layout.expect("layout");
+    assert!(layout.ep > 8, "EP spans servers");
+    let g = card("h800-sxm");
+    let m = s.model_spec().expect("model").clone();
+    let deduped = mfu(&m, &s, &g, &layout).expect("mfu").comm.ep_s;
+    s.training.conventions.dedup_dispatch = false;
+    let per_expert = mfu(&m, &s, &g, &layout).expect("mfu").comm.ep_s;
+    assert_close(per_expert, 2.0 * deduped, 1e-9);
+    // EP 8 inside one server: nothing crosses a node, the switch is moot.
+    let inside = Layout { ep: 8, dp: 8, pp: 1, tp: 1, ..layout };
+    let a = mfu(&m, &s, &g, &inside).map(|u| u.comm.ep_s);
+    s.training.conventions.dedup_dispatch = true;
+    let b = mfu(&m, &s, &g, &inside).map(|u| u.comm.ep_s);
+    assert_eq!(a, b);
+    assert!(a.is_some_and(|x| x > 0.0));
+}

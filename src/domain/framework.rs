@@ -123,6 +123,13 @@ pub struct Conventions {
     /// (`--overlap-moe-expert-parallel-comm`, with interleaved pipelining). Off by default: plain
     /// 1F1B waits for each all-to-all.
     pub overlap_moe_comm: bool,
+    /// The MoE dispatch sends a token once to each node that holds any of its experts and
+    /// forwards it inside the node (DeepEP's normal kernels, Megatron-Core's `flex` dispatcher
+    /// with `moe_enable_deepep`; DeepSeek-V3 §3.2.2): under group-limited routing
+    /// (`moe.route_groups`) a token crosses the fabric at most that many times. Off, the
+    /// all-to-all dispatcher (Megatron-Core's `alltoall`, NeMo 2.x's DeepSeek default,
+    /// DeepSpeed-MoE) sends it once per routed expert.
+    pub dedup_dispatch: bool,
     /// LoRA adapters kept in fp32 (peft `autocast_adapter_dtype=True`) rather than the model dtype.
     pub adapter_fp32: bool,
     /// QLoRA double quantization of the NF4 block constants (Dettmers et al. 2023, §3).
@@ -182,6 +189,7 @@ impl Conventions {
             overlap_grad_reduce: true,
             overlap_tp_comm: false,
             overlap_moe_comm: false,
+            dedup_dispatch: false,
             adapter_fp32: true,
             double_quant: true,
             group_scales: true,
@@ -274,6 +282,7 @@ crate::read_fields!(Conventions {
     overlap_grad_reduce: flag,
     overlap_tp_comm: flag,
     overlap_moe_comm: flag,
+    dedup_dispatch: flag,
     adapter_fp32: flag,
     double_quant: flag,
     group_scales: flag,

@@ -75,6 +75,7 @@ pub fn FrameworkForm() -> impl IntoView {
                 <CheckField label=Key::OverlapGrad testid="cv-overlap" value=c(|c| c.overlap_grad_reduce) on_change=conv(sc, |c, v| c.overlap_grad_reduce = v)/>
                 <CheckField label=Key::OverlapTp testid="cv-overlap-tp" value=c(|c| c.overlap_tp_comm) on_change=conv(sc, |c, v| c.overlap_tp_comm = v)/>
                 <CheckField label=Key::OverlapMoe testid="cv-overlap-moe" value=c(|c| c.overlap_moe_comm) on_change=conv(sc, |c, v| c.overlap_moe_comm = v)/>
+                <CheckField label=Key::DedupDispatch testid="cv-dedup-dispatch" value=c(|c| c.dedup_dispatch) on_change=conv(sc, |c, v| c.dedup_dispatch = v)/>
                 <CheckField label=Key::AdapterFp32 testid="cv-adapter-fp32" value=c(|c| c.adapter_fp32) on_change=conv(sc, |c, v| c.adapter_fp32 = v)/>
                 <CheckField label=Key::DoubleQuant testid="cv-dq" value=c(|c| c.double_quant) on_change=conv(sc, |c, v| c.double_quant = v)/>
                 <CheckField label=Key::GroupScales testid="cv-scales" value=c(|c| c.group_scales) on_change=conv(sc, |c, v| c.group_scales = v)/>

@@ -220,6 +220,7 @@ strings! {
     BenchmarkNone => "none", "无";
     BenchmarkSpeed => "Your benchmark: tokens/s per card at this workload", "你的实测：本任务每卡 tokens/s";
     OverlapMoe => "MoE all-to-all under compute (DualPipe, 1F1B A2A overlap)", "MoE 全对全通信与计算重叠（DualPipe、1F1B A2A 重叠）";
+    DedupDispatch => "MoE dispatch once per node (DeepEP; group-limited routing)", "MoE 分发每节点只发一次（DeepEP；按组限路由）";
     EpFolded => "folded over TP×DP, whole experts", "跨 TP×DP 折叠，专家不切分";
     FusedSwiglu => "fused SwiGLU (saves only [gate, up])", "融合 SwiGLU（只保存 [gate, up]）";
     FusedKernels => "fused RMSNorm, RoPE and SwiGLU kernels (Megatron/TE, torch.compile); off: eager PyTorch", "融合 RMSNorm、RoPE、SwiGLU 算子（Megatron/TE、torch.compile）；关闭：PyTorch 逐算子执行（未融合）";
