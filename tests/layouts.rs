@@ -370,15 +370,18 @@ fn a_folded_groups_fabric_bytes_worked_by_hand() {
     assert_close(u.comm.fabric.ep, 4.0 * 12.0 * 512.0 * dispatch * 24.0 / 32.0, 1e-9);
 }
 
-/// DeepSeek-V3 sends a token to at most 4 nodes once each (§3.2.2) only when its expert group
-/// spans servers: EP 8 inside one 8-card server sends all top-8 copies over NVLink (nothing on
-/// the fabric); with CP 2 the group's ranks are 2 apart and span two servers, each rank sends its
-/// half of the sequence to at most 4 destinations, and 4 of its 7 peers are remote.
+/// DeepSeek-V3 under a deduplicating dispatcher (`dedup_dispatch`, DeepEP) sends a token to at
+/// most 4 nodes once each (§3.2.2) only when its expert group spans servers: EP 8 inside one
+/// 8-card server sends all top-8 copies over NVLink (nothing on the fabric); with CP 2 the
+/// group's ranks are 2 apart and span two servers, each rank sends its half of the sequence to
+/// at most 4 destinations, and 4 of its 7 peers are remote. The plain all-to-all dispatcher
+/// (the default) sends all 8 copies there too.
 #[test]
 fn deepseek_v3_limits_its_sends_only_across_servers() {
     use gpu_planner::domain::comms::link_within;
     use gpu_planner::domain::compute::mfu;
-    let s = pretrain("deepseek-v3", 4096, 8);
+    let mut s = pretrain("deepseek-v3", 4096, 8);
+    s.training.conventions.dedup_dispatch = true;
     let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
     let g = Catalog::embedded().gpu("h100-sxm").cloned().unwrap_or_else(|| panic!("h100"));
     // 58 MoE layers, one micro-batch per rank, BF16 dispatch.
@@ -389,6 +392,9 @@ fn deepseek_v3_limits_its_sends_only_across_servers() {
     let across = mfu(&m, &s, &g, &Layout { cp: 2, dp: 8, ep: 8, ..Layout::single() }).unwrap_or_else(|| panic!("mfu"));
     let sent = 4.0 * 58.0 * (4096.0 / 2.0 * 7168.0 * 2.0 * 4.0) * 7.0 / 8.0;
     assert_close(across.comm.fabric.ep, sent * 4.0 / 7.0, 1e-9);
+    s.training.conventions.dedup_dispatch = false;
+    let plain = mfu(&m, &s, &g, &Layout { cp: 2, dp: 8, ep: 8, ..Layout::single() }).unwrap_or_else(|| panic!("mfu"));
+    assert_close(plain.comm.fabric.ep, 2.0 * sent * 4.0 / 7.0, 1e-9);
 }
 
 /// Expert parallelism shrinks the gradients a rank reduces over the data-parallel ranks to its
