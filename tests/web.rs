@@ -1002,6 +1002,11 @@ async fn the_framework_choice_changes_the_numbers_and_travels_in_the_link() {
     assert!(!fused.contains("eager PyTorch kernels") && fused != eager, "{fused}");
     let search = window().location().search().unwrap_or_default();
     assert!(share::decode(&search).unwrap_or_else(|e| panic!("{e}")).training.conventions.fused_kernels);
+    // The MoE dispatcher switch (DeepEP's once-per-node sends) travels in the link too.
+    tick(&by_testid("cv-dedup-dispatch"), true);
+    settle().await;
+    let search = window().location().search().unwrap_or_default();
+    assert!(share::decode(&search).unwrap_or_else(|e| panic!("{e}")).training.conventions.dedup_dispatch);
     tick(&by_testid("cv-dropout"), true);
     settle().await;
     let sel: web_sys::HtmlSelectElement = by_testid("framework").unchecked_into();
