@@ -503,3 +503,20 @@ fn measured_all_reduce_extrapolates_and_the_kv_read_follows_the_context() {
     let grown = o.step(8.0, 8.0 * 5000.0, 8.0, 1.0) - o.step(8.0, 8.0 * 1000.0, 8.0, 1.0);
     assert_close(grown, 32_000.0 * 327_680.0 / 4.0 / (3350e9 * 0.877), 1e-9);
 }
+
+/// A request that generates no tokens (output 0: the proptest of tests/properties.rs found it)
+/// has no decode steps: its per-user rate is 0, never infinity, and every other figure stays
+/// finite.
+#[test]
+fn answers_of_no_tokens_have_a_finite_per_user_rate() {
+    let mut s = Scenario { task: Task::Inference, model: "llama-3.1-8b".into(), ..Scenario::default() };
+    s.inference.context = 1;
+    s.inference.output_tokens = 0;
+    s.inference.concurrent = 1;
+    let r = report(&s);
+    let t: Vec<_> = r.cards.iter().filter_map(|c| c.throughput).collect();
+    assert!(!t.is_empty(), "some card serves it");
+    for x in &t {
+        assert!(x.per_request_tokens_s.is_finite() && x.per_request_tokens_s >= 0.0, "{x:?}");
+    }
+}

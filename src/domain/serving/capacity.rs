@@ -41,6 +41,16 @@ pub struct Capacity {
     pub tier: crate::domain::tier::Tier,
 }
 
+/// Tokens per second one user sees while decoding: 1 / TPOT, and 0 when requests have no decode
+/// steps (answers of at most one token, whose time per output token is 0), never infinity.
+fn per_user(tpot_s: f64) -> f64 {
+    if tpot_s > 0.0 {
+        1.0 / tpot_s
+    } else {
+        0.0
+    }
+}
+
 /// The replica's request rate: the offered rate split over `replicas`, or for a closed loop of
 /// users the rate at which they return, users / (think time + response time), solved by bisection.
 fn replica_rate(e: &Engine, s: &Scenario, replicas: u32) -> Option<(f64, Latency)> {
@@ -251,7 +261,7 @@ fn plan_for(e: &Engine, s: &Scenario, g: &Gpu, guess_n: u32) -> Option<Capacity>
         latency: l,
         tokens_s: tokens,
         tokens_s_gpu: tokens / f64::from(cards),
-        tokens_s_user: 1.0 / l.tpot_p50_s,
+        tokens_s_user: per_user(l.tpot_p50_s),
         meets: l.meets(s),
         tier: e.tier(),
     })
@@ -322,7 +332,7 @@ fn closed_form_plan(e: &Engine, s: &Scenario) -> Option<Capacity> {
             latency: l,
             tokens_s: tokens,
             tokens_s_gpu: tokens / f64::from(cards),
-            tokens_s_user: 1.0 / l.tpot_p50_s,
+            tokens_s_user: per_user(l.tpot_p50_s),
             meets,
             tier: e.tier(),
         }
