@@ -449,11 +449,11 @@ pub fn mfu_with(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u
     // other nodes once each and is forwarded to its experts inside the node (DeepSeek-V3 §3.2.2:
     // "each token will be dispatched to at most 4 nodes"), when the experts spread over nodes
     // and the dispatcher deduplicates (`Conventions::dedup_dispatch`, DeepEP).
-    let spans_nodes = l.expert_span() > s.parallel.gpus_per_server.max(1) && c.dedup_dispatch;
+    let deduped = l.expert_span() > s.parallel.gpus_per_server.max(1) && c.dedup_dispatch;
     let (moe_layers, top_k) = m.moe.as_ref().map_or((0.0, 0.0), |e| {
         let moe = f64::from(m.layers.saturating_sub(e.dense_layers)) / f64::from(m.layers.max(1));
         let sends = match e.route_groups {
-            Some(g) if spans_nodes => e.experts_per_token.min(g),
+            Some(g) if deduped => e.experts_per_token.min(g),
             _ => e.experts_per_token,
         };
         (stage_layers * moe, f64::from(sends))

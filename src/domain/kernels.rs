@@ -27,25 +27,72 @@ pub struct Measured {
     pub gemm: f64,
     /// FP8 (per-tensor, quantization included) GEMM TFLOPS / dense FP8 peak.
     pub gemm_fp8: Option<f64>,
+    /// The share of its isolated 16-bit kernels' speed a training step keeps on this card (and
+    /// on the cards that borrow its figures), where its own calibration rows set one; `None`:
+    /// the joint [`TRAINING_SHARE`].
+    pub training: Option<f64>,
 }
 
 /// The measured cards. A100: FP8 absent from the silicon. RTX 5090: GeForce BF16 peak with FP32
 /// accumulation (209.5 TFLOPS); no FP8 rows. RTX PRO 6000: the Server Edition's figures against the workstation card's peak.
 pub const MEASURED: [Measured; 8] = [
-    Measured { gpu: "a100-80gb-sxm4", architecture: "Ampere", peak: 312.0, gemm: 0.803, gemm_fp8: None },
-    Measured { gpu: "h100-sxm", architecture: "Hopper", peak: 989.4, gemm: 0.797, gemm_fp8: Some(0.508) },
-    Measured { gpu: "h200-sxm", architecture: "Hopper", peak: 989.4, gemm: 0.770, gemm_fp8: Some(0.510) },
-    Measured { gpu: "l40s", architecture: "Ada Lovelace", peak: 362.05, gemm: 0.605, gemm_fp8: Some(0.433) },
-    Measured { gpu: "b200-hgx", architecture: "Blackwell", peak: 2250.0, gemm: 0.634, gemm_fp8: Some(0.451) },
-    Measured { gpu: "b300-hgx", architecture: "Blackwell Ultra", peak: 2250.0, gemm: 0.710, gemm_fp8: Some(0.413) },
+    Measured {
+        gpu: "a100-80gb-sxm4",
+        architecture: "Ampere",
+        peak: 312.0,
+        gemm: 0.803,
+        gemm_fp8: None,
+        training: Some(TRAINING_SHARE_A100),
+    },
+    Measured {
+        gpu: "h100-sxm",
+        architecture: "Hopper",
+        peak: 989.4,
+        gemm: 0.797,
+        gemm_fp8: Some(0.508),
+        training: None,
+    },
+    Measured {
+        gpu: "h200-sxm",
+        architecture: "Hopper",
+        peak: 989.4,
+        gemm: 0.770,
+        gemm_fp8: Some(0.510),
+        training: None,
+    },
+    Measured {
+        gpu: "l40s",
+        architecture: "Ada Lovelace",
+        peak: 362.05,
+        gemm: 0.605,
+        gemm_fp8: Some(0.433),
+        training: None,
+    },
+    Measured {
+        gpu: "b200-hgx",
+        architecture: "Blackwell",
+        peak: 2250.0,
+        gemm: 0.634,
+        gemm_fp8: Some(0.451),
+        training: None,
+    },
+    Measured {
+        gpu: "b300-hgx",
+        architecture: "Blackwell Ultra",
+        peak: 2250.0,
+        gemm: 0.710,
+        gemm_fp8: Some(0.413),
+        training: None,
+    },
     Measured {
         gpu: "rtx-pro-6000-blackwell",
         architecture: "Blackwell",
         peak: 503.8,
         gemm: 0.790,
         gemm_fp8: Some(0.615),
+        training: None,
     },
-    Measured { gpu: "rtx-5090", architecture: "Blackwell", peak: 209.5, gemm: 0.93, gemm_fp8: None },
+    Measured { gpu: "rtx-5090", architecture: "Blackwell", peak: 209.5, gemm: 0.93, gemm_fp8: None, training: None },
 ];
 
 /// The cards the published training runs that set [`TRAINING_SHARE`] ran on (the calibration
@@ -198,9 +245,7 @@ pub fn gemm_share(g: &Gpu, p: Precision) -> f64 {
 pub fn training_share(g: &Gpu, p: Precision) -> f64 {
     if p == Precision::Fp8 && g.fp8_tflops.is_some() {
         TRAINING_SHARE_FP8
-    } else if source(g).measured().is_some_and(|m| m.gpu == "a100-80gb-sxm4") {
-        TRAINING_SHARE_A100
     } else {
-        TRAINING_SHARE
+        source(g).measured().and_then(|m| m.training).unwrap_or(TRAINING_SHARE)
     }
 }
