@@ -60,10 +60,18 @@ const TOP: usize = 15;
 /// Plans a reader would call the same: one card, count and split, differing only in the ZeRO
 /// stage or the micro-batch. The lists keep the better of such a pair, not both.
 fn same_shape(a: &Candidate, b: &Candidate) -> bool {
-    a.gpu == b.gpu && Layout { zero: 0, ..a.layout } == Layout { zero: 0, ..b.layout }
+    // The layouts first: the lists hold mostly the same card, so its id usually matches and
+    // comparing it first cost a string compare per entry (a fifth of the search's time).
+    Layout { zero: 0, ..a.layout } == Layout { zero: 0, ..b.layout } && a.gpu == b.gpu
 }
 
 fn keep_top(v: &mut Vec<Candidate>, c: &Candidate, key: impl Fn(&Candidate) -> f64) {
+    // A full list whose last entry is no worse than `c` stays as it is: a same-shape entry ranks
+    // at or above the last, so `c` would replace nothing and enter nowhere. Most candidates of a
+    // search end here, before the scan for a same-shape entry.
+    if v.len() >= TOP && v.last().is_some_and(|x| key(c) >= key(x)) {
+        return;
+    }
     if let Some(i) = v.iter().position(|x| same_shape(x, c)) {
         if key(c) >= key(&v[i]) {
             return;
