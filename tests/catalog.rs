@@ -289,3 +289,36 @@ fn the_china_teams_cards_have_a_yuan_rental_or_a_dated_gap() {
         }
     }
 }
+
+/// Every card made in China carries the name Chinese buyers and vendors write (华为昇腾,
+/// 寒武纪思元, 海光, 摩尔线程, 壁仞, 天数智芯天垓, 燧原云燧, 昆仑芯), the Chinese page shows it, and
+/// it names the same product: every model designation in it (a word with a digit: 910B3,
+/// MLU370-X8, S4000, 64GB) is in the English name too. Other cards keep one name.
+#[test]
+fn chinese_cards_carry_their_chinese_names_for_the_same_product() {
+    const CHINESE_VENDORS: [&str; 8] =
+        ["Huawei", "Cambricon", "Hygon", "Moore Threads", "Biren", "Iluvatar CoreX", "Enflame", "Kunlunxin"];
+    let c = catalog();
+    let mut named = 0;
+    for g in &c.gpus {
+        let chinese = CHINESE_VENDORS.contains(&g.vendor.as_str());
+        match (&g.name_zh, chinese) {
+            (Some(zh), true) => {
+                named += 1;
+                assert!(zh.chars().any(|ch| ('\u{4e00}'..='\u{9fff}').contains(&ch)), "{}: {zh}", g.id);
+                let designations = zh
+                    .split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '-'))
+                    .filter(|w| w.chars().any(|ch| ch.is_ascii_digit()) && w.chars().count() > 2);
+                for d in designations {
+                    assert!(g.name.contains(d), "{}: {d} of {zh} is not in {}", g.id, g.name);
+                }
+                assert_eq!(g.name_in(true), zh.as_str());
+                assert_eq!(g.name_in(false), g.name);
+            }
+            (None, true) => panic!("{} ({}) has no Chinese name", g.id, g.vendor),
+            (Some(zh), false) => panic!("{} is not made in China but has a Chinese name {zh}", g.id),
+            (None, false) => assert_eq!(g.name_in(true), g.name),
+        }
+    }
+    assert!(named >= 17, "{named}");
+}

@@ -20,9 +20,12 @@ fn it_lists_the_default_rankings_top_cards_in_both_languages() {
     let china = plan(&Scenario::china_default(), Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
     let top = |r: &gpu_planner::domain::Report| r.cards.iter().take(10).map(|c| c.gpu.clone()).collect::<Vec<_>>();
     assert_ne!(top(&china), top(&r), "the markets rank alike: the test cannot tell them apart");
+    // Named as Chinese buyers write them (catalog `name_zh`: 华为昇腾 910B3), else as in English.
     for c in china.cards.iter().take(10) {
-        assert!(zh.contains(&c.name), "{} missing", c.name);
+        let name = Catalog::embedded().gpu(&c.gpu).map_or(c.name.as_str(), |g| g.name_in(true));
+        assert!(zh.contains(name), "{name} missing");
     }
+    assert!(zh.contains("华为昇腾"), "the Chinese first visit ranks an Ascend card by its Chinese name");
     assert!(zh.contains("显卡") && en.contains("Memory / card"));
     // Shown only by the inline script: hidden without JavaScript or when a scenario is open.
     assert!(document().starts_with("<div id=\"prerender\" hidden>"));

@@ -155,6 +155,7 @@ fn every_catalog_and_model_record_reads_every_field() {
     every_field_is_read::<Interconnect>(&[("domain", json!(4))]);
     every_field_is_read::<Price>(&[]);
     every_field_is_read::<Gpu>(&[
+        ("name_zh", json!("华为昇腾 910B3")),
         ("architecture", json!("Hopper")),
         ("form_factor", json!("SXM")),
         ("memory_type", json!("HBM3")),

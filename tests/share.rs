@@ -116,7 +116,9 @@ fn a_link_carries_the_top_of_its_answer() {
         let rows = v["r"].as_array().cloned().unwrap_or_default();
         assert_eq!(rows.len(), SNAPSHOT_ROWS);
         for (row, card) in rows.iter().zip(&r.cards) {
-            assert_eq!(row[0].as_str(), Some(card.name.as_str()));
+            // The name as the sender's page words it (the Chinese name of a Chinese card in zh).
+            let name = gpu_planner::ui::i18n::card_name(&card.gpu, &card.name, l);
+            assert_eq!(row[0].as_str(), Some(name.as_str()));
             assert_eq!(row[1].as_str(), Some(card.gpus.to_string().as_str()));
             let cost = card.cost.map(|c| gpu_planner::domain::format::money(c, s.money.currency));
             assert_eq!(row[3].as_str(), cost.as_deref(), "{row}");

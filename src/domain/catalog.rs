@@ -36,6 +36,9 @@ impl Interconnect {
 pub struct Gpu {
     pub id: String,
     pub name: String,
+    /// The card's name as Chinese buyers and vendors write it (华为昇腾 910B, 寒武纪思元 590), for
+    /// the Chinese page; `None` where the English name is what is written in China too.
+    pub name_zh: Option<String>,
     pub vendor: String,
     pub architecture: Option<String>,
     /// Launch year.
@@ -92,6 +95,15 @@ impl CardPower {
 }
 
 impl Gpu {
+    /// The name a page in Chinese (`zh`) shows: [`Gpu::name_zh`] where there is one.
+    #[must_use]
+    pub fn name_in(&self, zh: bool) -> &str {
+        match &self.name_zh {
+            Some(n) if zh && !n.is_empty() => n,
+            _ => &self.name,
+        }
+    }
+
     /// The card's power: published TDP, else the sourced estimate, else unknown.
     #[must_use]
     pub fn power(&self) -> CardPower {
@@ -173,6 +185,7 @@ crate::read_fields!(Interconnect { kind: text, gb_s: opt_real, domain: opt_whole
 crate::read_fields!(Gpu {
     id: text,
     name: text,
+    name_zh: opt_text,
     vendor: text,
     architecture: opt_text,
     year: opt_whole,

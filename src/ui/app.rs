@@ -193,7 +193,7 @@ pub fn App() -> impl IntoView {
                 <main class="results" id="answer">
                     {from_link.map(|(sent, card)| {
                         let name = move || super::scenarios::shown_name(&sent, lang.get());
-                        let card = move || card.as_ref().and_then(|id| report.with(|r| r.as_ref()?.cards.iter().find(|c| &c.gpu == id).map(|c| c.name.clone())));
+                        let card = move || card.as_ref().and_then(|id| report.with(|r| r.as_ref()?.cards.iter().find(|c| &c.gpu == id).map(|c| super::i18n::card_name(&c.gpu, &c.name, lang.get()))));
                         view! { <p class="muted" data-testid="link-name">{move || Key::FromLink.text(lang.get())} " «" {name} "»"
                             {move || card().map(|c| format!(" · {}: {c}", Key::Card.text(lang.get())))}</p> }
                     })}

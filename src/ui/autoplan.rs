@@ -64,7 +64,7 @@ fn table(
     cur: crate::domain::scenario::Currency,
 ) -> impl IntoView {
     let rows = list.iter().take(n).map(|c| view! {
-        <tr><td>{c.name.clone()}</td><td>{c.layout.gpus()}</td><td>{layout_text(&c.layout, c.micro_batch, l)}</td><td>{format::hours(c.hours, l)}</td>
+        <tr><td>{super::i18n::card_name(&c.gpu, &c.name, l)}</td><td>{c.layout.gpus()}</td><td>{layout_text(&c.layout, c.micro_batch, l)}</td><td>{format::hours(c.hours, l)}</td>
             <td>{c.rent_cost.map_or("—".into(), |v| format::money(v, cur))}</td><td>{c.own_cost.map_or("—".into(), |v| format::money(v, cur))}</td></tr>
     }).collect_view();
     view! {
@@ -78,7 +78,8 @@ fn table(
 /// "Your plan: 2 × RTX 4090, TP1 … — does not fit: needs 612 GiB per card, has 24 GiB".
 fn current_text(d: &Diagnosis, s: &Scenario, l: Lang) -> String {
     let v = &d.current;
-    let name = s.gpu(Catalog::embedded(), &v.gpu).map_or_else(|| v.gpu.clone(), |g| g.name.clone());
+    let name =
+        s.gpu(Catalog::embedded(), &v.gpu).map_or_else(|| v.gpu.clone(), |g| g.name_in(l == Lang::Zh).to_string());
     let why: Vec<String> = d
         .shortfalls
         .iter()
@@ -176,7 +177,7 @@ pub fn AutoPlanView() -> impl IntoView {
                     <h3>{Key::Fixes.text(l)}</h3>
                     <p class="warn" data-testid="current-plan">{sc.with_untracked(|s| current_text(d, s, l))}</p>
                     <ul class="fixes" data-testid="fixes">{d.fixes.iter().map(|f| { let next = f.scenario.clone(); view! {
-                        <li>{f.change.label(l)} ": " {f.gpus} " × " {sc.with_untracked(|s| s.gpu(Catalog::embedded(), &f.gpu).map_or_else(|| f.gpu.clone(), |g| g.name.clone()))} ", "
+                        <li>{f.change.label(l)} ": " {f.gpus} " × " {sc.with_untracked(|s| s.gpu(Catalog::embedded(), &f.gpu).map_or_else(|| f.gpu.clone(), |g| g.name_in(l == Lang::Zh).to_string()))} ", "
                             {f.hours.map(|h| format::hours(h, l)).unwrap_or_default()} ", " {f.cost.map_or("—".into(), |c| format::money(c, cur))} " "
                             <button type="button" on:click=move |_| sc.set(next.clone())>{Key::Apply.text(l)}</button></li>
                     }}).collect_view()}</ul>

@@ -541,6 +541,13 @@ impl From<crate::domain::scenario::Recompute> for Key {
     }
 }
 
+/// A catalog card's name in the page's language: its Chinese name (`Gpu::name_zh`) on the
+/// Chinese page, else `name` as the report carries it (a card the user added keeps its own).
+#[must_use]
+pub fn card_name(id: &str, name: &str, l: Lang) -> String {
+    crate::domain::Catalog::embedded().gpu(id).filter(|_| l == Lang::Zh).map_or(name, |g| g.name_in(true)).to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,7 +3,7 @@
 
 use super::bind::{get, set};
 use super::fields::{num_row, Num, NumFields, SelectField};
-use super::i18n::{Key, Lang};
+use super::i18n::{card_name, Key, Lang};
 use crate::domain::checklist::checklist;
 use crate::domain::scenario::ranges::*;
 use crate::domain::verdict::focus;
@@ -50,8 +50,12 @@ pub fn InfraView(report: Signal<Option<Report>>) -> impl IntoView {
         let cur = sc.with(|s| s.money.currency);
         let r = report.get()?;
         let i = r.infra?;
-        let name =
-            r.cards.iter().find(|c| c.gpu == i.gpu).map(|c| format!("{} × {}", c.name, c.gpus)).unwrap_or_default();
+        let name = r
+            .cards
+            .iter()
+            .find(|c| c.gpu == i.gpu)
+            .map(|c| format!("{} × {}", card_name(&c.gpu, &c.name, l), c.gpus))
+            .unwrap_or_default();
         let p = i.power;
         let mut rows = vec![
             (Key::Card, name),
@@ -128,7 +132,7 @@ pub fn Checklist(report: Signal<Option<Report>>) -> impl IntoView {
         let items = checklist(&g, Catalog::embedded());
         Some(view! {
             <section class="checklist" data-testid="checklist">
-                <h2>{Key::Checklist.text(l)} " — " {g.name.clone()}
+                <h2>{Key::Checklist.text(l)} " — " {g.name_in(l == Lang::Zh).to_string()}
                     <button type="button" class="print" on:click=|_| { let _ = web_sys::window().map(|w| w.print()); }>{Key::Print.text(l)}</button></h2>
                 <ul>{items.into_iter().map(|i| view! {
                     <li><label><input type="checkbox"/> " " <b>{if l == L::Zh { i.topic_zh } else { i.topic_en }}</b> ": " {if l == L::Zh { i.zh } else { i.en }}</label></li>

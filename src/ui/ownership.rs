@@ -3,7 +3,7 @@
 
 use super::bind::{enum_get, enum_set, get, num, set};
 use super::fields::{num_row, Num, NumField, NumFields, SelectField};
-use super::i18n::{Key, Lang};
+use super::i18n::{card_name, Key, Lang};
 use crate::chart::RentLabels;
 use crate::domain::cost::{BuyVerdict, RentVsBuy, IDLE_UTILISATION};
 use crate::domain::host::{host, use_as_custom, HostClass};
@@ -138,7 +138,7 @@ fn PurchaseFields(report: Signal<Option<Report>>) -> impl IntoView {
                 Key::ProfileLine
                     .text(l)
                     .replace("{class}", format::host_class(h.class, l))
-                    .replace("{card}", &g.name)
+                    .replace("{card}", g.name_in(l == Lang::Zh))
                     .replace("{host}", &money(h.price))
                     .replace("{net}", &money(h.network))
                     .replace("{rack}", &money(h.rack_per_month))
@@ -282,7 +282,8 @@ pub fn RentVsBuyView(report: Signal<Option<Report>>) -> impl IntoView {
         let l = lang.get();
         let cur = sc.with(|s| s.money.currency);
         let r = report.get()?;
-        let name = |id: &str| r.cards.iter().find(|c| c.gpu == id).map_or(id.to_string(), |c| c.name.clone());
+        let name =
+            |id: &str| r.cards.iter().find(|c| c.gpu == id).map_or(id.to_string(), |c| card_name(&c.gpu, &c.name, l));
         // The direct answer first (buy, rent, or both), then every card the budget allows.
         // No budget, no section.
         let said = sc.with(|s| crate::domain::budget::of(s, &r).map(|a| crate::domain::budget::lines(&a, cur, l)))?;
@@ -314,7 +315,7 @@ fn figures(r: &RentVsBuy, s: &Scenario, l: Lang) -> AnyView {
     // No rental price: nothing to break even against (not "never").
     let never = if r.rent.hourly.is_some() { Key::Never } else { Key::NoRentPrice }.text(l);
     let rows = vec![
-        (Key::Card, format!("{} × {}", r.name, r.own.cards)),
+        (Key::Card, format!("{} × {}", card_name(&r.gpu, &r.name, l), r.own.cards)),
         (Key::Hardware, format!("{}{}", m(r.own.hardware), note(&r.buy_quote))),
         (Key::AnnualFixed, m(r.own.annual_fixed)),
         (Key::PowerPerHour, m(r.own.power_per_hour)),

@@ -55,11 +55,21 @@ pub fn Summary(report: Signal<Option<Report>>) -> impl IntoView {
                     {(q.bytes_per_param > 0.0).then(|| view! { <p>{Key::QuickRule.text(l)} ": " {format::quick_rule(&q)}</p> })}
                     {r.training_flops.map(|f| view! { <p title=formula data-testid="flops">{Key::Flops.text(l)} ": " {format::flops(f)}</p> })}
                     {r.warnings.iter().map(|w| view! { <p class="warn">{format::warning(w, l)}</p> }).collect_view()}
-                    {(!r.unknown_specs.is_empty()).then(|| view! { <p class="muted">{Key::UnknownSpecs.text(l)} ": " {r.unknown_specs.join(", ")}</p> })}
+                    {(!r.unknown_specs.is_empty()).then(|| view! { <p class="muted">{Key::UnknownSpecs.text(l)} ": " {unknown_names(&r.unknown_specs, l)}</p> })}
                 </section>
             }
         })
     }
+}
+
+/// The cards left out for a missing figure, by the names the page's language uses (the report
+/// lists their catalog names).
+fn unknown_names(names: &[String], l: Lang) -> String {
+    let catalog = crate::domain::Catalog::embedded();
+    let shown = |n: &String| {
+        catalog.gpus.iter().find(|g| &g.name == n).map_or_else(|| n.clone(), |g| g.name_in(l == Lang::Zh).to_string())
+    };
+    names.iter().map(shown).collect::<Vec<_>>().join(", ")
 }
 
 /// How many cards the ranking lists until "show all" (the answer is the top; fewer rows also
@@ -224,7 +234,7 @@ pub(crate) fn row_text(c: &CardVerdict, l: Lang, s: &Scenario, training: bool) -
         )
     };
     RowText {
-        name: c.name.clone(),
+        name: super::i18n::card_name(&c.gpu, &c.name, l),
         fits: c.fits,
         cards: format!("{}{servers}", c.gpus),
         // Serving has no ZeRO stage or recompute: the layout says only how the model is split.
@@ -332,7 +342,7 @@ fn CardDetail(id: String, report: Signal<Option<Report>>) -> impl IntoView {
     });
     view! {
         <section class="detail">
-            <h3>{move || format!("{} — {}", Key::MemoryChart.text(lang.get()), verdict.get().map(|v| v.plan.name).unwrap_or_default())}</h3>
+            <h3>{move || format!("{} — {}", Key::MemoryChart.text(lang.get()), verdict.get().map(|v| super::i18n::card_name(&v.plan.gpu, &v.plan.name, lang.get())).unwrap_or_default())}</h3>
             <canvas node_ref=canvas data-testid="memory-chart" width="900" height="220" role="img"
                 aria-label=move || Key::MemoryChart.text(lang.get())></canvas>
             <h3>{tr(lang, Key::HowComputed)}</h3>

@@ -252,7 +252,7 @@ fn CompareTable(store: RwSignal<Vec<Saved>>, compare: RwSignal<Vec<u64>>) -> imp
                     <tr><th>{Key::Task.text(l)}</th>{cols.iter().map(|(_, s, _)| view! { <td>{task(s)}</td> }).collect_view()}</tr>
                     <tr><th>{Key::Model.text(l)}</th>{cell(&|_, r, _| r.model.clone())}</tr>
                     <tr><th>{Key::MemorySingle.text(l)}</th>{cell(&|_, r, _| format::gib(r.memory_single.total))}</tr>
-                    <tr><th>{Key::Card.text(l)}</th>{cell(&|_, _, c| c.map_or_else(dash, |c| format!("{} × {}", c.name, c.gpus)))}</tr>
+                    <tr><th>{Key::Card.text(l)}</th>{cell(&|_, _, c| c.map_or_else(dash, |c| format!("{} × {}", super::i18n::card_name(&c.gpu, &c.name, l), c.gpus)))}</tr>
                     <tr><th>{Key::Fits.text(l)}</th>{cell(&|_, _, c| c.map_or_else(dash, |c| format!("{} ({})", if c.fits { "✓" } else { "✗" }, format::gib(c.memory.total))))}</tr>
                     <tr><th>{Key::Time.text(l)}</th>{cell(&|_, _, c| c.map_or_else(dash, |c| match (&c.serving, c.hours) {
                         (Some(x), _) => format!("{}: {}", Key::TokensS.text(l), format::grouped(x.tokens_s, 0)),

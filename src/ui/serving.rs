@@ -4,7 +4,7 @@
 
 use super::bind::{enum_get, enum_set, get, set};
 use super::fields::{num_row, CheckField, Num, NumField, NumFields, SelectField};
-use super::i18n::{tr, Key, Lang};
+use super::i18n::{card_name, tr, Key, Lang};
 use crate::chart::TradeoffLabels;
 use crate::domain::format;
 use crate::domain::scenario::ranges::*;
@@ -142,7 +142,7 @@ pub fn ServingView(report: Signal<Option<Report>>, selected: RwSignal<Option<Str
                 .map(|r| {
                     r.cards
                         .iter()
-                        .filter_map(|v| v.serving.clone().map(|c| (v.name.clone(), v.gpu.clone(), v.cost, v.own_cost, c)))
+                        .filter_map(|v| v.serving.clone().map(|c| (card_name(&v.gpu, &v.name, l), v.gpu.clone(), v.cost, v.own_cost, c)))
                         .take(10)
                         .map(|(name, id, cost, own, c)| {
                             let lat = &c.latency;
