@@ -170,3 +170,30 @@ fn in_china_a_purchase_says_when_it_is_grey_market_or_used_only() {
     let a = of(&s, &r).unwrap_or_else(|| panic!("no answer"));
     assert!(!lines(&a, s.money.currency, Lang::En).join("\n").contains("mainland China"));
 }
+
+/// The budget's answer names a Chinese card as the Chinese page does (华为昇腾 910B3) in every
+/// line, buy, rent and mix, and by its catalog name in English.
+#[test]
+fn the_budget_lines_name_chinese_cards_in_chinese_on_the_chinese_page() {
+    use gpu_planner::domain::budget::{lines, BudgetAnswer, Purchase, Rental};
+    use gpu_planner::domain::format::Lang;
+    use gpu_planner::domain::scenario::Currency;
+    let id = "huawei-ascend-910b3";
+    let english = Catalog::embedded().gpu(id).map(|g| g.name.clone()).unwrap_or_default();
+    let p = Purchase { gpu: id.into(), name: english.clone(), cards: 1, cost: 90_000.0, hours: None, supply: None };
+    let r = Rental {
+        gpu: id.into(),
+        name: english.clone(),
+        cards: 4,
+        cost_per_run: Some(900.0),
+        runs: Some(10),
+        hours: None,
+    };
+    let a = BudgetAnswer { budget: 100_000.0, buy: Some(p.clone()), rent: Some(r.clone()), mix: Some((p, r)) };
+    let zh = lines(&a, Currency::CNY, Lang::Zh);
+    assert_eq!(zh.len(), 3, "{zh:?}");
+    for line in &zh {
+        assert!(line.contains("华为昇腾 910B3") && !line.contains("Huawei"), "{line}");
+    }
+    assert!(lines(&a, Currency::CNY, Lang::En).iter().all(|line| line.contains(&english)));
+}

@@ -425,3 +425,17 @@ fn a_times_band_is_in_the_times_own_unit() {
     assert_eq!(format::hours(24.0 * 365.0, Lang::En), "1.0 years");
     assert_eq!(format::hours(24.0 * 364.0, Lang::En), "364.0 days");
 }
+
+/// The card a time's efficiency is borrowed from is named as the page's language names it: the
+/// Chinese page says 华为昇腾 910B3, not its English catalog name (the 910B1 borrows its figures).
+#[test]
+fn a_borrowed_tier_names_its_card_in_the_pages_language() {
+    use gpu_planner::domain::tier::Tier;
+    let t = Tier::Borrowed { from: "huawei-ascend-910b3".into() };
+    let zh = format::tier(&t, Lang::Zh);
+    assert!(zh.contains("华为昇腾 910B3") && !zh.contains("Huawei"), "{zh}");
+    let en = format::tier(&t, Lang::En);
+    assert!(en.contains("Huawei Ascend 910B3"), "{en}");
+    let cal = format::tier(&Tier::Calibrated { on: "huawei-ascend-910b3".into() }, Lang::Zh);
+    assert!(cal.contains("华为昇腾 910B3"), "{cal}");
+}

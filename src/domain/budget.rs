@@ -124,6 +124,11 @@ pub fn of(s: &super::Scenario, r: &super::Report) -> Option<BudgetAnswer> {
     Some(answer(budget, &r.budget, &r.cards, s.task.is_training()))
 }
 
+/// A card as the Chinese page names it (`Gpu::name_zh`), else its catalog name.
+fn zh_name(gpu: &str, name: &str) -> String {
+    super::catalog::Catalog::embedded().gpu(gpu).map_or(name, |g| g.name_in(true)).to_string()
+}
+
 /// The answer in words, a line per option, in the page's language (the CLI's `budget` and the
 /// page's rent-or-buy section).
 #[must_use]
@@ -148,48 +153,37 @@ pub fn lines(a: &BudgetAnswer, cur: super::scenario::Currency, l: super::format:
         (Some(_), false) => " (not sold new in mainland China: used)",
         (None, _) => "",
     };
+    let named = |gpu: &str, name: &str| if zh { zh_name(gpu, name) } else { name.to_string() };
     let mut out = Vec::new();
     if let Some(p) = &a.buy {
+        let (pn, n, sp, cost) = (named(&p.gpu, &p.name), p.cards, supply(p), m(p.cost));
         out.push(if zh {
-            format!("买：{} × {}{}，{}（含所需整机）{}", p.name, p.cards, supply(p), m(p.cost), took(p))
+            format!("买：{pn} × {n}{sp}，{cost}（含所需整机）{}", took(p))
         } else {
-            format!(
-                "Buy: {} × {}{} for {} (with the machine they go in){}",
-                p.name,
-                p.cards,
-                supply(p),
-                m(p.cost),
-                took(p)
-            )
+            format!("Buy: {pn} × {n}{sp} for {cost} (with the machine they go in){}", took(p))
         });
     }
     if let Some(r) = &a.rent {
+        let (rn, k, total) = (named(&r.gpu, &r.name), r.cards, m(a.budget));
         out.push(match (r.runs, r.cost_per_run, r.hours, zh) {
-            (Some(n), Some(c), _, true) => {
-                format!("租：{} × {} 按需，每次 {}，{} 可跑 {n} 次", r.name, r.cards, m(c), m(a.budget))
+            (Some(n), Some(c), _, true) => format!("租：{rn} × {k} 按需，每次 {}，{total} 可跑 {n} 次", m(c)),
+            (Some(n), Some(c), _, false) => format!("Rent: {rn} × {k} on demand, {} a run: {n} runs for {total}", m(c)),
+            (_, _, Some(h), true) => format!("租：{rn} × {k} 按需，{total} 可用 {}", hours(h, l)),
+            (_, _, h, _) => {
+                format!("Rent: {rn} × {k} on demand: {} of service for {total}", hours(h.unwrap_or(0.0), l))
             }
-            (Some(n), Some(c), _, false) => {
-                format!("Rent: {} × {} on demand, {} a run: {n} runs for {}", r.name, r.cards, m(c), m(a.budget))
-            }
-            (_, _, Some(h), true) => format!("租：{} × {} 按需，{} 可用 {}", r.name, r.cards, m(a.budget), hours(h, l)),
-            (_, _, h, _) => format!(
-                "Rent: {} × {} on demand: {} of service for {}",
-                r.name,
-                r.cards,
-                hours(h.unwrap_or(0.0), l),
-                m(a.budget)
-            ),
         });
     }
     if let Some((p, r)) = &a.mix {
         let (n, c) = (r.runs.unwrap_or(0), r.cost_per_run.unwrap_or(0.0));
         let rest = m(a.budget - p.cost);
+        let (pn, rn) = (named(&p.gpu, &p.name), named(&r.gpu, &r.name));
         out.push(if zh {
-            format!("混合：买 {} × {}{}（{}）做调试，余下 {rest} 租 {} × {} 跑正式训练 {n} 次（每次 {}）", p.name, p.cards, supply(p), m(p.cost), r.name, r.cards, m(c))
+            format!("混合：买 {pn} × {}{}（{}）做调试，余下 {rest} 租 {rn} × {} 跑正式训练 {n} 次（每次 {}）", p.cards, supply(p), m(p.cost), r.cards, m(c))
         } else {
             format!(
-                "Mix: buy {} × {}{} ({}) for debugging and rent {} × {} for the real runs: {n} runs ({} each) with the remaining {rest}",
-                p.name, p.cards, supply(p), m(p.cost), r.name, r.cards, m(c)
+                "Mix: buy {pn} × {}{} ({}) for debugging and rent {rn} × {} for the real runs: {n} runs ({} each) with the remaining {rest}",
+                p.cards, supply(p), m(p.cost), r.cards, m(c)
             )
         });
     }

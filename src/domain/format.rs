@@ -529,8 +529,12 @@ pub fn serving_tier(t: &super::tier::Tier, lang: Lang) -> String {
 #[must_use]
 pub fn tier(t: &super::tier::Tier, lang: Lang) -> String {
     use super::tier::Tier;
-    let name =
-        |id: &str| super::catalog::Catalog::embedded().gpu(id).map_or_else(|| id.to_string(), |g| g.name.clone());
+    // The card as the page's language names it (`Gpu::name_zh` on the Chinese page).
+    let name = |id: &str| {
+        super::catalog::Catalog::embedded()
+            .gpu(id)
+            .map_or_else(|| id.to_string(), |g| g.name_in(lang == Lang::Zh).into())
+    };
     match (t, lang) {
         (Tier::YourMfu, Lang::En) => "your MFU".into(),
         (Tier::YourMfu, Lang::Zh) => "按你填写的 MFU".into(),
