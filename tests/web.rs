@@ -1064,6 +1064,11 @@ async fn the_chinese_page_names_cards_and_says_what_it_covers() {
     assert!(summary.contains("寒武纪思元 590"), "cards left out are named: {summary}");
     let ascend = text("card-huawei-ascend-910b3");
     assert!(ascend.contains("华为昇腾 910B3"), "the ranking names the card in Chinese: {ascend}");
+    // So do the card pickers (your benchmark's card, your price quotes).
+    for picker in ["bench-gpu", "ov-card"] {
+        let options = by_testid(picker).text_content().unwrap_or_default();
+        assert!(options.contains("华为昇腾 910B3") && options.contains("NVIDIA H100"), "{picker}: {options}");
+    }
     let scope = text("task-scope");
     assert!(scope.contains("语言模型") && scope.contains("语音"), "{scope}");
     for id in ["summary", "ranking", "explain", "rvb", "infra", "checklist"] {

@@ -115,12 +115,13 @@ pub fn MoneyForm() -> impl IntoView {
         Signal::derive(|| vec![("CNY".to_string(), "CNY ¥".to_string()), ("USD".to_string(), "USD $".to_string())]);
     // A memo: the list only changes when custom cards do, not on every keystroke.
     let cards: Signal<Vec<(String, String)>> = Memo::new(move |_| {
+        let zh = lang.get() == Lang::Zh;
         sc.with(|s| {
             Catalog::embedded()
                 .gpus
                 .iter()
                 .chain(s.custom_gpus.iter())
-                .map(|g| (g.id.clone(), g.name.clone()))
+                .map(|g| (g.id.clone(), g.name_in(zh).to_string()))
                 .collect::<Vec<_>>()
         })
     })
@@ -154,7 +155,7 @@ pub fn MoneyForm() -> impl IntoView {
                 }>{move || Key::Add.text(lang.get())}</button>
             </div>
             <ul>{move || sc.with(|s| s.money.overrides.iter().map(|o| { let id = o.gpu.clone(); view! {
-                <li>{format!("{}: {}", s.gpu(Catalog::embedded(), &o.gpu).map_or(o.gpu.as_str(), |g| g.name.as_str()), crate::domain::format::money(o.rent_hourly, s.money.currency))} " "
+                <li>{format!("{}: {}", s.gpu(Catalog::embedded(), &o.gpu).map_or(o.gpu.as_str(), |g| g.name_in(lang.get() == Lang::Zh)), crate::domain::format::money(o.rent_hourly, s.money.currency))} " "
                     <button type="button" on:click=move |_| sc.update(|s| s.money.overrides.retain(|x| x.gpu != id))>{move || Key::Remove.text(lang.get())}</button></li>
             }}).collect_view())}</ul>
         </fieldset>

@@ -299,7 +299,8 @@ fn BenchmarkFields() -> impl IntoView {
     let lang = expect_context::<RwSignal<Lang>>();
     let cards = Signal::derive(move || {
         let mut v = vec![(String::new(), Key::BenchmarkNone.text(lang.get()).to_string())];
-        v.extend(crate::domain::Catalog::embedded().gpus.iter().map(|g| (g.id.clone(), g.name.clone())));
+        let zh = lang.get() == Lang::Zh;
+        v.extend(crate::domain::Catalog::embedded().gpus.iter().map(|g| (g.id.clone(), g.name_in(zh).to_string())));
         v
     });
     let set_card = Callback::new(move |id: String| {
