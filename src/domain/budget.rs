@@ -124,11 +124,6 @@ pub fn of(s: &super::Scenario, r: &super::Report) -> Option<BudgetAnswer> {
     Some(answer(budget, &r.budget, &r.cards, s.task.is_training()))
 }
 
-/// A card as the Chinese page names it (`Gpu::name_zh`), else its catalog name.
-fn zh_name(gpu: &str, name: &str) -> String {
-    super::catalog::Catalog::embedded().gpu(gpu).map_or(name, |g| g.name_in(true)).to_string()
-}
-
 /// The answer in words, a line per option, in the page's language (the CLI's `budget` and the
 /// page's rent-or-buy section).
 #[must_use]
@@ -153,7 +148,7 @@ pub fn lines(a: &BudgetAnswer, cur: super::scenario::Currency, l: super::format:
         (Some(_), false) => " (not sold new in mainland China: used)",
         (None, _) => "",
     };
-    let named = |gpu: &str, name: &str| if zh { zh_name(gpu, name) } else { name.to_string() };
+    let named = |gpu: &str, name: &str| super::format::card_name(gpu, name, l);
     let mut out = Vec::new();
     if let Some(p) = &a.buy {
         let (pn, n, sp, cost) = (named(&p.gpu, &p.name), p.cards, supply(p), m(p.cost));

@@ -525,6 +525,17 @@ pub fn serving_tier(t: &super::tier::Tier, lang: Lang) -> String {
     }
 }
 
+/// A catalog card's name in `lang`: its Chinese name (`Gpu::name_zh`) in Chinese, else `name`,
+/// the catalog name a report or plan carries (a card the user added keeps its own).
+#[must_use]
+pub fn card_name(id: &str, name: &str, lang: Lang) -> String {
+    super::catalog::Catalog::embedded()
+        .gpu(id)
+        .filter(|_| lang == Lang::Zh)
+        .map_or(name, |g| g.name_in(true))
+        .to_string()
+}
+
 /// Where a training time's kernel efficiency comes from, in a few words (domain/tier.rs).
 #[must_use]
 pub fn tier(t: &super::tier::Tier, lang: Lang) -> String {

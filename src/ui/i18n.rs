@@ -1,6 +1,6 @@
 //! Every UI string in English and Chinese. A key without both texts does not compile.
 
-pub use crate::domain::format::Lang;
+pub use crate::domain::format::{card_name, Lang};
 
 macro_rules! strings {
     ($($key:ident => $en:literal, $zh:literal;)*) => {
@@ -539,13 +539,6 @@ impl From<crate::domain::scenario::Recompute> for Key {
             Recompute::Full => Key::RecFull,
         }
     }
-}
-
-/// A catalog card's name in the page's language: its Chinese name (`Gpu::name_zh`) on the
-/// Chinese page, else `name` as the report carries it (a card the user added keeps its own).
-#[must_use]
-pub fn card_name(id: &str, name: &str, l: Lang) -> String {
-    crate::domain::Catalog::embedded().gpu(id).filter(|_| l == Lang::Zh).map_or(name, |g| g.name_in(true)).to_string()
 }
 
 #[cfg(test)]
