@@ -48,7 +48,23 @@ fn main() {
         Ok(v) => compact_vision(&v).to_string(),
         Err(_) => "{}".to_string(),
     };
-    std::fs::write(std::path::Path::new(&out_dir).join("vision.page.json"), page).expect("write vision.page.json");
+    std::fs::write(std::path::Path::new(&out_dir).join("vision.page.json"), &page).expect("write vision.page.json");
+    // The three texts as one JSON Lines file, the form the page fetches beside its wasm
+    // (public/page-data.jsonl, `gpu-planner page-data`; DESIGN.md §5 lets data ship as files).
+    // Compact JSON never holds a raw newline, so each text is one line. Its FNV-1a hash goes in
+    // the fetched URL (`?v=`) so a new build never reads a cached older file; postbuild.py
+    // computes the same hash for the preload link.
+    let out = std::path::Path::new(&out_dir);
+    let read = |name: &str| std::fs::read_to_string(out.join(name)).expect("page text just written");
+    let lines = format!("{}\n{}\n{}\n", read("catalog.page.json"), read("models.page.json"), page);
+    println!("cargo:rustc-env=PAGE_DATA_HASH={:016x}", fnv1a(lines.as_bytes()));
+    std::fs::write(out.join("page-data.jsonl"), lines).expect("write page-data.jsonl");
+}
+
+/// FNV-1a, 64 bits (Fowler, Noll, Vo; the IETF draft-eastlake-fnv): a cache-busting tag, not a
+/// security check. scripts/postbuild.py has the same function.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 fn strip(v: &mut Value) {

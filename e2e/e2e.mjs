@@ -299,6 +299,34 @@ try {
     await h.ctx.close();
   }
   {
+    // The data file beside the wasm (page-data.jsonl, src/domain/page_data.rs): one download, the
+    // preload link's, which the wasm's own fetch reuses.
+    const h = await open(`${base}/tools/gpu/`, { width: 1280, height: 900 }, 'en-US');
+    await h.page.waitForSelector('[data-testid=ranking] tbody tr');
+    await h.page.waitForFunction(() => !document.getElementById('prerender'));
+    const loads = await h.page.evaluate(() => performance.getEntriesByType('resource')
+      .filter(e => e.name.includes('page-data.jsonl')).map(e => e.initiatorType).join(','));
+    check('the data file is downloaded once, by the preload link, and reused', loads === 'link', `downloads: ${loads}`);
+    await h.ctx.close();
+  }
+  for (const [why, reply] of [['missing', { status: 404, body: 'not found' }], ['not the data', { status: 200, body: '<html>proxy login</html>' }]]) {
+    // When it cannot be had, the page says so in both languages and keeps its static answer.
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    const page = await ctx.newPage();
+    const errors = [];
+    page.on('pageerror', e => errors.push(String(e)));
+    await page.route('**/page-data.jsonl*', r => r.fulfill(reply));
+    await page.goto(`${base}/tools/gpu/`);
+    await page.waitForSelector('[data-testid=data-error]', { timeout: 10000 });
+    const text = await page.locator('#data-error').innerText();
+    const kept = await page.locator('#prerender').count();
+    const panicked = await page.locator('#panic').count();
+    check(`data file ${why}: a message in both languages, the static answer kept, no panic`,
+      text.includes('page-data.jsonl') && text.includes('卡片数据') && kept === 1 && panicked === 0 && errors.length === 0,
+      `${text} | kept=${kept} panic=${panicked} ${errors.join(' | ')}`);
+    await ctx.close();
+  }
+  {
     const h = await open(`${base}/tools/gpu/`, { width: 1280, height: 900 }, 'en-US');
     const csp = await h.page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
     await h.page.waitForSelector('[data-testid=ranking] tbody tr');

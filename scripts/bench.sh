@@ -14,6 +14,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 # JS glue, wasm-opt --low-memory-unused, table-driven form fields, name-only enums, compact vision
 # rows and table-driven reading of the scenario's sections (domain/read.rs, ~12 KB).
 GZIP_BUDGET=400000
+# Data fetched beside the code (DESIGN.md §5): the catalog, presets and vision rows.
+DATA_BUDGET=200000
 RUNS=${BENCH_RUNS:-7}
 DIST=${BENCH_DIST:-target/bench-dist}
 GPU_POOR_DIR=${GPU_POOR_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/gpu-planner-bench/gpu_poor}
@@ -39,6 +41,12 @@ for f in "$DIST"/*; do
     */catalog.json) echo "catalog.json (linked download, not loaded by the page): $(gzip -9c "$f" | wc -c) B gzip"; continue ;;
     # The accuracy table is a static page the accuracy section links to; opened on demand.
     */accuracy.html) echo "accuracy.html (linked page, not loaded by the page): $(stat -c%s "$f.gz") B gzip"; continue ;;
+    # The data file the page fetches in parallel with the wasm: its own budget.
+    */page-data.jsonl)
+      data_gz=$(stat -c%s "$f.gz" 2>/dev/null || echo 999999999)
+      echo "page-data.jsonl (data, fetched beside the wasm): $(stat -c%s "$f") B raw, $data_gz B gzip (budget $DATA_BUDGET)"
+      [ "$data_gz" -gt "$DATA_BUDGET" ] && { echo "data: OVER the budget"; status=1; }
+      continue ;;
   esac
   raw=$(stat -c%s "$f")
   if [ -f "$f.gz" ] && [ -f "$f.br" ]; then

@@ -10,7 +10,10 @@ shipped. Runs in trunk's staging folder ($TRUNK_STAGING_DIR, moved to dist/ afte
    reads, ~4% smaller than gzip -9; Python's gzip -9 when zopfli is not installed) and NAME.br
    (brotli quality 11, Node's built-in zlib: Node is already needed for wasm-opt, so nothing
    extra to install) beside each asset (.wasm .js .css .html), for static hosts that serve them
-   (nginx gzip_static/brotli_static, most CDNs).
+   (nginx gzip_static/brotli_static, most CDNs);
+4. adds a preload link for the data file the wasm fetches (page-data.jsonl, src/domain/page_data.rs)
+   under the same URL, `?v=` its FNV-1a hash as build.rs computes it, so the browser fetches it in
+   parallel with the wasm and the wasm's own fetch reuses that download.
 One hook on purpose: trunk runs the hooks of a stage concurrently, and the compressed index.html
 must be the one with the policy in it.
 By hand: TRUNK_STAGING_DIR=dist TRUNK_PROFILE=release python3 scripts/postbuild.py"""
@@ -19,7 +22,31 @@ import base64, glob, gzip, hashlib, os, re, shutil, subprocess, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from csp import add_csp
 
-EXTENSIONS = (".wasm", ".js", ".css", ".html")
+EXTENSIONS = (".wasm", ".js", ".css", ".html", ".json", ".jsonl")
+DATA = "page-data.jsonl"
+
+
+def fnv1a(data):
+    """FNV-1a 64 (build.rs `fnv1a`): the data file's cache-busting tag."""
+    h = 0xCBF29CE484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def preload_data(staging, html):
+    """The preload link for the data file, before </head>; exits when the file is missing (the
+    page would show only its static answer)."""
+    path = os.path.join(staging, DATA)
+    if not os.path.isfile(path):
+        sys.exit(f"postbuild.py: {DATA} missing from the build (index.html copies public/{DATA})")
+    url = f"{DATA}?v={fnv1a(open(path, 'rb').read()):016x}"
+    if url in html:
+        return html
+    link = f'<link rel="preload" href="{url}" as="fetch" crossorigin="anonymous">'
+    if "</head>" not in html:
+        sys.exit("postbuild.py: </head> not found in index.html; the data file would load late")
+    return html.replace("</head>", link + "\n</head>", 1)
 # Reads each named file and writes FILE.br next to it; exits non-zero on any failure.
 BROTLI_JS = r"""
 const fs = require('fs'), zlib = require('zlib');
@@ -64,7 +91,8 @@ def main():
         if "<body>" not in html:
             sys.exit("postbuild.py: <body> not found in index.html; the prerendered answer would be missing")
         html = html.replace("<body>", "<body>\n" + block, 1)
-        open(index, "w", encoding="utf-8").write(html)
+    html = preload_data(staging, html)
+    open(index, "w", encoding="utf-8").write(html)
     if os.environ.get("TRUNK_PROFILE", "release") == "release":
         minify_js(staging, index)
     add_csp(index)

@@ -16,6 +16,8 @@ cargo fmt --check
 step "clippy (host and wasm32), warnings are errors"
 cargo clippy --locked --all-targets -- -D warnings
 cargo clippy --locked --target wasm32-unknown-unknown --lib --bins -- -D warnings
+# The page as trunk builds it (index.html: data fetched beside the wasm).
+cargo clippy --locked --target wasm32-unknown-unknown --lib --bins --features fetch-data -- -D warnings
 
 step "host tests"
 cargo test --locked

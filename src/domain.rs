@@ -26,6 +26,7 @@ pub mod kernels;
 pub mod memory;
 pub mod model;
 pub mod names;
+pub mod page_data;
 pub mod plan;
 pub mod pricing;
 pub mod read;

@@ -1,10 +1,24 @@
-//! The page's entry point: panic safety net, then mount the app.
+//! The page's entry point: panic safety net, the data file (`--features fetch-data`, the page's
+//! own build), then mount the app.
 
 fn main() {
     use gpu_planner::web::trace::mark;
     mark("start");
     gpu_planner::web::panic::install();
     gpu_planner::web::panic::self_test();
+    #[cfg(feature = "fetch-data")]
+    wasm_bindgen_futures::spawn_local(async {
+        match gpu_planner::web::data::load().await {
+            Ok(()) => start(),
+            Err(e) => gpu_planner::web::data::show_error(&e),
+        }
+    });
+    #[cfg(not(feature = "fetch-data"))]
+    start();
+}
+
+fn start() {
+    use gpu_planner::web::trace::mark;
     // Decoded here rather than inside the first plan, so the trace can tell the two apart.
     let _ = gpu_planner::domain::catalog::Catalog::embedded();
     mark("catalog");

@@ -1,6 +1,7 @@
 //! The only code that touches the browser: local storage, the URL, canvases.
 
 pub mod canvas;
+pub mod data;
 pub mod files;
 pub mod panic;
 pub mod storage;

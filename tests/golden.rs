@@ -5,6 +5,8 @@
 //! `-C --test=…`, leave them out (issue 30). Regenerate with
 //! `cargo run --release --bin gpu-planner -- accuracy --html > public/accuracy.html` and
 //! `… -- prerender > public/prerender.html`, and set `SCORE` in src/domain/accuracy.rs.
+//! `public/page-data.jsonl` (the data the page fetches) follows `catalog.json` and the models and
+//! vision files: `… -- page-data > public/page-data.jsonl`.
 #![cfg(not(target_arch = "wasm32"))] // host only
 
 use gpu_planner::domain::accuracy::{groups, headline, shown, shown_headline, table, SCORE};
@@ -32,5 +34,16 @@ fn golden_prerender_is_current() {
     assert!(
         file.trim_end() == gpu_planner::ui::prerender::document().trim_end(),
         "public/prerender.html is stale: run `cargo run --release --bin gpu-planner -- prerender > public/prerender.html`"
+    );
+}
+
+#[test]
+fn golden_page_data_is_current() {
+    let file = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/public/page-data.jsonl"))
+        .unwrap_or_else(|e| panic!("public/page-data.jsonl: {e}"));
+    // Byte for byte: the page fetches it under the built-in text's hash (page_data::URL).
+    assert!(
+        file == gpu_planner::domain::page_data::built_in(),
+        "public/page-data.jsonl is stale: run `cargo run --release --bin gpu-planner -- page-data > public/page-data.jsonl`"
     );
 }

@@ -12,6 +12,7 @@
 //! gpu-planner accuracy --scenario ID the scenario a case is measured with (to `report` it)
 //! gpu-planner from-config FILE       a scenario (default workload) for a model's config.json
 //! gpu-planner prerender              the default answer as static HTML (public/prerender.html)
+//! gpu-planner page-data              the data file the page fetches (public/page-data.jsonl)
 //! gpu-planner budget FILE [en|zh]    what the scenario's budget buys, rents, or buys and rents
 //! ```
 
@@ -61,6 +62,8 @@ fn run(args: &[String]) -> Result<String, String> {
             let a = gpu_planner::domain::budget::of(&s, &r).ok_or("the scenario has no budget (ownership.budget)")?;
             Ok(gpu_planner::domain::budget::lines(&a, s.money.currency, l).join("\n"))
         }
+        // public/page-data.jsonl, the data file the page fetches (src/domain/page_data.rs).
+        Some("page-data") => Ok(gpu_planner::domain::page_data::built_in().trim_end().to_string()),
         Some("prerender") => Ok(gpu_planner::ui::prerender::document().trim_end().to_string()),
         Some("scenario") => serde_json::to_string_pretty(&Scenario::default()).map_err(|e| e.to_string()),
         Some("encode") => {
@@ -88,7 +91,7 @@ fn run(args: &[String]) -> Result<String, String> {
         Some("accuracy") => accuracy_command(args, catalog),
         Some("matrix") => Ok(matrix(catalog)),
         _ => {
-            Err("usage: gpu-planner report FILE_OR_URL | report --default | matrix | accuracy | from-config FILE | encode FILE | budget FILE | scenario | prerender"
+            Err("usage: gpu-planner report FILE_OR_URL | report --default | matrix | accuracy | from-config FILE | encode FILE | budget FILE | scenario | prerender | page-data"
                 .into())
         }
     }

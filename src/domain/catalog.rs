@@ -230,13 +230,11 @@ crate::read_fields!(Catalog { updated: text, gpus: any, prices: any, lead_times:
 /// `catalog.json` as written, with every note and source title (the CLI and the tests).
 pub const EMBEDDED_JSON: &str = include_str!("../../catalog.json");
 
-/// The page's copy (build.rs): the same data without the prose the page never shows.
-pub const PAGE_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/catalog.page.json"));
-
 static EMBEDDED: LazyLock<Catalog> = LazyLock::new(|| {
-    // tests/catalog.rs parses both texts and asserts validate() is empty, so the fallback
-    // (an empty catalog, which plan() reports as "no cards") is never reached by a user.
-    super::json::parse(PAGE_JSON).unwrap_or_default()
+    // The page's copy (build.rs, page_data.rs): the same data without the prose the page never
+    // shows. tests/catalog.rs parses it and asserts validate() is empty; a fetched copy that does
+    // not parse falls back to an empty catalog, which plan() reports as "no cards".
+    super::json::parse(super::page_data::part(super::page_data::Part::Catalog)).unwrap_or_default()
 });
 
 static FULL: LazyLock<Catalog> = LazyLock::new(|| super::json::parse(EMBEDDED_JSON).unwrap_or_default());

@@ -325,7 +325,7 @@ pub const MODELS_JSON: &str = include_str!("models.json");
 static PRESETS: LazyLock<Vec<ModelSpec>> = LazyLock::new(|| {
     // The page's copy (build.rs) without notes and source links; tests/models.rs parses both
     // texts and checks every preset, so the fallback is never used.
-    super::json::parse(include_str!(concat!(env!("OUT_DIR"), "/models.page.json"))).unwrap_or_default()
+    super::json::parse(super::page_data::part(super::page_data::Part::Models)).unwrap_or_default()
 });
 
 /// Model presets from published configs (`src/domain/models.json`).

@@ -250,8 +250,7 @@ fn read_measurement(v: &Value, sources: &Value) -> Option<Measurement> {
 }
 
 static DATA: LazyLock<Data> = LazyLock::new(|| {
-    let v: Value =
-        serde_json::from_str(include_str!(concat!(env!("OUT_DIR"), "/vision.page.json"))).unwrap_or_default();
+    let v: Value = serde_json::from_str(super::page_data::part(super::page_data::Part::Vision)).unwrap_or_default();
     let rows = |k: &str| v[k].as_array().cloned().unwrap_or_default();
     let sources = &v["sources"];
     Data {

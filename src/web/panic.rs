@@ -7,16 +7,23 @@ const MESSAGE_EN: &str = "GPU Planner hit an internal error. Your saved scenario
 const MESSAGE_ZH: &str = "GPU 选型规划遇到内部错误。已保存的方案不会丢失。";
 
 fn show(info: &PanicHookInfo<'_>) -> Option<()> {
+    alert("panic", MESSAGE_EN, MESSAGE_ZH, &info.to_string())
+}
+
+/// An alert box at the top of the page (id and test id `id`) with the message in both languages,
+/// two reload links and the technical detail; built with plain DOM calls, so it shows even when
+/// the app never mounted.
+pub(crate) fn alert(id: &str, en: &str, zh: &str, technical: &str) -> Option<()> {
     let doc = web_sys::window()?.document()?;
     let body = doc.body()?;
     let box_ = doc.create_element("div").ok()?;
-    box_.set_id("panic");
+    box_.set_id(id);
     box_.set_attribute("role", "alert").ok()?;
-    box_.set_attribute("data-testid", "panic").ok()?;
+    box_.set_attribute("data-testid", id).ok()?;
     let p = doc.create_element("p").ok()?;
-    p.set_text_content(Some(&format!("{MESSAGE_EN} {MESSAGE_ZH}")));
+    p.set_text_content(Some(&format!("{en} {zh}")));
     let detail = doc.create_element("pre").ok()?;
-    detail.set_text_content(Some(&info.to_string()));
+    detail.set_text_content(Some(technical));
     // Plain links, no script: they work under a strict Content-Security-Policy.
     let again = doc.create_element("a").ok()?;
     again.set_attribute("href", "").ok()?;
