@@ -21,7 +21,13 @@ pub async fn load() -> Result<(), String> {
 
 async fn fetch() -> Result<String, String> {
     let window = web_sys::window().ok_or("no window")?;
-    // Same URL as postbuild.py's preload link, so the browser reuses that download.
+    // The download index.html started while the wasm was still on its way (postbuild.py).
+    let started = js_sys::Reflect::get(&window, &"gpPageData".into()).ok();
+    if let Some(promise) = started.and_then(|p| p.dyn_into::<js_sys::Promise>().ok()) {
+        // The text, or the Error the script resolved to instead of rejecting.
+        let got = JsFuture::from(promise).await.map_err(|e| failed(&e))?;
+        return got.as_string().ok_or_else(|| failed(&got));
+    }
     let got = JsFuture::from(window.fetch_with_str(page_data::URL)).await.map_err(|e| failed(&e))?;
     let response: web_sys::Response = got.dyn_into().map_err(|_| format!("{NAME}: no response"))?;
     if !response.ok() {
