@@ -47,6 +47,9 @@ fn click(id: &str) {
 }
 
 fn set_query(q: &str) {
+    // A page of an earlier test may have a share query waiting to be written after its paint:
+    // written now, it cannot land on this test's address later.
+    gpu_planner::web::url::flush();
     let _ = window().history().map(|h| h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(q)));
 }
 
@@ -87,6 +90,20 @@ async fn fresh() -> leptos::mount::UnmountHandle<impl Mountable> {
     clear_storage();
     set_query("?");
     mount().await
+}
+
+/// The page's address once the share query of the last change is written (after the next paint,
+/// src/web/url.rs `replace`).
+async fn address() -> String {
+    let frame = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = window().request_animation_frame(&resolve);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(frame).await;
+    let task = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = window().set_timeout_with_callback(&resolve);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(task).await;
+    window().location().search().unwrap_or_default()
 }
 
 async fn settle() {
@@ -163,7 +180,7 @@ async fn the_share_link_carries_the_open_card() {
     assert!(find("memory-chart").is_none(), "no details until a card is clicked");
     let id = open_first_card();
     settle().await;
-    let search = window().location().search().unwrap_or_default();
+    let search = address().await;
     assert!(search.contains(&format!("card={id}")) && search.contains("s=v1."), "{search}");
     assert!(share::decode(&search).is_ok(), "the scenario still decodes beside the card");
     drop(h);
@@ -178,7 +195,7 @@ async fn the_share_link_carries_the_open_card() {
     open_first_card();
     settle().await;
     assert!(find("memory-chart").is_none(), "a second click folds the details");
-    assert!(!window().location().search().unwrap_or_default().contains("card="));
+    assert!(!address().await.contains("card="));
     drop(h);
     set_query("?s=v1.e30");
     let h = mount().await;
@@ -569,7 +586,7 @@ async fn a_pasted_whisper_config_keeps_its_encoder() {
     let on = by_testid("m-encoder").unchecked_ref::<web_sys::HtmlInputElement>().checked();
     assert!(on, "the encoder part is switched on");
     assert_eq!(by_testid("m-enc-seq").unchecked_ref::<web_sys::HtmlInputElement>().value(), "1500");
-    let link = linked();
+    let link = linked().await;
     assert_eq!(link.custom_model.encoder.map(|e| (e.layers, e.seq)), Some((32, 1500)));
     choose("model", "whisper-large-v3");
     settle().await;
@@ -614,7 +631,7 @@ async fn serving_capacity_answers_the_load_with_replicas_latency_and_cost() {
     click(&format!("serve-pick-{}", other.gpu));
     frames().await;
     assert!(label().ends_with(&format!("· {}", other.name)), "{}", label());
-    assert!(window().location().search().unwrap_or_default().contains(&format!("card={}", other.gpu)));
+    assert!(address().await.contains(&format!("card={}", other.gpu)));
     type_into("tpot50", "20");
     type_into("tpot99", "30");
     frames().await;
@@ -623,25 +640,25 @@ async fn serving_capacity_answers_the_load_with_replicas_latency_and_cost() {
     let t = serving_on(&s, &first.gpu);
     assert!(t.cards >= c.cards);
     assert!(text(&format!("serve-{}", first.gpu)).contains(&format!("= {}", t.cards)));
-    let link = linked();
+    let link = linked().await;
     assert_eq!((link.inference.concurrent, link.inference.tpot_p50_ms), (100, 20.0));
     // A p90 prompt length goes into the scenario and the link; emptying the box removes it.
     type_into("ctx-p90", "8192");
     frames().await;
-    let link = linked();
+    let link = linked().await;
     assert_eq!(link.inference.context_p90, Some(8192));
     type_into("ctx-p90", "");
     frames().await;
-    let link = linked();
+    let link = linked().await;
     assert_eq!(link.inference.context_p90, None);
     type_into("out-p90", "2048");
     frames().await;
-    let link = linked();
+    let link = linked().await;
     assert_eq!(link.inference.output_p90, Some(2048));
     // The engine's sequence cap goes into the scenario and the link.
     type_into("max-seqs", "64");
     frames().await;
-    let link = linked();
+    let link = linked().await;
     assert_eq!(link.inference.max_seqs, 64);
     click("lang");
     settle().await;
@@ -681,7 +698,7 @@ async fn a_draft_length_speeds_up_decoding_and_travels_in_the_link() {
     assert!(!accept());
     type_into("spec-accept", "70");
     frames().await;
-    let link = linked();
+    let link = linked().await;
     assert_eq!((link.inference.spec_tokens, link.inference.spec_accept), (3, 0.7));
     // 1 + 0.7 + 0.49 + 0.343 = 2.533 tokens a step.
     assert!(text("spec-line").contains("2.53 tokens"), "{}", text("spec-line"));
@@ -710,10 +727,10 @@ async fn the_serving_engine_sets_the_eager_prompt_steps_and_travels_in_the_link(
     type_into("ctx", "256");
     frames().await;
     assert!(text("launch-line").starts_with("vLLM V1"), "{}", text("launch-line"));
-    let vllm = linked();
+    let vllm = linked().await;
     choose("engine", "trtllm");
     frames().await;
-    let link = linked();
+    let link = linked().await;
     assert_eq!(link.inference.engine, gpu_planner::domain::scenario::ServingEngine::Trtllm);
     assert!(text("launch-line").starts_with("TensorRT-LLM: every step"), "{}", text("launch-line"));
     // On an H100 a 7B model's 256-token prompt computes in a few ms, less than the launches.
@@ -733,7 +750,7 @@ async fn the_serving_engine_sets_the_eager_prompt_steps_and_travels_in_the_link(
     // Graphs off for every step: the flag goes into the link and the line says so.
     click("enforce-eager");
     frames().await;
-    assert!(linked().inference.enforce_eager);
+    assert!(linked().await.inference.enforce_eager);
     assert!(text("launch-line").contains("decoding too (--enforce-eager)"), "{}", text("launch-line"));
     click("lang");
     settle().await;
@@ -752,7 +769,7 @@ async fn an_expert_parallel_width_shapes_moe_replicas() {
     choose("model", "deepseek-v3");
     type_into("serve-ep", "16");
     frames().await;
-    let link = linked();
+    let link = linked().await;
     assert_eq!(link.inference.ep, 16);
     let r = plan(&link, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
     let (id, c) = r
@@ -989,7 +1006,7 @@ async fn the_framework_choice_changes_the_numbers_and_travels_in_the_link() {
     settle().await;
     assert_ne!(total(), deepspeed, "torchtune's pure-bf16 states are smaller");
     assert!(text("explain").contains("torchtune"), "the explanation names the framework");
-    let search = window().location().search().unwrap_or_default();
+    let search = address().await;
     let s = share::decode(&search).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(s.training.framework, gpu_planner::domain::framework::Framework::Torchtune);
     // torchtune runs eager PyTorch: its norms, rotary embedding and SwiGLU cost time until the
@@ -1000,12 +1017,12 @@ async fn the_framework_choice_changes_the_numbers_and_travels_in_the_link() {
     settle().await;
     let fused = text("explain");
     assert!(!fused.contains("eager PyTorch kernels") && fused != eager, "{fused}");
-    let search = window().location().search().unwrap_or_default();
+    let search = address().await;
     assert!(share::decode(&search).unwrap_or_else(|e| panic!("{e}")).training.conventions.fused_kernels);
     // The MoE dispatcher switch (DeepEP's once-per-node sends) travels in the link too.
     tick(&by_testid("cv-dedup-dispatch"), true);
     settle().await;
-    let search = window().location().search().unwrap_or_default();
+    let search = address().await;
     assert!(share::decode(&search).unwrap_or_else(|e| panic!("{e}")).training.conventions.dedup_dispatch);
     tick(&by_testid("cv-dropout"), true);
     settle().await;
@@ -1139,7 +1156,7 @@ async fn a_vision_job_gets_fit_time_cost_and_serving_speed() {
     let top = r.cards[0].gpu.clone();
     let row = text(&format!("card-{top}"));
     assert!(row.contains("img/s") && row.contains(" ms") && row.contains("per M images"), "{row}");
-    let link = linked();
+    let link = linked().await;
     assert_eq!((link.model.as_str(), link.vision.resolution, link.vision.rate), ("yolov8x", 1280, 200.0));
     click("lang");
     settle().await;
@@ -1178,7 +1195,7 @@ async fn a_cnn_jobs_memory_format_changes_its_time_and_travels_in_the_link() {
     let hours = card.hours.unwrap_or(0.0);
     assert!(hours > was * 1.3, "NCHW is slower on {}: {was} h -> {hours} h", card.gpu);
     row_shows_hours(&card.gpu, hours);
-    assert_eq!(linked().vision.memory_format, s.vision.memory_format);
+    assert_eq!(linked().await.vision.memory_format, s.vision.memory_format);
     let field = label_in_zh("v-format").await;
     assert!(field.contains("内存布局") && field.contains("NCHW（PyTorch 默认）"), "{field}");
 }
@@ -1199,7 +1216,7 @@ async fn serving_sam_with_eager_attention_sizes_its_scores_and_travels_in_the_li
     let fused = text("memory-total");
     tick(&by_testid("v-eager"), true);
     frames().await;
-    let mut s = linked();
+    let mut s = linked().await;
     assert!(!s.training.flash_attention, "the link says eager");
     let r = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(text("memory-total"), format::gib(r.memory_single.total));
@@ -1221,10 +1238,27 @@ fn row_shows_hours(gpu: &str, hours: f64) {
     assert!(row.contains(&shown), "{row} lacks {shown}");
 }
 
+/// The address bar is written after the paint, with the last of the changes made before it: the
+/// answer on screen does not wait for `history.replaceState` (src/web/url.rs).
+#[wasm_bindgen_test]
+async fn the_address_follows_the_last_change_after_the_paint() {
+    let _h = fresh().await;
+    type_into("seq", "8192");
+    settle().await;
+    let first = address().await;
+    assert_eq!(share::decode(&first).map(|s| s.training.seq_len).ok(), Some(8192), "{first}");
+    type_into("seq", "12288");
+    type_into("seq", "16384");
+    settle().await;
+    // Before the paint the address still holds the link written last.
+    assert_eq!(window().location().search().unwrap_or_default(), first, "written before the paint");
+    let last = address().await;
+    assert_eq!(share::decode(&last).map(|s| s.training.seq_len).ok(), Some(16384), "{last}");
+}
+
 /// The scenario the page's address holds now (its share link).
-fn linked() -> Scenario {
-    gpu_planner::domain::share::decode(&window().location().search().unwrap_or_default())
-        .unwrap_or_else(|e| panic!("{e}"))
+async fn linked() -> Scenario {
+    gpu_planner::domain::share::decode(&address().await).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The label of the field `testid` as the Chinese page words it (switched there and back).
@@ -1270,7 +1304,7 @@ async fn a_vision_jobs_engine_picks_its_rows_and_travels_in_the_link() {
     let hours = card.hours.unwrap_or(0.0);
     assert!((hours - was).abs() > 0.01 * was, "{}: {was} h -> {hours} h", card.gpu);
     row_shows_hours(&card.gpu, hours);
-    assert_eq!(linked().vision.engine, Some(Engine::Pytorch));
+    assert_eq!(linked().await.vision.engine, Some(Engine::Pytorch));
     let field = label_in_zh("v-engine").await;
     assert!(field.contains("框架") && field.contains("TensorFlow"), "{field}");
 }
@@ -1308,7 +1342,7 @@ async fn a_typed_benchmark_recalibrates_every_card() {
     assert_ne!(before, after, "{other}'s time follows the {bench} measurement");
     assert!(after.contains(&format!("calibrated on your {name}")), "{after}");
     assert!(cell(bench).contains(&format!("calibrated on your {name}")), "{}", cell(bench));
-    let s = share::decode(&window().location().search().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
+    let s = share::decode(&address().await).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(s.efficiency.benchmark.map(|b| b.gpu).as_deref(), Some(bench.as_str()), "the link keeps it");
     type_into("bench-tokens", "");
     settle().await;

@@ -107,6 +107,8 @@ pub fn ScenarioBar(card: RwSignal<Option<String>>) -> impl IntoView {
         })
     };
     let copy_link = move |_| {
+        // The address bar's answer snapshot (`r=`) is written after the paint: bring it up to date.
+        crate::web::url::flush();
         let url = files::page_url(&sc.with(|s| {
             crate::web::url::query(s, card.get().as_deref(), crate::web::url::current_snapshot().as_deref())
         }));
