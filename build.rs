@@ -1,8 +1,9 @@
-//! Writes the copy of `catalog.json` the page embeds: the same cards, figures, prices with their
+//! Writes the data the page reads (`page-data.jsonl`: src/domain/page_data.rs). First the copy of
+//! `catalog.json`: the same cards, figures, prices with their
 //! dates and source links, without what the page never shows (card notes, the cards' spec
 //! sources, price and lead-time notes), as compact JSON. The whole file ships beside the page
 //! (index.html copies it; the footer links it), the CLI and the tests read it whole, and
-//! tests/catalog.rs checks the two differ in nothing else. Keeps the wasm ~20 KB smaller.
+//! tests/catalog.rs checks the two differ in nothing else. Keeps the page's data ~20 KB smaller.
 
 use serde_json::Value;
 
@@ -12,20 +13,18 @@ fn main() {
     let text = std::fs::read_to_string("catalog.json").expect("catalog.json next to Cargo.toml");
     // A malformed file is left to tests/catalog.rs to report with its line and column; the page
     // then embeds an empty catalog and says "no cards".
-    let page = match serde_json::from_str::<Value>(&text) {
+    let catalog = match serde_json::from_str::<Value>(&text) {
         Ok(mut v) => {
             strip(&mut v);
             v.to_string()
         }
         Err(_) => "{}".to_string(),
     };
-    let out_dir = std::env::var("OUT_DIR").expect("OUT_DIR");
-    std::fs::write(std::path::Path::new(&out_dir).join("catalog.page.json"), page).expect("write catalog.page.json");
     // The model presets likewise, without their notes and source links (the page never shows
     // them; src/domain/models.json keeps them and tests/models.rs checks every preset has one).
     println!("cargo:rerun-if-changed=src/domain/models.json");
     let text = std::fs::read_to_string("src/domain/models.json").expect("src/domain/models.json");
-    let page = match serde_json::from_str::<Value>(&text) {
+    let models = match serde_json::from_str::<Value>(&text) {
         Ok(mut v) => {
             for m in v.as_array_mut().into_iter().flatten() {
                 if let Some(o) = m.as_object_mut() {
@@ -37,28 +36,25 @@ fn main() {
         }
         Err(_) => "[]".to_string(),
     };
-    std::fs::write(std::path::Path::new(&out_dir).join("models.page.json"), page).expect("write models.page.json");
     // The vision measurements as rows of values in a fixed order (`VISION_MODEL` and
     // `VISION_ROW` in src/domain/vision.rs), sources in one list that rows point into; without
     // quotes, notes and frameworks. A third of the text, and reading by position instead of by
     // key compiles to less code.
     println!("cargo:rerun-if-changed=src/domain/vision.json");
     let text = std::fs::read_to_string("src/domain/vision.json").expect("src/domain/vision.json");
-    let page = match serde_json::from_str::<Value>(&text) {
+    let vision = match serde_json::from_str::<Value>(&text) {
         Ok(v) => compact_vision(&v).to_string(),
         Err(_) => "{}".to_string(),
     };
-    std::fs::write(std::path::Path::new(&out_dir).join("vision.page.json"), &page).expect("write vision.page.json");
     // The three texts as one JSON Lines file, the form the page fetches beside its wasm
     // (public/page-data.jsonl, `gpu-planner page-data`; DESIGN.md §5 lets data ship as files).
     // Compact JSON never holds a raw newline, so each text is one line. Its FNV-1a hash goes in
     // the fetched URL (`?v=`) so a new build never reads a cached older file; postbuild.py
-    // computes the same hash for the preload link.
-    let out = std::path::Path::new(&out_dir);
-    let read = |name: &str| std::fs::read_to_string(out.join(name)).expect("page text just written");
-    let lines = format!("{}\n{}\n{}\n", read("catalog.page.json"), read("models.page.json"), page);
+    // computes the same hash for the URL its script fetches.
+    let lines = format!("{catalog}\n{models}\n{vision}\n");
     println!("cargo:rustc-env=PAGE_DATA_HASH={:016x}", fnv1a(lines.as_bytes()));
-    std::fs::write(out.join("page-data.jsonl"), lines).expect("write page-data.jsonl");
+    let out_dir = std::env::var("OUT_DIR").expect("OUT_DIR");
+    std::fs::write(std::path::Path::new(&out_dir).join("page-data.jsonl"), lines).expect("write page-data.jsonl");
 }
 
 /// FNV-1a, 64 bits (Fowler, Noll, Vo; the IETF draft-eastlake-fnv): a cache-busting tag, not a

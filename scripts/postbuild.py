@@ -36,7 +36,7 @@ def fnv1a(data):
     return h
 
 
-def preload_data(staging, html):
+def start_data_download(staging, html):
     """The data file's download, started first thing in <head> (before the wasm's preload link);
     exits when the file is missing (the page would show only its static answer). csp.py then puts
     the policy before it and allows the script by its hash."""
@@ -98,7 +98,7 @@ def main():
         if "<body>" not in html:
             sys.exit("postbuild.py: <body> not found in index.html; the prerendered answer would be missing")
         html = html.replace("<body>", "<body>\n" + block, 1)
-    html = preload_data(staging, html)
+    html = start_data_download(staging, html)
     open(index, "w", encoding="utf-8").write(html)
     if os.environ.get("TRUNK_PROFILE", "release") == "release":
         minify_js(staging, index)

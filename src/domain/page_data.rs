@@ -12,7 +12,8 @@ use std::sync::OnceLock;
 
 /// Where the page fetches the file, relative to the page (works under a sub-path and in an
 /// iframe). The `?v=` tag is the text's FNV-1a hash (build.rs), so a new build never reads a
-/// cached older file; postbuild.py puts the same URL in a preload link.
+/// cached older file. postbuild.py starts the
+/// same download from index.html; this URL serves a page built without it (`web::data`).
 pub const URL: &str = concat!("page-data.jsonl?v=", env!("PAGE_DATA_HASH"));
 
 #[cfg(not(feature = "fetch-data"))]

@@ -28,6 +28,7 @@ async fn fetch() -> Result<String, String> {
         let got = JsFuture::from(promise).await.map_err(|e| failed(&e))?;
         return got.as_string().ok_or_else(|| failed(&got));
     }
+    // A page built without postbuild.py's script: fetch it now.
     let got = JsFuture::from(window.fetch_with_str(page_data::URL)).await.map_err(|e| failed(&e))?;
     let response: web_sys::Response = got.dyn_into().map_err(|_| format!("{NAME}: no response"))?;
     if !response.ok() {
