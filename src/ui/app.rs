@@ -78,7 +78,7 @@ fn PageIndex(embed: bool, serving: Signal<bool>) -> impl IntoView {
     let lang = expect_context::<RwSignal<Lang>>();
     let link = move |href: &'static str, k: Key| view! { <a href=href>{tr(lang, k)}</a> };
     view! {
-        <nav class="page-index" data-testid="page-index" aria-label=move || Key::PageSections.text(lang.get())>
+        <nav class="page-index" data-testid="page-index" aria-label=tr(lang, Key::PageSections)>
             {link("#answer", Key::Answer)}
             <Show when=move || serving.get()>{link("#serving", Key::ServingTitle)}</Show>
             {link("#autoplan", Key::AutoPlanNav)}
@@ -194,7 +194,7 @@ pub fn App() -> impl IntoView {
                     {from_link.map(|(sent, card)| {
                         let name = move || super::scenarios::shown_name(&sent, lang.get());
                         let card = move || card.as_ref().and_then(|id| report.with(|r| r.as_ref()?.cards.iter().find(|c| &c.gpu == id).map(|c| super::i18n::card_name(&c.gpu, &c.name, lang.get()))));
-                        view! { <p class="muted" data-testid="link-name">{move || Key::FromLink.text(lang.get())} " «" {name} "»"
+                        view! { <p class="muted" data-testid="link-name">{tr(lang, Key::FromLink)} " «" {name} "»"
                             {move || card().map(|c| format!(" · {}: {c}", Key::Card.text(lang.get())))}</p> }
                     })}
                     {move || result.get().err().map(|e| view! { <p class="error" role="alert" data-testid="plan-error">{t(Key::PlanFailed)} ": " {crate::domain::format::plan_error(&e, lang.get())}</p> })}

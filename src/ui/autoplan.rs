@@ -3,7 +3,7 @@
 
 use super::bind::{get, num, set};
 use super::fields::NumField;
-use super::i18n::{Key, Lang};
+use super::i18n::{tr, Key, Lang};
 use crate::chart::ParetoLabels;
 use crate::domain::fix::{diagnose, Diagnosis, Shortfall};
 use crate::domain::scenario::ranges::*;
@@ -19,7 +19,7 @@ pub fn AutoPlanForm() -> impl IntoView {
     let lang = expect_context::<RwSignal<Lang>>();
     view! {
         <fieldset class="group" id="autoplan">
-            <legend>{move || Key::AutoPlan.text(lang.get())}</legend>
+            <legend>{tr(lang, Key::AutoPlan)}</legend>
             <NumField label=Key::Deadline testid="deadline" limits=SEARCH_DEADLINE_DAYS.shown(1.0) value=get(sc, |s| s.search.deadline_days)
                 on_change=set(sc, |s, v| s.search.deadline_days = Some(v)) on_empty=Callback::new(move |()| sc.update(|s| s.search.deadline_days = None))/>
             <NumField label=Key::SearchBudget testid="search-budget" limits=SEARCH_BUDGET.shown(1.0) value=get(sc, |s| s.search.budget)
@@ -190,12 +190,12 @@ pub fn AutoPlanView() -> impl IntoView {
     };
     view! {
         <section class="autoplan" data-testid="autoplan">
-            <h2>{move || Key::AutoPlan.text(lang.get())}</h2>
+            <h2>{tr(lang, Key::AutoPlan)}</h2>
             {body}
             // Hidden, not removed, when there is nothing to schedule (serving): the chart's
             // effect keeps its canvas.
             <canvas node_ref=canvas data-testid="chart-pareto" width="900" height="360" role="img" hidden=move || !training.get()
-                aria-label=move || Key::ParetoTitle.text(lang.get())></canvas>
+                aria-label=tr(lang, Key::ParetoTitle)></canvas>
         </section>
     }
 }

@@ -2,7 +2,7 @@
 
 use super::bind::{enum_get, enum_set, get, num, set};
 use super::fields::{NumField, SelectField};
-use super::i18n::{Key, Lang};
+use super::i18n::{tr, Key, Lang};
 use crate::domain::edit::{CardField, CardInput};
 use crate::domain::scenario::ranges::*;
 use crate::domain::scenario::PriceOverride;
@@ -36,8 +36,8 @@ pub fn CardsForm() -> impl IntoView {
     });
     view! {
         <fieldset class="group">
-            <legend>{move || Key::CardsToConsider.text(lang.get())}</legend>
-            <div class="field"><span>{move || Key::Segment.text(lang.get())}</span>
+            <legend>{tr(lang, Key::CardsToConsider)}</legend>
+            <div class="field"><span>{tr(lang, Key::Segment)}</span>
                 <div class="chips">{segments.into_iter().map(|(seg, key)| view! {
                     <label class="check"><input type="checkbox" data-testid=format!("seg-{seg}")
                         prop:checked=move || sc.with(|s| s.cards.segments.is_empty() || s.cards.segments.iter().any(|x| x == seg))
@@ -49,7 +49,7 @@ pub fn CardsForm() -> impl IntoView {
                         <span>{move || key.text(lang.get())}</span></label>
                 }).collect_view()}</div>
             </div>
-            <div class="field"><span>{move || Key::Vendor.text(lang.get())}</span>
+            <div class="field"><span>{tr(lang, Key::Vendor)}</span>
                 <div class="chips">{vendors.clone().into_iter().map(|v| { let v2 = v.clone(); let v3 = v.clone(); let all = vendors.clone(); view! {
                     <label class="check"><input type="checkbox"
                         prop:checked=move || sc.with(|s| s.cards.vendors.is_empty() || s.cards.vendors.contains(&v2))
@@ -90,17 +90,17 @@ fn CustomCard() -> impl IntoView {
     };
     view! {
         <details class="custom-card">
-            <summary>{move || Key::AddCustomCard.text(lang.get())}</summary>
-            <label class="field"><span>{move || Key::CardName.text(lang.get())}</span>
+            <summary>{tr(lang, Key::AddCustomCard)}</summary>
+            <label class="field"><span>{tr(lang, Key::CardName)}</span>
                 <input type="text" data-testid="cc-name" prop:value=move || card.with(|c| c.name.clone())
                     on:input=move |ev| { let v = event_target_value(&ev); card.update(|c| c.name = v) }/></label>
             {field(CardField::MemoryGb, Key::MemoryGb, "cc-mem")}
             {field(CardField::Bf16Tflops, Key::Bf16Tflops, "cc-tflops")}
             {field(CardField::BandwidthGbS, Key::BandwidthGbs, "cc-bw")}
             {field(CardField::TdpW, Key::TdpW, "cc-tdp")}
-            <button type="button" data-testid="cc-add" on:click=add>{move || Key::Add.text(lang.get())}</button>
+            <button type="button" data-testid="cc-add" on:click=add>{tr(lang, Key::Add)}</button>
             <ul data-testid="cc-list">{move || sc.with(|s| s.custom_gpus.iter().map(|g| { let id = g.id.clone(); view! {
-                <li>{g.name.clone()} " " <button type="button" on:click=move |_| sc.update(|s| s.remove_custom_gpu(&id))>{move || Key::Remove.text(lang.get())}</button></li>
+                <li>{g.name.clone()} " " <button type="button" on:click=move |_| sc.update(|s| s.remove_custom_gpu(&id))>{tr(lang, Key::Remove)}</button></li>
             }}).collect_view())}</ul>
         </details>
     }
@@ -141,7 +141,7 @@ pub fn MoneyForm() -> impl IntoView {
     let conditions = choices(&[("new", Key::CondNew), ("used", Key::CondUsed)]);
     view! {
         <fieldset class="group">
-            <legend>{move || Key::Money.text(lang.get())}</legend>
+            <legend>{tr(lang, Key::Money)}</legend>
             <SelectField label=Key::Currency testid="currency" options=currencies value=enum_get(sc, |s| s.money.currency) on_change=enum_set(sc, |s, v| s.money.currency = v)/>
             <NumField label=Key::CnyPerUsd testid="cny-per-usd" limits=MONEY_CNY_PER_USD.shown(1.0) value=num(sc, |s| s.money.cny_per_usd) on_change=set(sc, |s, v| s.money.cny_per_usd = v)/>
             <SelectField label=Key::RentMarket testid="market" options=markets value=get(sc, |s| s.money.rent_market.clone()) on_change=set(sc, |s, v| s.money.rent_market = v)/>
@@ -152,11 +152,11 @@ pub fn MoneyForm() -> impl IntoView {
                 <button type="button" data-testid="ov-add" on:click=move |_| if let Some(p) = price.get() {
                     let g = pick.get();
                     sc.update(|s| { s.money.overrides.retain(|o| o.gpu != g); s.money.overrides.push(PriceOverride { gpu: g, rent_hourly: p }); });
-                }>{move || Key::Add.text(lang.get())}</button>
+                }>{tr(lang, Key::Add)}</button>
             </div>
             <ul>{move || sc.with(|s| s.money.overrides.iter().map(|o| { let id = o.gpu.clone(); view! {
                 <li>{format!("{}: {}", s.gpu(Catalog::embedded(), &o.gpu).map_or(o.gpu.as_str(), |g| g.name_in(lang.get() == Lang::Zh)), crate::domain::format::money(o.rent_hourly, s.money.currency))} " "
-                    <button type="button" on:click=move |_| sc.update(|s| s.money.overrides.retain(|x| x.gpu != id))>{move || Key::Remove.text(lang.get())}</button></li>
+                    <button type="button" on:click=move |_| sc.update(|s| s.money.overrides.retain(|x| x.gpu != id))>{tr(lang, Key::Remove)}</button></li>
             }}).collect_view())}</ul>
         </fieldset>
     }

@@ -4,7 +4,7 @@
 //! model carries is ever hidden.
 
 use super::fields::{CheckField, NumField};
-use super::i18n::{Key, Lang};
+use super::i18n::{tr, Key, Lang};
 use crate::domain::model::{Dim, Flag, Part};
 use crate::domain::Scenario;
 use leptos::prelude::*;
@@ -99,7 +99,7 @@ pub fn CustomModelForm() -> impl IntoView {
         .collect_view();
     view! {
         <div class="custom-model" data-testid="custom-model">
-            <p class="muted">{move || Key::CustomModelHint.text(lang.get())}</p>
+            <p class="muted">{tr(lang, Key::CustomModelHint)}</p>
             {dims(sc, Part::Base)}
             {flags}
             {parts}

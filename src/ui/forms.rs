@@ -4,7 +4,7 @@
 use super::bind::{enum_get, enum_set, get, num, opts, set};
 use super::custom_model::CustomModelForm;
 use super::fields::{num_row, CheckField, Num, NumField, NumFields, SelectField};
-use super::i18n::{Key, Lang};
+use super::i18n::{tr, Key, Lang};
 use super::paste_config::PasteConfig;
 use super::serving::ServingForm;
 use super::vision::{family_label, VisionForm};
@@ -106,9 +106,9 @@ pub fn WorkloadForm() -> impl IntoView {
     let custom = get(sc, |s| s.model == "custom");
     view! {
         <fieldset class="group">
-            <legend>{move || Key::Workload.text(lang.get())}</legend>
+            <legend>{tr(lang, Key::Workload)}</legend>
             <SelectField label=Key::Task testid="task" options=tasks value=enum_get(sc, |s| s.task) on_change=enum_set(sc, |s, v| s.task = v)/>
-            <p class="muted" data-testid="task-scope">{move || Key::TaskScope.text(lang.get())}</p>
+            <p class="muted" data-testid="task-scope">{tr(lang, Key::TaskScope)}</p>
             <SelectField label=Key::Model testid="model" options=models groups=families value=get(sc, |s| s.model.clone()) on_change=on_model/>
             <PasteConfig/>
             <Show when=move || custom.get()><CustomModelForm/></Show>
@@ -171,7 +171,7 @@ pub fn ParallelForm() -> impl IntoView {
     );
     view! {
         <fieldset class="group">
-            <legend>{move || Key::Parallelism.text(lang.get())}</legend>
+            <legend>{tr(lang, Key::Parallelism)}</legend>
             <CheckField label=Key::Auto testid="auto" value=auto on_change=set(sc, |s, v| s.parallel.auto = v)/>
             <NumFields rows=LAYOUT_FIELDS/>
             <SelectField label=Key::Zero testid="zero" options=zeros disabled=auto value=get(sc, |s| s.parallel.zero.to_string()) on_change=set(sc, |s, v: String| s.parallel.zero = v.parse().unwrap_or(0))/>

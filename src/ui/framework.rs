@@ -3,7 +3,7 @@
 
 use super::bind::{enum_get, enum_set, get, num, opts, set};
 use super::fields::{CheckField, NumField, SelectField};
-use super::i18n::{Key, Lang};
+use super::i18n::{tr, Key, Lang};
 use crate::domain::framework::{AttentionKernel, Conventions, Framework, GradDtype, StateDtype};
 use crate::domain::scenario::ranges::*;
 use crate::domain::Scenario;
@@ -54,7 +54,7 @@ pub fn FrameworkForm() -> impl IntoView {
         <Show when=move || training.get()>
             <SelectField label=Key::FrameworkLabel testid="framework" options=frameworks value=enum_get(sc, |s| s.training.framework) on_change=on_framework/>
             <details class="conventions" data-testid="conventions">
-                <summary>{move || Key::Conventions.text(lang.get())}</summary>
+                <summary>{tr(lang, Key::Conventions)}</summary>
                 <CheckField label=Key::Fp32Params testid="cv-fp32-params" value=c(|c| c.fp32_params) on_change=conv(sc, |c, v| c.fp32_params = v)/>
                 <CheckField label=Key::GradFp32 testid="cv-grad-fp32" value=c(|c| c.grad == GradDtype::Fp32) on_change=conv(sc, |c, v| c.grad = if v { GradDtype::Fp32 } else { GradDtype::Half })/>
                 <CheckField label=Key::StateBf16 testid="cv-state-bf16" value=c(|c| c.optimizer_state == StateDtype::Bf16) on_change=conv(sc, |c, v| c.optimizer_state = if v { StateDtype::Bf16 } else { StateDtype::Fp32 })/>

@@ -3,7 +3,7 @@
 
 use super::bind::{get, set};
 use super::fields::{num_row, Num, NumFields, SelectField};
-use super::i18n::{card_name, Key, Lang};
+use super::i18n::{card_name, tr, Key, Lang};
 use crate::domain::checklist::checklist;
 use crate::domain::scenario::ranges::*;
 use crate::domain::verdict::focus;
@@ -25,7 +25,7 @@ pub fn InfraForm() -> impl IntoView {
     // Checkpoints, tokenized datasets and fabric sizing follow language-model training.
     view! {
         <fieldset class="group" id="infra" hidden=super::vision::vision_job(sc)>
-            <legend>{move || Key::Beyond.text(lang.get())}</legend>
+            <legend>{tr(lang, Key::Beyond)}</legend>
             <NumFields rows=INFRA_FIELDS/>
             <SelectField label=Key::Room testid="room" options=rooms value=get(sc, |s| s.infra.room.clone()) on_change=set(sc, |s, v| s.infra.room = v)/>
         </fieldset>

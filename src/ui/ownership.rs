@@ -3,7 +3,7 @@
 
 use super::bind::{enum_get, enum_set, get, num, set};
 use super::fields::{num_row, Num, NumField, NumFields, SelectField};
-use super::i18n::{card_name, Key, Lang};
+use super::i18n::{card_name, tr, Key, Lang};
 use crate::chart::RentLabels;
 use crate::domain::cost::{BuyVerdict, RentVsBuy, IDLE_UTILISATION};
 use crate::domain::host::{host, use_as_custom, HostClass};
@@ -65,8 +65,8 @@ pub fn OwnershipForm(report: Signal<Option<Report>>) -> impl IntoView {
     let (bu, set_bu, clear_bu) = opt(sc, |s| s.ownership.budget, |s, v| s.ownership.budget = v);
     view! {
         <fieldset class="group own-form" id="rent-buy">
-            <legend>{move || Key::RentVsBuy.text(lang.get())}</legend>
-            <button type="button" data-testid="own-seed" on:click=move |_| sc.update(Scenario::apply_seed_a100_server)>{move || Key::SeedPreset.text(lang.get())}</button>
+            <legend>{tr(lang, Key::RentVsBuy)}</legend>
+            <button type="button" data-testid="own-seed" on:click=move |_| sc.update(Scenario::apply_seed_a100_server)>{tr(lang, Key::SeedPreset)}</button>
             <PurchaseFields report=report/>
             <RunningFields/>
             <DemandField/>
@@ -219,7 +219,7 @@ fn DemandField() -> impl IntoView {
     let lang = expect_context::<RwSignal<Lang>>();
     let demand_err = RwSignal::new(None::<DemandError>);
     view! {
-        <label class="field"><span>{move || Key::Demand.text(lang.get())}</span>
+        <label class="field"><span>{tr(lang, Key::Demand)}</span>
             <input type="text" data-testid="own-demand" aria-invalid=move || demand_err.get().is_some().to_string()
                 prop:value=move || sc.with(|s| s.ownership.demand.iter().map(|v| format!("{v}")).collect::<Vec<_>>().join(", "))
                 on:input=move |ev| match Ownership::parse_demand(&event_target_value(&ev)) {
@@ -297,11 +297,11 @@ pub fn RentVsBuyView(report: Signal<Option<Report>>) -> impl IntoView {
     };
     view! {
         <section class="rvb" data-testid="rvb">
-            <h2>{move || Key::RentVsBuy.text(lang.get())}</h2>
+            <h2>{tr(lang, Key::RentVsBuy)}</h2>
             {figures}
             <Show when=move || rvb.with(Option::is_some)>
-                <canvas node_ref=cum data-testid="chart-cumulative" width="900" height="360" role="img" aria-label=move || Key::CumulativeTitle.text(lang.get())></canvas>
-                <canvas node_ref=ann data-testid="chart-annual" width="900" height="360" role="img" aria-label=move || Key::AnnualTitle.text(lang.get())></canvas>
+                <canvas node_ref=cum data-testid="chart-cumulative" width="900" height="360" role="img" aria-label=tr(lang, Key::CumulativeTitle)></canvas>
+                <canvas node_ref=ann data-testid="chart-annual" width="900" height="360" role="img" aria-label=tr(lang, Key::AnnualTitle)></canvas>
             </Show>
             {budget}
         </section>

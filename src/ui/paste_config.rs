@@ -65,7 +65,7 @@ pub fn PasteConfig() -> impl IntoView {
         <details class="paste-config" data-testid="paste-config">
             <summary>{tr(lang, Key::PasteConfig)}</summary>
             <p class="muted">{tr(lang, Key::PasteConfigHint)}</p>
-            <textarea data-testid="config-text" rows="6" spellcheck="false" aria-label=move || Key::PasteConfig.text(lang.get())
+            <textarea data-testid="config-text" rows="6" spellcheck="false" aria-label=tr(lang, Key::PasteConfig)
                 prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))
                 on:dragover=move |ev: leptos::ev::DragEvent| ev.prevent_default()
                 on:drop=move |ev: leptos::ev::DragEvent| {

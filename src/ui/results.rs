@@ -344,7 +344,7 @@ fn CardDetail(id: String, report: Signal<Option<Report>>) -> impl IntoView {
         <section class="detail">
             <h3>{move || format!("{} — {}", Key::MemoryChart.text(lang.get()), verdict.get().map(|v| super::i18n::card_name(&v.plan.gpu, &v.plan.name, lang.get())).unwrap_or_default())}</h3>
             <canvas node_ref=canvas data-testid="memory-chart" width="900" height="220" role="img"
-                aria-label=move || Key::MemoryChart.text(lang.get())></canvas>
+                aria-label=tr(lang, Key::MemoryChart)></canvas>
             <h3>{tr(lang, Key::HowComputed)}</h3>
             <div data-testid="explain">{move || {
                 let l = lang.get();
