@@ -74,7 +74,7 @@ pub struct StepComm {
     /// Seconds not hidden behind compute.
     pub exposed_s: f64,
     /// `nvlink`, `pcie`, `pcie_no_p2p` or `fabric`: the slowest link the data-parallel traffic crosses.
-    pub dp_link: String,
+    pub dp_link: std::borrow::Cow<'static, str>,
     /// What of the above crosses the inter-server fabric: the network sizing (infra.rs) reads
     /// these bytes, so the fabric warning and the predicted MFU come from one traffic model.
     #[serde(default)]
@@ -172,14 +172,15 @@ pub fn step_comm(s: &Scenario, g: &Gpu, l: &Layout, x: &StepTraffic, compute_s: 
     let volume = if l.zero >= 3 { 3.0 } else { 2.0 };
     let (intra, intra_name) = link_within(g, k * tp);
     let mut dp_s = 0.0;
-    let mut dp_link = intra_name.to_string();
+    // A name, not an allocation: this runs for every layout the search prices.
+    let mut dp_link = std::borrow::Cow::Borrowed(intra_name);
     if n > 1 {
         dp_s = volume * (kf - 1.0) / kf * x.grad_bytes / intra;
         if nodes > 1.0 {
             let bytes = volume * (nodes - 1.0) / nodes * x.grad_bytes / kf;
             fabric.dp = bytes;
             dp_s += bytes / inter;
-            dp_link = "fabric".into();
+            dp_link = std::borrow::Cow::Borrowed("fabric");
         }
     }
     // MoE all-to-alls. The group's ranks are tp·cp apart: `near` of them (itself included) share

@@ -134,11 +134,13 @@ pub fn kernel_efficiency(g: &Gpu, p: Precision) -> f64 {
 /// (Narayanan et al. 2021 Table 1: 44% at 1.7B to 52% at 1T on the same cluster).
 #[must_use]
 pub fn elementwise_ratio(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout) -> Option<f64> {
-    elementwise_at(m, s, g, l, kernel_efficiency(g, s.precision))
+    let token_flops = training_flops(m, s.task, s.training.seq_len, 1.0, true);
+    elementwise_at(m, s, g, l, kernel_efficiency(g, s.precision), token_flops)
 }
 
-/// [`elementwise_ratio`] with the matmul share of peak already known.
-fn elementwise_at(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, matmul: f64) -> Option<f64> {
+/// [`elementwise_ratio`] with the matmul share of peak and the training FLOPs per token (attention
+/// in) already known.
+fn elementwise_at(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, matmul: f64, token_flops: f64) -> Option<f64> {
     let bandwidth = g.memory_bandwidth_gb_s? * 1e9 * s.efficiency.decode_bandwidth;
     let gemm_rate = peak_tflops(g, s.precision)? * 1e12 * matmul;
     let t = &s.training;
@@ -166,7 +168,7 @@ fn elementwise_at(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, matmul: f64)
         _ => 0.0,
     };
     let bytes = f64::from(m.layers) * (3.0 * (hidden_terms + mlp + scores_fwd + eager) + repeat);
-    let flops = training_flops(m, s.task, t.seq_len, 1.0, true) / tp;
+    let flops = token_flops / tp;
     Some((bytes / bandwidth) / (flops / gemm_rate))
 }
 
@@ -400,17 +402,37 @@ pub struct KernelShares {
     pub routed: f64,
     /// The nearest measured expert shape at 1, 2, 4 and 8 tensor-parallel ranks.
     pub expert_shapes: [Option<&'static super::experts::Shape>; 4],
+    /// The job's training FLOPs per token and per step (attention in), the model-FLOPs
+    /// convention's share of them and the routed experts' share of the parameters: the same
+    /// for every layout, counted once instead of for each of the hundreds the search prices.
+    pub token_flops: f64,
+    pub step_flops: f64,
+    pub convention: f64,
+    pub routed_params: f64,
 }
 
 /// [`KernelShares`] of job `s` on card `g`.
 #[must_use]
 pub fn kernel_shares(m: &ModelSpec, s: &Scenario, g: &Gpu) -> KernelShares {
     let matmul = kernel_efficiency(g, s.precision);
+    let t = &s.training;
+    let token_flops = training_flops(m, s.task, t.seq_len, 1.0, true);
+    // The hardware does the attention work either way: when the convention leaves it out of the
+    // model FLOPs, the same time is a lower MFU.
+    let convention = if t.conventions.attention_flops {
+        1.0
+    } else {
+        training_flops(m, s.task, t.seq_len, 1.0, false) / token_flops
+    };
     KernelShares {
         matmul,
         attention: attention_ratio(m, s, g, matmul),
         routed: routed_flop_share(m, s),
         expert_shapes: expert_shapes(m),
+        token_flops,
+        step_flops: training_flops(m, s.task, t.seq_len, f64::from(t.global_batch) * f64::from(t.seq_len), true),
+        convention,
+        routed_params: m.routed_expert_fraction(),
     }
 }
 
@@ -424,7 +446,7 @@ pub fn mfu_with(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u
     let mb = micro_batch.max(1);
     let microbatches = f64::from(t.global_batch) / (f64::from(l.dp.max(1)) * f64::from(mb));
     // A card without a published bandwidth gets no elementwise term: its time is a lower bound.
-    let elementwise = elementwise_at(m, s, g, l, matmul).unwrap_or(0.0);
+    let elementwise = elementwise_at(m, s, g, l, matmul, k.token_flops).unwrap_or(0.0);
     let attention = (1.0 + elementwise + k.attention) / (1.0 + elementwise);
     let experts = 1.0 + expert_time_at(m, s, l, mb, k.routed, &k.expert_shapes) / (1.0 + elementwise + k.attention);
     // A benchmark's calibration scales the kernels' share of peak (domain/calibrate.rs).
@@ -432,10 +454,9 @@ pub fn mfu_with(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u
     let stage_layers = memory::stage_layers(m.layers, l.pp);
     let rf = layout_recompute_factor(m, s, l);
     // Compute seconds of one step on one GPU at kernel efficiency (hardware FLOPs, recompute in).
-    let tokens_step = f64::from(t.global_batch) * f64::from(t.seq_len);
-    let flops_step = training_flops(m, s.task, t.seq_len, tokens_step, true) * rf / f64::from(l.gpus().max(1));
+    let flops_step = k.step_flops * rf / f64::from(l.gpus().max(1));
     let compute_s = flops_step / (peak * kernel);
-    let routed = m.routed_expert_fraction();
+    let routed = k.routed_params;
     let trainable = match s.task {
         Task::Lora | Task::Qlora => memory::lora_params(m, s.lora.rank, s.lora.targets),
         _ => m.params().total * l.local_share(routed),
@@ -492,14 +513,7 @@ pub fn mfu_with(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, micro_batch: u
         1.0 / offload_factor(l.offload),
     );
     let communication = comm.efficiency();
-    // The hardware does the attention work either way: when the convention leaves it out of the
-    // model FLOPs, the same time is a lower MFU.
-    let convention = if c.attention_flops {
-        1.0
-    } else {
-        training_flops(m, s.task, t.seq_len, 1.0, false) / training_flops(m, s.task, t.seq_len, 1.0, true)
-    };
-    let predicted = kernel * pipeline * recompute * communication * offload * convention;
+    let predicted = kernel * pipeline * recompute * communication * offload * k.convention;
     Some(Mfu {
         kernel,
         elementwise,
