@@ -329,7 +329,10 @@ fn choose(m: &ModelSpec, s: &Scenario, g: &Gpu, cap: f64, sized: &Totals) -> (bo
             }
             (l, l.gpus())
         } else {
-            match min_dp(m, s, *c, cap, limit, sized) {
+            // A width past the best count cannot win: the search stops there (the count it would
+            // find beyond is rounded up, never down, so nothing it skips could have been chosen).
+            let within = if fewest == u32::MAX { limit } else { limit.min(fewest / shards.max(1)) };
+            match min_dp(m, s, *c, cap, within, sized) {
                 Some(dp) => (Layout { dp: orderable_dp(s, c, dp, limit), ..*c }, Layout { dp, ..*c }.gpus()),
                 None => continue,
             }
