@@ -109,3 +109,20 @@ fn the_least_width_is_the_first_that_fits() {
         }
     }
 }
+
+/// Once a card has a fitting layout, the search sizes another layout only up to the width at which
+/// it could still match that card count (plan.rs `choose`): the default job over the catalog then
+/// sizes 418 layouts (session 34) where searching every layout to its rank limit sized 1,022. The
+/// bound leaves room for a growing catalog; the verdicts themselves are held to the unshared
+/// table's above.
+#[test]
+fn the_search_sizes_only_layouts_that_can_still_win() {
+    let cat = Catalog::embedded();
+    let s = Scenario::default();
+    let m = s.model_spec().expect("preset");
+    let table = Totals::default();
+    for g in &cat.gpus {
+        let _ = verdict(m, &s, g, cat, &table);
+    }
+    assert!(table.kept() < 700, "{} layouts sized", table.kept());
+}
