@@ -37,7 +37,7 @@ pub enum Part {
 /// When the text does not hold the three lines (an error page or a truncated download), or a
 /// text was already provided.
 pub fn provide(text: String) -> Result<(), String> {
-    let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+    let lines = data_lines(&text).count();
     if lines != 3 {
         return Err(format!("page-data.jsonl holds {lines} lines of data, not 3 (catalog, models, vision)"));
     }
@@ -48,7 +48,13 @@ pub fn provide(text: String) -> Result<(), String> {
 /// until [`provide`]; its readers then fall back to an empty catalog, which plan() reports).
 #[must_use]
 pub fn part(p: Part) -> &'static str {
-    PROVIDED.get().map_or(BUILT_IN, String::as_str).lines().nth(p as usize).unwrap_or("")
+    data_lines(PROVIDED.get().map_or(BUILT_IN, String::as_str)).nth(p as usize).unwrap_or("")
+}
+
+/// The lines that hold data: [`provide`] counts the same lines [`part`] reads, so a blank line
+/// in a served copy cannot shift the parts.
+fn data_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().filter(|l| !l.trim().is_empty())
 }
 
 /// The file as compiled in (empty in the page's build): `gpu-planner page-data` writes it to
