@@ -154,34 +154,100 @@ fn money_chart<'a, DB: DrawingBackend>(
     Ok(chart)
 }
 
-/// A named 2 px line with its legend entry.
+/// A 2 px line (its legend entry is an [`Entry`] with [`Mark::Line`]).
 fn line<'a, DB: DrawingBackend + 'a>(
     chart: &mut MoneyChart<'a, DB>,
     pts: Vec<(f64, f64)>,
-    name: &str,
     color: RGBColor,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    chart
-        .draw_series(LineSeries::new(pts, color.stroke_width(2)))?
-        .label(name)
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2)));
+    chart.draw_series(LineSeries::new(pts, color.stroke_width(2)))?;
     Ok(())
 }
 
-/// Marks the breakeven point (if any) with a dot and its label, draws the legend box, presents.
+/// How a legend entry is marked.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    /// The series' 2 px line.
+    Line,
+    /// A dot, as the series' points.
+    Dot,
+    /// The plan's black diamond.
+    Diamond,
+}
+
+/// One legend entry: the series' name, colour and mark.
+struct Entry {
+    name: String,
+    color: RGBColor,
+    mark: Mark,
+}
+
+impl Entry {
+    fn new(name: &str, color: RGBColor, mark: Mark) -> Entry {
+        Entry { name: name.to_string(), color, mark }
+    }
+}
+
+/// Height of a legend row in pixels.
+const LEGEND_ROW: i32 = 18;
+
+/// Draws an entry's mark with its left edge at x, centred on y, and its text after it.
+fn draw_entry<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    e: &Entry,
+    (x, y): (i32, i32),
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    match e.mark {
+        Mark::Line => area.draw(&PathElement::new(vec![(x, y), (x + 16, y)], e.color.stroke_width(2)))?,
+        Mark::Dot => area.draw(&Circle::new((x + 8, y), 3, e.color.filled()))?,
+        Mark::Diamond => area.draw(&legend_diamond(x, y))?,
+    }
+    area.draw(&Text::new(e.name.clone(), (x + 22, y - 7), (FontFamily::SansSerif, 12)))
+}
+
+/// The legend as a box in the plot's top-left or top-right corner, one entry a row, on a
+/// translucent white ground with a black border. Drawn here rather than by plotters' series
+/// labels: those build their default font from a string, which pulls Unicode's whole
+/// lower-case table and ~10 kB of gzip into the page (measured, session 35).
+fn boxed_legend<'a, DB: DrawingBackend + 'a>(
+    chart: &MoneyChart<'a, DB>,
+    entries: &[Entry],
+    right: bool,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    if entries.is_empty() {
+        return Ok(());
+    }
+    let plot = chart.plotting_area().strip_coord_spec();
+    let font: TextStyle = (FontFamily::SansSerif, 12).into_font().into();
+    let mut text_w = 0;
+    for e in entries {
+        text_w = text_w.max(plot.estimate_text_size(&e.name, &font)?.0);
+    }
+    let w = i32::try_from(text_w).unwrap_or(0) + 22 + 2 * 6;
+    let h = LEGEND_ROW * i32::try_from(entries.len()).unwrap_or(0) + 2 * 4;
+    let x0 = if right { i32::try_from(plot.dim_in_pixel().0).unwrap_or(0) - w - 10 } else { 10 };
+    let y0 = 10;
+    plot.draw(&Rectangle::new([(x0, y0), (x0 + w, y0 + h)], WHITE.mix(0.85).filled()))?;
+    plot.draw(&Rectangle::new([(x0, y0), (x0 + w, y0 + h)], BLACK))?;
+    for (row, e) in (0..).zip(entries) {
+        draw_entry(&plot, e, (x0 + 6, y0 + 4 + LEGEND_ROW / 2 + row * LEGEND_ROW))?;
+    }
+    Ok(())
+}
+
+/// Marks the breakeven point (if any) with a dot and its label, draws the legend box (in the
+/// top-right corner with `right`, else top-left; none without entries), presents.
 fn finish<'a, DB: DrawingBackend + 'a>(
     area: &DrawingArea<DB, Shift>,
     mut chart: MoneyChart<'a, DB>,
     breakeven: Option<((f64, f64), String)>,
-    legend: Option<SeriesLabelPosition>,
+    (legend, right): (&[Entry], bool),
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     if let Some((at, text)) = breakeven {
         chart.draw_series(std::iter::once(Circle::new(at, 6, BLACK.filled())))?;
         chart.draw_series(std::iter::once(Text::new(text, at, (FontFamily::SansSerif, 14))))?;
     }
-    if let Some(at) = legend {
-        chart.configure_series_labels().background_style(WHITE.mix(0.85)).border_style(BLACK).position(at).draw()?;
-    }
+    boxed_legend(&chart, legend, right)?;
     area.present()
 }
 
@@ -209,17 +275,19 @@ pub fn draw_cumulative<DB: DrawingBackend>(
         (l.monthly, RGBColor(255, 127, 14), |p| p.monthly),
         (l.yearly, RGBColor(44, 160, 44), |p| p.yearly),
     ];
+    let mut legend = Vec::new();
     for (name, color, f) in series {
         let values: Vec<(f64, f64)> = pts.iter().filter_map(|p| f(p).map(|y| (p.month, y))).collect();
         if !values.is_empty() {
-            line(&mut chart, values, name, color)?;
+            line(&mut chart, values, color)?;
+            legend.push(Entry::new(name, color, Mark::Line));
         }
     }
     let breakeven = r.breakeven_month.map(|m| {
         let y = pts.iter().find(|p| p.month >= m).map_or(0.0, |p| p.own);
         ((m, y), format!("{} {m:.1} {}", l.breakeven, l.unit))
     });
-    finish(area, chart, breakeven, Some(SeriesLabelPosition::UpperLeft))
+    finish(area, chart, breakeven, (&legend, false))
 }
 
 /// Annual cost against busy hours per year, owning vs on-demand, with the breakeven marked.
@@ -234,15 +302,18 @@ pub fn draw_annual<DB: DrawingBackend>(
     let pts = &r.by_hours;
     let ymax = y_max(pts.iter().flat_map(|p| [Some(p.own), p.rent]).flatten());
     let mut chart = money_chart(area, l.title, l.x, l.y, (crate::domain::cost::YEAR_H, true), ymax)?;
-    line(&mut chart, pts.iter().map(|p| (p.hours, p.own)).collect(), l.own, RGBColor(34, 102, 204))?;
+    let (own, red) = (RGBColor(34, 102, 204), RGBColor(214, 39, 40));
+    line(&mut chart, pts.iter().map(|p| (p.hours, p.own)).collect(), own)?;
+    let mut legend = vec![Entry::new(l.own, own, Mark::Line)];
     let rent: Vec<(f64, f64)> = pts.iter().filter_map(|p| p.rent.map(|v| (p.hours, v))).collect();
     if !rent.is_empty() {
-        line(&mut chart, rent, l.on_demand, RGBColor(214, 39, 40))?;
+        line(&mut chart, rent, red)?;
+        legend.push(Entry::new(l.on_demand, red, Mark::Line));
     }
     let breakeven = r.breakeven_hours.map(|h| {
         ((h, r.own.annual(h)), format!("{} {} {}", l.breakeven, crate::domain::format::grouped(h, 0), l.unit))
     });
-    finish(area, chart, breakeven, Some(SeriesLabelPosition::UpperLeft))
+    finish(area, chart, breakeven, (&legend, false))
 }
 
 /// Texts of the Pareto chart.
@@ -275,14 +346,12 @@ pub fn draw_pareto<DB: DrawingBackend>(
     let ymax = y_max(pts.iter().chain(&front).map(|p| p.1));
     let mut chart = money_chart(area, l.title, l.x, l.y, (xmax, false), ymax)?;
     let dot = RGBColor(120, 144, 156);
-    chart
-        .draw_series(pts.iter().map(|p| Circle::new(*p, 3, dot.filled())))?
-        .label(l.plans)
-        .legend(move |(x, y)| Circle::new((x + 8, y), 3, dot.filled()));
+    chart.draw_series(pts.iter().map(|p| Circle::new(*p, 3, dot.filled())))?;
     let red = RGBColor(214, 39, 40);
-    line(&mut chart, front.clone(), l.front, red)?;
+    line(&mut chart, front.clone(), red)?;
     chart.draw_series(front.iter().map(|p| Circle::new(*p, 4, red.filled())))?;
-    finish(area, chart, None, Some(SeriesLabelPosition::UpperRight))
+    let legend = [Entry::new(l.plans, dot, Mark::Dot), Entry::new(l.front, red, Mark::Line)];
+    finish(area, chart, None, (&legend, true))
 }
 
 /// Labels of the serving trade-off chart, in the page language.
@@ -329,13 +398,16 @@ pub fn draw_tradeoff<DB: DrawingBackend>(
     let colors = [RGBColor(31, 119, 180), RGBColor(255, 127, 14), RGBColor(44, 160, 44), RGBColor(148, 103, 189)];
     let target_on = target_tokens_s.is_finite() && target_tokens_s > 0.0;
     // The legend's entries: each width's line, the target line, the plan's diamond.
-    let mut entries: Vec<(String, RGBColor, bool)> =
-        curves.iter().zip(colors.iter().cycle()).map(|((tp, _), c)| (format!("{}{tp}", l.tp), *c, false)).collect();
+    let mut entries: Vec<Entry> = curves
+        .iter()
+        .zip(colors.iter().cycle())
+        .map(|((tp, _), c)| Entry { name: format!("{}{tp}", l.tp), color: *c, mark: Mark::Line })
+        .collect();
     if target_on {
-        entries.push((l.target.to_string(), RGBColor(214, 39, 40), false));
+        entries.push(Entry::new(l.target, RGBColor(214, 39, 40), Mark::Line));
     }
     if on.is_some() {
-        entries.push((l.plan.to_string(), BLACK, true));
+        entries.push(Entry::new(l.plan, BLACK, Mark::Diamond));
     }
     // A phone-width chart keeps its plot clear: the legend goes below it, two entries a row (inside,
     // it covered the curves), and a title with a " · " breaks there onto two lines.
@@ -344,17 +416,18 @@ pub fn draw_tradeoff<DB: DrawingBackend>(
     // Two entries a row; the plan's entry (the longest text) takes a row of its own.
     let mut at = Vec::with_capacity(entries.len());
     let (mut row, mut col) = (0i32, 0i32);
-    for (_, _, diamond) in &entries {
-        if *diamond && col == 1 {
+    for e in &entries {
+        let diamond = e.mark == Mark::Diamond;
+        if diamond && col == 1 {
             (row, col) = (row + 1, 0);
         }
         at.push((row, col));
-        (row, col) = if *diamond || col == 1 { (row + 1, 0) } else { (row, 1) };
+        (row, col) = if diamond || col == 1 { (row + 1, 0) } else { (row, 1) };
     }
     let rows = row + i32::from(col == 1);
     area.fill(&WHITE)?;
     let (plot, below) = if narrow {
-        let (a, b) = area.split_vertically(i32::try_from(h).unwrap_or(0) - rows * 18 - 8);
+        let (a, b) = area.split_vertically(i32::try_from(h).unwrap_or(0) - rows * LEGEND_ROW - 8);
         (a, Some(b))
     } else {
         (area.clone(), None)
@@ -364,8 +437,8 @@ pub fn draw_tradeoff<DB: DrawingBackend>(
         _ => (plot, l.title),
     };
     let mut chart = money_chart(&plot, title, l.x, l.y, (xmax, false), ymax)?;
-    for ((tp, pts), color) in curves.iter().zip(colors.iter().cycle()) {
-        line(&mut chart, pts.clone(), &format!("{}{tp}", l.tp), *color)?;
+    for ((_, pts), color) in curves.iter().zip(colors.iter().cycle()) {
+        line(&mut chart, pts.clone(), *color)?;
         chart.draw_series(pts.iter().map(|p| Circle::new(*p, 3, color.filled())))?;
         let style = (FontFamily::SansSerif, 12).into_font().color(color);
         chart.draw_series(pts.iter().enumerate().filter_map(|(i, p)| {
@@ -375,24 +448,18 @@ pub fn draw_tradeoff<DB: DrawingBackend>(
         }))?;
     }
     if target_on {
-        line(&mut chart, vec![(target_tokens_s, 0.0), (target_tokens_s, ymax)], l.target, RGBColor(214, 39, 40))?;
+        line(&mut chart, vec![(target_tokens_s, 0.0), (target_tokens_s, ymax)], RGBColor(214, 39, 40))?;
     }
     if let Some(p) = on {
         let diamond = |c: (f64, f64), s: i32| {
             EmptyElement::at(c) + Polygon::new(vec![(0, -s), (s, 0), (0, s), (-s, 0)], BLACK.filled())
         };
-        chart.draw_series(std::iter::once(diamond(p, 7)))?.label(l.plan).legend(|(x, y)| legend_diamond(x, y));
+        chart.draw_series(std::iter::once(diamond(p, 7)))?;
     }
-    let Some(below) = below else { return finish(area, chart, None, Some(SeriesLabelPosition::UpperRight)) };
+    let Some(below) = below else { return finish(area, chart, None, (&entries, true)) };
     let half = i32::try_from(w / 2).unwrap_or(0);
-    for ((name, color, diamond), (row, col)) in entries.iter().zip(at) {
-        let (x, y) = (10 + col * half, 10 + row * 18);
-        if *diamond {
-            below.draw(&legend_diamond(x, y))?;
-        } else {
-            below.draw(&PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2)))?;
-        }
-        below.draw(&Text::new(name.clone(), (x + 22, y - 7), (FontFamily::SansSerif, 12)))?;
+    for (e, (row, col)) in entries.iter().zip(at) {
+        draw_entry(&below, e, (10 + col * half, 10 + row * LEGEND_ROW))?;
     }
-    finish(area, chart, None, None)
+    finish(area, chart, None, (&[], false))
 }

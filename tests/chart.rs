@@ -248,3 +248,65 @@ fn a_narrow_tradeoff_chart_puts_its_legend_below_the_plot() {
     assert!(y_of(&wide, "TP1") < y_of(&wide, "tok/s per user"));
     assert!(wide.iter().any(|t| t.0 == "Trade-off · AMD Instinct MI300X"), "{wide:?}");
 }
+
+/// (text, x, y) of every `<text>` of an SVG.
+fn svg_texts_at(svg: &str) -> Vec<(String, f64, f64)> {
+    let attr = |t: &str, name: &str| {
+        t.split(&format!(" {name}=\"")).nth(1).and_then(|v| v.split('"').next()).and_then(|v| v.parse::<f64>().ok())
+    };
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let body = t.split_once('>')?.1.split_once("</text>")?.0.trim().to_string();
+            Some((body, attr(t, "x")?, attr(t, "y")?))
+        })
+        .collect()
+}
+
+/// The wide charts' legend is a box in the plot's top corner that their lines leave free: top
+/// left for the rent-vs-buy curves (they start low at the left and rise to the right), top right
+/// for the trade-off (its curves fall from the top left); one entry a row, in series order, each
+/// entry's text inside the box.
+#[test]
+fn the_wide_legend_sits_in_its_corner_one_entry_a_row() {
+    use gpu_planner::chart::{draw_cumulative, draw_tradeoff, TradeoffLabels};
+    use gpu_planner::domain::{plan, Catalog, Scenario};
+    let mut s = Scenario::default();
+    s.ownership.rent_monthly = Some(12_000.0);
+    s.ownership.rent_hourly = Some(60.0);
+    let r = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    let rvb = r.rent_vs_buy.unwrap_or_else(|| panic!("no rent-vs-buy in the default report"));
+    let (w, h) = (800.0, 400.0);
+    let mut svg = String::new();
+    {
+        let area = SVGBackend::with_string(&mut svg, (800, 400)).into_drawing_area();
+        draw_cumulative(&area, &rvb, &rent_labels("t", "months")).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let at = svg_texts_at(&svg);
+    let find = |all: &[(String, f64, f64)], s: &str| {
+        all.iter().find(|t| t.0 == s).cloned().unwrap_or_else(|| panic!("lacks {s}: {all:?}"))
+    };
+    let (own, on_demand) = (find(&at, "own"), find(&at, "on-demand"));
+    assert!(own.1 < w / 4.0 && own.2 < h / 4.0, "own at {own:?}: not in the top-left corner");
+    assert!((own.1 - on_demand.1).abs() < 1.0 && on_demand.2 > own.2 + 10.0, "rows: {own:?} {on_demand:?}");
+    // The box (the first translucent white rectangle) holds the entries.
+    let rect = svg.split("<rect").skip(1).find(|r| r.contains("opacity=\"0.85")).unwrap_or_else(|| panic!("no box"));
+    let num = |name: &str| rect.split(&format!(" {name}=\"")).nth(1).and_then(|v| v.split('"').next()?.parse().ok());
+    let (Some(x), Some(y), Some(bw), Some(bh)) = (num("x"), num("y"), num("width"), num("height")) else {
+        panic!("box without geometry: {rect}")
+    };
+    let x: f64 = x;
+    let y: f64 = y;
+    for t in [&own, &on_demand] {
+        assert!(t.1 > x && t.1 < x + bw && t.2 >= y && t.2 < y + bh, "{t:?} outside the box {x},{y} {bw}×{bh}");
+    }
+    let labels = TradeoffLabels { title: "T", x: "x", y: "y", tp: "TP", target: "target", batch: "b=", plan: "p" };
+    let mut svg = String::new();
+    {
+        let area = SVGBackend::with_string(&mut svg, (900, 420)).into_drawing_area();
+        draw_tradeoff(&area, &[(1, vec![(60.0, 40.0), (50.0, 400.0)])], 20.0, None, &labels)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let tp1 = find(&svg_texts_at(&svg), "TP1");
+    assert!(tp1.1 > 900.0 * 0.6 && tp1.2 < 420.0 / 4.0, "TP1 at {tp1:?}: not in the top-right corner");
+}
