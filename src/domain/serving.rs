@@ -24,10 +24,8 @@ use super::compute::peak_tflops;
 use super::memory;
 use super::model::ModelSpec;
 use super::scenario::{Scenario, ServingEngine};
-use bound::Bound;
 use serde::{Deserialize, Serialize};
 
-pub mod bound;
 mod capacity;
 pub mod launch;
 pub mod measured;
@@ -423,7 +421,7 @@ impl Engine {
         let bytes = self.dense_bytes + encoding + self.routed_bytes * touched + context * self.kv_per_token;
         let compute = self.verify * (batch * self.decode_s + (context - batch * self.mean_ctx) * self.attend_s)
             + prefill * self.prefill_s;
-        let roofline = (bytes / self.bandwidth).at_least(compute)
+        let roofline = (bytes / self.bandwidth).max(compute)
             + tokens * self.decode_comm_s
             + prefill * self.prefill_comm_s
             + self.comm_per_step;
@@ -434,16 +432,16 @@ impl Engine {
                 // compute when that is longer (the chunk's GEMMs read the same weights), the
                 // chunk's traffic, and under expert parallelism the all-to-all the roofline charges.
                 let a2a = if self.ep > self.tp { tokens * self.decode_comm_s + self.comm_per_step } else { 0.0 };
-                let g = self.groups.at_least(1.0);
-                let measured = ops.step(batch / g, context / g, tokens, self.verify).at_least(prefill * self.prefill_s)
+                let g = self.groups.max(1.0);
+                let measured = ops.step(batch / g, context / g, tokens, self.verify).max(prefill * self.prefill_s)
                     + prefill * self.prefill_comm_s
                     + a2a;
-                roofline.at_least(measured)
+                roofline.max(measured)
             }
         };
         // A prompt-carrying step beyond the engine's captured sizes waits for its launches, less
         // those made while the step before it ran.
-        let work = work.at_least(self.launch_floor(batch, prefill) - head.at_least(0.0));
+        let work = work.max(self.launch_floor(batch, prefill) - head.max(0.0));
         // The drafts run once per step for the decoding requests (Leviathan et al.'s k·c).
         let drafts = if batch > 0.0 { self.draft } else { 0.0 };
         work * (1.0 + drafts) + self.overhead
