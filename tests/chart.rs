@@ -310,3 +310,115 @@ fn the_wide_legend_sits_in_its_corner_one_entry_a_row() {
     let tp1 = find(&svg_texts_at(&svg), "TP1");
     assert!(tp1.1 > 900.0 * 0.6 && tp1.2 < 420.0 / 4.0, "TP1 at {tp1:?}: not in the top-right corner");
 }
+
+/// The 2-point polylines of an SVG (legend marks are 16 px strokes) as (x1, y1, x2, y2), and the
+/// number of polylines with more points (the drawn series).
+fn svg_polylines(svg: &str) -> (Vec<(f64, f64, f64, f64)>, usize) {
+    let (mut marks, mut series) = (Vec::new(), 0);
+    for p in svg.split("<polyline").skip(1) {
+        let Some(points) = p.split(" points=\"").nth(1).and_then(|v| v.split('"').next()) else { continue };
+        let xy: Vec<f64> = points.split([' ', ',']).filter_map(|v| v.parse().ok()).collect();
+        match xy[..] {
+            [x1, y1, x2, y2] => marks.push((x1, y1, x2, y2)),
+            _ if xy.len() > 20 => series += 1,
+            _ => {}
+        }
+    }
+    (marks, series)
+}
+
+/// Each legend entry's text starts just after its mark and spans the mark's height, so a reader
+/// pairs them; the box is as wide as its longest text plus the mark; and every option's curve is
+/// drawn (the legend's own marks are polylines too, so "has a polyline" proved nothing).
+#[test]
+fn each_legend_text_sits_beside_its_mark_and_every_curve_is_drawn() {
+    use gpu_planner::chart::draw_cumulative;
+    use gpu_planner::domain::{plan, Catalog, Scenario};
+    let mut s = Scenario::default();
+    s.ownership.rent_monthly = Some(12_000.0);
+    s.ownership.rent_hourly = Some(60.0);
+    let r = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    let rvb = r.rent_vs_buy.unwrap_or_else(|| panic!("no rent-vs-buy in the default report"));
+    let labels = rent_labels("t", "months");
+    let mut svg = String::new();
+    {
+        let area = SVGBackend::with_string(&mut svg, (800, 400)).into_drawing_area();
+        draw_cumulative(&area, &rvb, &labels).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let (marks, series) = svg_polylines(&svg);
+    let names = ["own", "own-net", "on-demand", "monthly"];
+    assert!(series >= names.len(), "{series} curves drawn for {} options", names.len());
+    let texts = svg_texts_at(&svg);
+    let font_size = |name: &str| {
+        svg.split("<text")
+            .find(|t| {
+                t.split_once('>')
+                    .and_then(|(_, b)| b.split_once("</text>"))
+                    .is_some_and(|(body, _)| body.trim() == name)
+            })
+            .and_then(|t| t.split(" font-size=\"").nth(1)?.split('"').next()?.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    for name in names {
+        let (_, tx, ty) = texts.iter().find(|t| t.0 == name).cloned().unwrap_or_else(|| panic!("lacks {name}"));
+        let size = font_size(name);
+        // A 16 px horizontal mark ending 4–8 px before the text, at a height inside the text's.
+        let beside = marks.iter().any(|&(x1, y1, x2, y2)| {
+            (y1 - y2).abs() < 0.5
+                && (x2 - x1 - 16.0).abs() < 0.5
+                && (4.0..=8.0).contains(&(tx - x2))
+                && y1 >= ty
+                && y1 <= ty + size
+        });
+        assert!(size > 0.0 && beside, "{name} at ({tx}, {ty}) size {size}: no mark beside it in {marks:?}");
+    }
+    // The box holds the longest text after the mark.
+    let rect = svg.split("<rect").skip(1).find(|r| r.contains("opacity=\"0.85")).unwrap_or_else(|| panic!("no box"));
+    let num = |n: &str| rect.split(&format!(" {n}=\"")).nth(1).and_then(|v| v.split('"').next()?.parse::<f64>().ok());
+    let (Some(bx), Some(bw)) = (num("x"), num("width")) else { panic!("box without geometry: {rect}") };
+    let area = SVGBackend::new("/dev/null", (800, 400)).into_drawing_area();
+    let font: TextStyle = (FontFamily::SansSerif, 12).into_font().into();
+    let widest = names.iter().map(|n| area.estimate_text_size(n, &font).map_or(0, |s| s.0)).max().unwrap_or(0);
+    let own = texts.iter().find(|t| t.0 == "own-net").map_or(0.0, |t| t.1);
+    assert!(
+        bx + bw >= own + f64::from(widest),
+        "box ends at {} before the text's end {}",
+        bx + bw,
+        own + f64::from(widest)
+    );
+}
+
+/// The auto-plan chart's legend: the plans' entry is marked with a dot like the plotted plans,
+/// centred on its row just before the text; the front's entry with its line.
+#[test]
+fn the_pareto_legend_marks_plans_with_a_dot_and_the_front_with_a_line() {
+    use gpu_planner::chart::{draw_pareto, ParetoLabels};
+    use gpu_planner::domain::{search::search, Catalog, Scenario};
+    let r = search(&Scenario::default(), Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    let l = ParetoLabels { title: "t", x: "days", y: "¥", plans: "plans", front: "front" };
+    let mut svg = String::new();
+    {
+        let area = SVGBackend::with_string(&mut svg, (900, 360)).into_drawing_area();
+        draw_pareto(&area, &r, &l).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let texts = svg_texts_at(&svg);
+    let at = |name: &str| texts.iter().find(|t| t.0 == name).cloned().unwrap_or_else(|| panic!("lacks {name}"));
+    let (_, px, py) = at("plans");
+    let circles: Vec<(f64, f64)> = svg
+        .split("<circle")
+        .skip(1)
+        .filter_map(|c| {
+            let num = |n: &str| c.split(&format!(" {n}=\"")).nth(1)?.split('"').next()?.parse::<f64>().ok();
+            Some((num("cx")?, num("cy")?))
+        })
+        .collect();
+    // The mark's centre: 8 px into the 16 px mark, which ends 6 px before the text.
+    assert!(
+        circles.iter().any(|&(cx, cy)| (cx - (px - 14.0)).abs() < 0.5 && cy > py && cy < py + 12.0),
+        "no dot beside «plans» at ({px}, {py})"
+    );
+    let (_, fx, fy) = at("front");
+    let (marks, _) = svg_polylines(&svg);
+    assert!(marks.iter().any(|&(_, y1, x2, y2)| (y1 - y2).abs() < 0.5 && (fx - x2 - 6.0).abs() < 0.5 && y1 > fy));
+    assert!(fx > 900.0 / 2.0, "the legend sits in the top-right corner");
+}
