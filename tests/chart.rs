@@ -241,6 +241,9 @@ fn a_narrow_tradeoff_chart_puts_its_legend_below_the_plot() {
     // Two entries a row; the plan's (the longest) on a row of its own at the left edge, so it
     // is not cut off at the right.
     assert!((y_of(&narrow, "TP1") - y_of(&narrow, "TP8")).abs() < 1.0, "{narrow:?}");
+    // The row's second entry starts in the right half, the first near the left edge.
+    let x_of = |s: &str| narrow.iter().find(|t| t.0 == s).map_or(f64::NAN, |t| t.1);
+    assert!(x_of("TP1") < 60.0 && x_of("TP8") > 340.0 / 2.0 && x_of("TP8") < 340.0, "{narrow:?}");
     let plan = narrow.iter().find(|t| t.0 == "this plan").map_or(f64::NAN, |t| t.1);
     assert!(plan < 340.0 / 2.0 && y_of(&narrow, "this plan") > y_of(&narrow, "target"), "{narrow:?}");
     // A wide chart keeps the boxed legend inside the plot and the title on one line.
@@ -421,4 +424,86 @@ fn the_pareto_legend_marks_plans_with_a_dot_and_the_front_with_a_line() {
     let (marks, _) = svg_polylines(&svg);
     assert!(marks.iter().any(|&(_, y1, x2, y2)| (y1 - y2).abs() < 0.5 && (fx - x2 - 6.0).abs() < 0.5 && y1 > fy));
     assert!(fx > 900.0 / 2.0, "the legend sits in the top-right corner");
+}
+
+/// The legend box's layout: a translucent fill and a black border over the same rectangle, 10 px
+/// inside the plot's top and its left (or right) edge, 6 px of padding around the widest entry
+/// (a 16 px mark, 6 px, the text), 4 px above and below its rows of 18 px.
+#[test]
+fn the_legend_box_is_laid_out_as_specified() {
+    use gpu_planner::chart::{draw_cumulative, draw_tradeoff, TradeoffLabels};
+    use gpu_planner::domain::{plan, Catalog, Scenario};
+    // (x, y, width, height) of every <rect> with the given marker in its attributes.
+    let rects = |svg: &str, marker: &str| -> Vec<[f64; 4]> {
+        svg.split("<rect")
+            .skip(1)
+            .filter(|r| r.split('>').next().is_some_and(|a| a.contains(marker)))
+            .filter_map(|r| {
+                let num = |n: &str| r.split(&format!(" {n}=\"")).nth(1)?.split('"').next()?.parse::<f64>().ok();
+                Some([num("x")?, num("y")?, num("width")?, num("height")?])
+            })
+            .collect()
+    };
+    let font: TextStyle = (FontFamily::SansSerif, 12).into_font().into();
+    let widest = |names: &[&str]| {
+        let area = SVGBackend::new("/dev/null", (10, 10)).into_drawing_area();
+        f64::from(names.iter().map(|n| area.estimate_text_size(n, &font).map_or(0, |s| s.0)).max().unwrap_or(0))
+    };
+    // The plot's left and right edges and top: from the y axis ("x,top x,bottom") and the x axis.
+    let plot_edges = |svg: &str| {
+        let (marks, _) = svg_polylines(svg);
+        let y_axis = marks.iter().find(|m| (m.0 - m.2).abs() < 0.5 && m.3 - m.1 > 100.0).copied();
+        let x_axis = marks.iter().find(|m| (m.1 - m.3).abs() < 0.5 && m.2 - m.0 > 300.0).copied();
+        match (y_axis, x_axis) {
+            (Some(y), Some(x)) => (y.0, x.2, y.1),
+            _ => panic!("no axes in {marks:?}"),
+        }
+    };
+    let check = |svg: &str, names: &[&str], right: bool| {
+        let fill = rects(svg, "opacity=\"0.85");
+        let border = rects(svg, "fill=\"none\" stroke=\"#000000");
+        assert_eq!((fill.len(), border.first()), (1, fill.first()), "one box, its border over its fill");
+        let [x, y, w, h] = fill[0];
+        let n = names.len() as f64;
+        assert!((w - (widest(names) + 16.0 + 6.0 + 2.0 * 6.0)).abs() <= 1.0, "width {w} for texts {}", widest(names));
+        assert!((h - (18.0 * n + 2.0 * 4.0)).abs() <= 1.0, "height {h} for {n} rows");
+        let (left, right_edge, top) = plot_edges(svg);
+        assert!((y - top - 10.0).abs() <= 1.5, "box top {y}, plot top {top}");
+        let inset = if right { right_edge - (x + w) } else { x - left };
+        assert!(
+            (inset - 10.0).abs() <= 1.5,
+            "box 10 px inside the plot's {} edge: {inset}",
+            ["left", "right"][usize::from(right)]
+        );
+        // Row k's mark: 6 px in from the box's left, centred 4 + 9 + 18·k px below its top.
+        let (marks, _) = svg_polylines(svg);
+        for k in 0..names.len() {
+            let (mx, my) = (x + 6.0, y + 4.0 + 9.0 + 18.0 * k as f64);
+            assert!(
+                marks
+                    .iter()
+                    .any(|m| (m.0 - mx).abs() <= 1.0 && (m.1 - my).abs() <= 1.0 && (m.2 - m.0 - 16.0).abs() < 0.5),
+                "row {k}: no mark at ({mx}, {my}) in {marks:?}"
+            );
+        }
+    };
+    let mut s = Scenario::default();
+    s.ownership.rent_monthly = Some(12_000.0);
+    s.ownership.rent_hourly = Some(60.0);
+    let r = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    let rvb = r.rent_vs_buy.unwrap_or_else(|| panic!("no rent-vs-buy in the default report"));
+    let mut svg = String::new();
+    {
+        let area = SVGBackend::with_string(&mut svg, (800, 400)).into_drawing_area();
+        draw_cumulative(&area, &rvb, &rent_labels("t", "months")).unwrap_or_else(|e| panic!("{e}"));
+    }
+    check(&svg, &["own", "own-net", "on-demand", "monthly"], false);
+    let labels = TradeoffLabels { title: "T", x: "x", y: "y", tp: "TP", target: "target", batch: "b=", plan: "p" };
+    let mut svg = String::new();
+    {
+        let area = SVGBackend::with_string(&mut svg, (900, 420)).into_drawing_area();
+        draw_tradeoff(&area, &[(1, vec![(60.0, 40.0), (50.0, 400.0)])], 20.0, None, &labels)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    check(&svg, &["TP1", "target"], true);
 }
