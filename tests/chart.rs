@@ -47,13 +47,7 @@ fn memory_chart_draws_every_nonzero_segment_and_the_capacity_line() {
 #[test]
 fn rent_vs_buy_charts_draw_every_option_and_mark_the_breakeven() {
     use gpu_planner::chart::{draw_annual, draw_cumulative};
-    use gpu_planner::domain::{plan, Catalog, Scenario};
-    let mut s = Scenario::default();
-    // Rent dear enough that owning the focus card breaks even, whichever card that is.
-    s.ownership.rent_monthly = Some(12_000.0);
-    s.ownership.rent_hourly = Some(60.0);
-    let r = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
-    let rvb = r.rent_vs_buy.unwrap_or_else(|| panic!("no rent-vs-buy in the default report"));
+    let rvb = breakeven_rvb();
     assert!(rvb.own_per_gpu_hour < 60.0, "{}", rvb.own_per_gpu_hour);
     let l = rent_labels("累计成本 cumulative", "月 month");
     let render = |annual: bool| {
@@ -102,6 +96,28 @@ fn the_month_axis_is_labelled_in_whole_months() {
         let ticks: Vec<f64> = texts.iter().filter_map(|t| t.parse::<f64>().ok()).collect();
         assert!(ticks.len() >= 3, "{months} months: ticks {texts:?}");
     }
+}
+
+/// The default report's rent-vs-buy with rent dear enough that owning the focus card breaks
+/// even, whichever card that is.
+fn breakeven_rvb() -> gpu_planner::domain::cost::RentVsBuy {
+    use gpu_planner::domain::{plan, Catalog, Scenario};
+    let mut s = Scenario::default();
+    s.ownership.rent_monthly = Some(12_000.0);
+    s.ownership.rent_hourly = Some(60.0);
+    let r = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+    let rvb = r.rent_vs_buy.unwrap_or_else(|| panic!("no rent-vs-buy in the default report"));
+    rvb
+}
+
+/// The cumulative rent-vs-buy chart of [`breakeven_rvb`], 800 × 400, with `l`'s texts.
+fn cumulative_svg(l: &gpu_planner::chart::RentLabels) -> String {
+    let mut svg = String::new();
+    {
+        let area = SVGBackend::with_string(&mut svg, (800, 400)).into_drawing_area();
+        gpu_planner::chart::draw_cumulative(&area, &breakeven_rvb(), l).unwrap_or_else(|e| panic!("{e}"));
+    }
+    svg
 }
 
 /// Chart texts for the rent-vs-buy tests: a title and an x-axis name, the rest fixed.
@@ -210,23 +226,13 @@ fn a_narrow_tradeoff_chart_puts_its_legend_below_the_plot() {
         plan: "this plan",
     };
     let curves = vec![(1, vec![(60.0, 40.0), (50.0, 400.0)]), (8, vec![(120.0, 80.0), (90.0, 900.0)])];
-    // (text, x, y) of every <text>.
     let texts = |w: u32| {
         let mut svg = String::new();
         {
             let area = SVGBackend::with_string(&mut svg, (w, 320)).into_drawing_area();
             draw_tradeoff(&area, &curves, 20.0, Some((30.0, 500.0)), &labels).unwrap_or_else(|e| panic!("{e}"));
         }
-        let attr = |t: &str, name: &str| {
-            t.split(&format!(" {name}=\"")).nth(1).and_then(|v| v.split('"').next()).and_then(|v| v.parse::<f64>().ok())
-        };
-        svg.split("<text")
-            .skip(1)
-            .filter_map(|t| {
-                let body = t.split_once('>')?.1.split_once("</text>")?.0.trim().to_string();
-                Some((body, attr(t, "x")?, attr(t, "y")?))
-            })
-            .collect::<Vec<_>>()
+        svg_texts_at(&svg)
     };
     let y_of = |all: &[(String, f64, f64)], s: &str| {
         all.iter().find(|t| t.0 == s).map(|t| t.2).unwrap_or_else(|| panic!("lacks {s}: {all:?}"))
@@ -252,11 +258,39 @@ fn a_narrow_tradeoff_chart_puts_its_legend_below_the_plot() {
     assert!(wide.iter().any(|t| t.0 == "Trade-off · AMD Instinct MI300X"), "{wide:?}");
 }
 
+/// The number in attribute `name` of an SVG element's text (from after its tag name).
+fn attr(element: &str, name: &str) -> Option<f64> {
+    element.split(&format!(" {name}=\"")).nth(1)?.split('"').next()?.parse().ok()
+}
+
+/// (x, y, width, height) of every `<rect>` whose attributes contain `marker`.
+fn svg_rects(svg: &str, marker: &str) -> Vec<[f64; 4]> {
+    svg.split("<rect")
+        .skip(1)
+        .filter(|r| r.split('>').next().is_some_and(|a| a.contains(marker)))
+        .filter_map(|r| Some([attr(r, "x")?, attr(r, "y")?, attr(r, "width")?, attr(r, "height")?]))
+        .collect()
+}
+
+/// The legend box: the translucent rectangle.
+fn legend_box(svg: &str) -> [f64; 4] {
+    svg_rects(svg, "opacity=\"0.85").first().copied().unwrap_or_else(|| panic!("no legend box"))
+}
+
+/// The (text, x, y) named `name` among `all`.
+fn named(all: &[(String, f64, f64)], name: &str) -> (String, f64, f64) {
+    all.iter().find(|t| t.0 == name).cloned().unwrap_or_else(|| panic!("lacks {name}: {all:?}"))
+}
+
+/// The widest of `names` in the legend's 12 px font, as plotters estimates it.
+fn widest(names: &[&str]) -> f64 {
+    let area = SVGBackend::new("/dev/null", (10, 10)).into_drawing_area();
+    let font: TextStyle = (FontFamily::SansSerif, 12).into_font().into();
+    f64::from(names.iter().map(|n| area.estimate_text_size(n, &font).map_or(0, |s| s.0)).max().unwrap_or(0))
+}
+
 /// (text, x, y) of every `<text>` of an SVG.
 fn svg_texts_at(svg: &str) -> Vec<(String, f64, f64)> {
-    let attr = |t: &str, name: &str| {
-        t.split(&format!(" {name}=\"")).nth(1).and_then(|v| v.split('"').next()).and_then(|v| v.parse::<f64>().ok())
-    };
     svg.split("<text")
         .skip(1)
         .filter_map(|t| {
@@ -272,34 +306,15 @@ fn svg_texts_at(svg: &str) -> Vec<(String, f64, f64)> {
 /// entry's text inside the box.
 #[test]
 fn the_wide_legend_sits_in_its_corner_one_entry_a_row() {
-    use gpu_planner::chart::{draw_cumulative, draw_tradeoff, TradeoffLabels};
-    use gpu_planner::domain::{plan, Catalog, Scenario};
-    let mut s = Scenario::default();
-    s.ownership.rent_monthly = Some(12_000.0);
-    s.ownership.rent_hourly = Some(60.0);
-    let r = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
-    let rvb = r.rent_vs_buy.unwrap_or_else(|| panic!("no rent-vs-buy in the default report"));
+    use gpu_planner::chart::{draw_tradeoff, TradeoffLabels};
     let (w, h) = (800.0, 400.0);
-    let mut svg = String::new();
-    {
-        let area = SVGBackend::with_string(&mut svg, (800, 400)).into_drawing_area();
-        draw_cumulative(&area, &rvb, &rent_labels("t", "months")).unwrap_or_else(|e| panic!("{e}"));
-    }
+    let svg = cumulative_svg(&rent_labels("t", "months"));
     let at = svg_texts_at(&svg);
-    let find = |all: &[(String, f64, f64)], s: &str| {
-        all.iter().find(|t| t.0 == s).cloned().unwrap_or_else(|| panic!("lacks {s}: {all:?}"))
-    };
-    let (own, on_demand) = (find(&at, "own"), find(&at, "on-demand"));
+    let (own, on_demand) = (named(&at, "own"), named(&at, "on-demand"));
     assert!(own.1 < w / 4.0 && own.2 < h / 4.0, "own at {own:?}: not in the top-left corner");
     assert!((own.1 - on_demand.1).abs() < 1.0 && on_demand.2 > own.2 + 10.0, "rows: {own:?} {on_demand:?}");
-    // The box (the first translucent white rectangle) holds the entries.
-    let rect = svg.split("<rect").skip(1).find(|r| r.contains("opacity=\"0.85")).unwrap_or_else(|| panic!("no box"));
-    let num = |name: &str| rect.split(&format!(" {name}=\"")).nth(1).and_then(|v| v.split('"').next()?.parse().ok());
-    let (Some(x), Some(y), Some(bw), Some(bh)) = (num("x"), num("y"), num("width"), num("height")) else {
-        panic!("box without geometry: {rect}")
-    };
-    let x: f64 = x;
-    let y: f64 = y;
+    // The box (the translucent white rectangle) holds the entries.
+    let [x, y, bw, bh] = legend_box(&svg);
     for t in [&own, &on_demand] {
         assert!(t.1 > x && t.1 < x + bw && t.2 >= y && t.2 < y + bh, "{t:?} outside the box {x},{y} {bw}×{bh}");
     }
@@ -310,7 +325,7 @@ fn the_wide_legend_sits_in_its_corner_one_entry_a_row() {
         draw_tradeoff(&area, &[(1, vec![(60.0, 40.0), (50.0, 400.0)])], 20.0, None, &labels)
             .unwrap_or_else(|e| panic!("{e}"));
     }
-    let tp1 = find(&svg_texts_at(&svg), "TP1");
+    let tp1 = named(&svg_texts_at(&svg), "TP1");
     assert!(tp1.1 > 900.0 * 0.6 && tp1.2 < 420.0 / 4.0, "TP1 at {tp1:?}: not in the top-right corner");
 }
 
@@ -335,19 +350,7 @@ fn svg_polylines(svg: &str) -> (Vec<(f64, f64, f64, f64)>, usize) {
 /// drawn (the legend's own marks are polylines too, so "has a polyline" proved nothing).
 #[test]
 fn each_legend_text_sits_beside_its_mark_and_every_curve_is_drawn() {
-    use gpu_planner::chart::draw_cumulative;
-    use gpu_planner::domain::{plan, Catalog, Scenario};
-    let mut s = Scenario::default();
-    s.ownership.rent_monthly = Some(12_000.0);
-    s.ownership.rent_hourly = Some(60.0);
-    let r = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
-    let rvb = r.rent_vs_buy.unwrap_or_else(|| panic!("no rent-vs-buy in the default report"));
-    let labels = rent_labels("t", "months");
-    let mut svg = String::new();
-    {
-        let area = SVGBackend::with_string(&mut svg, (800, 400)).into_drawing_area();
-        draw_cumulative(&area, &rvb, &labels).unwrap_or_else(|e| panic!("{e}"));
-    }
+    let svg = cumulative_svg(&rent_labels("t", "months"));
     let (marks, series) = svg_polylines(&svg);
     let names = ["own", "own-net", "on-demand", "monthly"];
     assert!(series >= names.len(), "{series} curves drawn for {} options", names.len());
@@ -359,11 +362,11 @@ fn each_legend_text_sits_beside_its_mark_and_every_curve_is_drawn() {
                     .and_then(|(_, b)| b.split_once("</text>"))
                     .is_some_and(|(body, _)| body.trim() == name)
             })
-            .and_then(|t| t.split(" font-size=\"").nth(1)?.split('"').next()?.parse::<f64>().ok())
+            .and_then(|t| attr(t, "font-size"))
             .unwrap_or(0.0)
     };
     for name in names {
-        let (_, tx, ty) = texts.iter().find(|t| t.0 == name).cloned().unwrap_or_else(|| panic!("lacks {name}"));
+        let (_, tx, ty) = named(&texts, name);
         let size = font_size(name);
         // A 16 px horizontal mark ending 4–8 px before the text, at a height inside the text's.
         let beside = marks.iter().any(|&(x1, y1, x2, y2)| {
@@ -376,19 +379,10 @@ fn each_legend_text_sits_beside_its_mark_and_every_curve_is_drawn() {
         assert!(size > 0.0 && beside, "{name} at ({tx}, {ty}) size {size}: no mark beside it in {marks:?}");
     }
     // The box holds the longest text after the mark.
-    let rect = svg.split("<rect").skip(1).find(|r| r.contains("opacity=\"0.85")).unwrap_or_else(|| panic!("no box"));
-    let num = |n: &str| rect.split(&format!(" {n}=\"")).nth(1).and_then(|v| v.split('"').next()?.parse::<f64>().ok());
-    let (Some(bx), Some(bw)) = (num("x"), num("width")) else { panic!("box without geometry: {rect}") };
-    let area = SVGBackend::new("/dev/null", (800, 400)).into_drawing_area();
-    let font: TextStyle = (FontFamily::SansSerif, 12).into_font().into();
-    let widest = names.iter().map(|n| area.estimate_text_size(n, &font).map_or(0, |s| s.0)).max().unwrap_or(0);
-    let own = texts.iter().find(|t| t.0 == "own-net").map_or(0.0, |t| t.1);
-    assert!(
-        bx + bw >= own + f64::from(widest),
-        "box ends at {} before the text's end {}",
-        bx + bw,
-        own + f64::from(widest)
-    );
+    let [bx, _, bw, _] = legend_box(&svg);
+    let own = named(&texts, "own-net").1;
+    let widest = widest(&names);
+    assert!(bx + bw >= own + widest, "box ends at {} before the text's end {}", bx + bw, own + widest);
 }
 
 /// The auto-plan chart's legend: the plans' entry is marked with a dot like the plotted plans,
@@ -405,16 +399,10 @@ fn the_pareto_legend_marks_plans_with_a_dot_and_the_front_with_a_line() {
         draw_pareto(&area, &r, &l).unwrap_or_else(|e| panic!("{e}"));
     }
     let texts = svg_texts_at(&svg);
-    let at = |name: &str| texts.iter().find(|t| t.0 == name).cloned().unwrap_or_else(|| panic!("lacks {name}"));
+    let at = |name: &str| named(&texts, name);
     let (_, px, py) = at("plans");
-    let circles: Vec<(f64, f64)> = svg
-        .split("<circle")
-        .skip(1)
-        .filter_map(|c| {
-            let num = |n: &str| c.split(&format!(" {n}=\"")).nth(1)?.split('"').next()?.parse::<f64>().ok();
-            Some((num("cx")?, num("cy")?))
-        })
-        .collect();
+    let circles: Vec<(f64, f64)> =
+        svg.split("<circle").skip(1).filter_map(|c| Some((attr(c, "cx")?, attr(c, "cy")?))).collect();
     // The mark's centre: 8 px into the 16 px mark, which ends 6 px before the text.
     assert!(
         circles.iter().any(|&(cx, cy)| (cx - (px - 14.0)).abs() < 0.5 && cy > py && cy < py + 12.0),
@@ -431,24 +419,7 @@ fn the_pareto_legend_marks_plans_with_a_dot_and_the_front_with_a_line() {
 /// (a 16 px mark, 6 px, the text), 4 px above and below its rows of 18 px.
 #[test]
 fn the_legend_box_is_laid_out_as_specified() {
-    use gpu_planner::chart::{draw_cumulative, draw_tradeoff, TradeoffLabels};
-    use gpu_planner::domain::{plan, Catalog, Scenario};
-    // (x, y, width, height) of every <rect> with the given marker in its attributes.
-    let rects = |svg: &str, marker: &str| -> Vec<[f64; 4]> {
-        svg.split("<rect")
-            .skip(1)
-            .filter(|r| r.split('>').next().is_some_and(|a| a.contains(marker)))
-            .filter_map(|r| {
-                let num = |n: &str| r.split(&format!(" {n}=\"")).nth(1)?.split('"').next()?.parse::<f64>().ok();
-                Some([num("x")?, num("y")?, num("width")?, num("height")?])
-            })
-            .collect()
-    };
-    let font: TextStyle = (FontFamily::SansSerif, 12).into_font().into();
-    let widest = |names: &[&str]| {
-        let area = SVGBackend::new("/dev/null", (10, 10)).into_drawing_area();
-        f64::from(names.iter().map(|n| area.estimate_text_size(n, &font).map_or(0, |s| s.0)).max().unwrap_or(0))
-    };
+    use gpu_planner::chart::{draw_tradeoff, TradeoffLabels};
     // The plot's left and right edges and top: from the y axis ("x,top x,bottom") and the x axis.
     let plot_edges = |svg: &str| {
         let (marks, _) = svg_polylines(svg);
@@ -460,8 +431,8 @@ fn the_legend_box_is_laid_out_as_specified() {
         }
     };
     let check = |svg: &str, names: &[&str], right: bool| {
-        let fill = rects(svg, "opacity=\"0.85");
-        let border = rects(svg, "fill=\"none\" stroke=\"#000000");
+        let fill = svg_rects(svg, "opacity=\"0.85");
+        let border = svg_rects(svg, "fill=\"none\" stroke=\"#000000");
         assert_eq!((fill.len(), border.first()), (1, fill.first()), "one box, its border over its fill");
         let [x, y, w, h] = fill[0];
         let n = names.len() as f64;
@@ -487,17 +458,7 @@ fn the_legend_box_is_laid_out_as_specified() {
             );
         }
     };
-    let mut s = Scenario::default();
-    s.ownership.rent_monthly = Some(12_000.0);
-    s.ownership.rent_hourly = Some(60.0);
-    let r = plan(&s, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
-    let rvb = r.rent_vs_buy.unwrap_or_else(|| panic!("no rent-vs-buy in the default report"));
-    let mut svg = String::new();
-    {
-        let area = SVGBackend::with_string(&mut svg, (800, 400)).into_drawing_area();
-        draw_cumulative(&area, &rvb, &rent_labels("t", "months")).unwrap_or_else(|e| panic!("{e}"));
-    }
-    check(&svg, &["own", "own-net", "on-demand", "monthly"], false);
+    check(&cumulative_svg(&rent_labels("t", "months")), &["own", "own-net", "on-demand", "monthly"], false);
     let labels = TradeoffLabels { title: "T", x: "x", y: "y", tp: "TP", target: "target", batch: "b=", plan: "p" };
     let mut svg = String::new();
     {
