@@ -3,6 +3,7 @@
 // answer comes first on a desktop, in a 900 px iframe and on a 375 px phone (issue 13).
 // Usage: node e2e/e2e.mjs http://127.0.0.1:PORT [screenshot-dir]
 import { chromium } from 'playwright-core';
+import { readFileSync } from 'node:fs';
 
 const base = process.argv[2];
 const shots = process.argv[3];
@@ -333,6 +334,64 @@ try {
     check(`data file ${why}: a message in both languages, the static answer kept, no panic`,
       text.includes('page-data.jsonl') && text.includes('卡片数据') && kept === 1 && panicked === 0 && errors.length === 0,
       `${text} | kept=${kept} panic=${panicked} ${errors.join(' | ')}`);
+    await ctx.close();
+  }
+  {
+    // Code only some visits need comes in chunks on first use (scripts/split.py, src/web/lazy.rs):
+    // a first visit loads none; an open card, a pasted config.json and an inference scenario
+    // each bring theirs, and the page answers with them.
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    const page = await ctx.newPage();
+    const chunks = [], errors = [];
+    page.on('request', r => { if (/split_/.test(r.url())) chunks.push(r.url().replace(/.*\//, '')); });
+    page.on('pageerror', e => errors.push(String(e)));
+    page.on('console', m => { if (m.type() === 'error') errors.push(m.text()); });
+    await page.goto(`${base}/tools/gpu/`);
+    await page.locator('[data-testid=per-card] tbody tr').first().waitFor({ timeout: 20000 });
+    await page.waitForLoadState('networkidle');
+    check('a first visit downloads no chunk', chunks.length === 0, chunks.join(' '));
+    await page.locator('[data-testid=ranking] tbody tr button.link').first().click();
+    await page.locator('[data-testid=explain] details').first().waitFor({ timeout: 10000 });
+    check('opening a card brings its chunk and shows the derivations', chunks.some(c => c.startsWith('split_card_detail-')), chunks.join(' '));
+    const config = readFileSync(new URL('../tests/configs/qwen3-30b-a3b-fp8.json', import.meta.url), 'utf8');
+    await page.locator('[data-testid=paste-config] summary').click();
+    await page.locator('[data-testid=config-text]').fill(config);
+    await page.locator('[data-testid=config-read]').click();
+    await page.locator('[data-testid=config-status]').waitFor({ timeout: 10000 });
+    check('a pasted config is read by the reader\'s chunk', chunks.some(c => c.startsWith('split_config_reader-')) &&
+      /Read .*B parameters/.test(await page.locator('[data-testid=config-status]').innerText()), chunks.join(' '));
+    await page.locator('[data-testid=task]').selectOption('inference');
+    await page.locator('[data-testid=serving] tbody tr').first().waitFor({ timeout: 30000 });
+    check('an inference scenario brings the serving chunk and its table', chunks.some(c => c.startsWith('split_serving-')), chunks.join(' '));
+    await page.locator('[data-testid=task]').selectOption('full_finetune');
+    const arrived = page.waitForResponse(r => /split_vision-/.test(r.url()), { timeout: 20000 });
+    await page.locator('[data-testid=model]').selectOption('resnet50');
+    await arrived;
+    await page.waitForFunction(() => !document.querySelector('[data-testid=engine-loading]') &&
+      document.querySelector('[data-testid=ranking] tbody tr') && /25\.6 M/.test(document.querySelector('[data-testid=summary]').innerText), null, { timeout: 20000 });
+    check('a vision model brings the vision chunk and its ranking', chunks.some(c => c.startsWith('split_vision-')) &&
+      (await page.locator('[data-testid=engine-loading], [data-testid=plan-error]').count()) === 0, chunks.join(' '));
+    check('chunks: no errors', errors.length === 0, errors.join(' | '));
+    await ctx.close();
+  }
+  {
+    // The serving chunk does not arrive (offline): the page says so in place of the plan, keeps
+    // working, and the button fetches it again.
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'zh-CN' });
+    let block = true;
+    await ctx.route('**/split_serving-*', route => (block ? route.abort() : route.continue()));
+    const page = await ctx.newPage();
+    const errors = [];
+    page.on('pageerror', e => errors.push(String(e)));
+    await page.goto(`${base}/tools/gpu/?s=${enc({ task: 'inference', model: 'qwen2.5-7b' })}`);
+    const msg = page.locator('[data-testid=engine-unloaded]');
+    await msg.waitFor({ timeout: 20000 });
+    check('serving chunk lost: a message in the page language, no panic', (await msg.innerText()).includes('未能下载') &&
+      (await page.locator('#panic').count()) === 0 && errors.length === 0, errors.join(' | '));
+    block = false;
+    await page.locator('[data-testid=engine-retry]').click();
+    await page.locator('[data-testid=serving] tbody tr').first().waitFor({ timeout: 30000 });
+    check('serving chunk lost: "try again" fetches it and the plan appears', (await msg.count()) === 0);
     await ctx.close();
   }
   {

@@ -11,6 +11,9 @@ shipped. Runs in trunk's staging folder ($TRUNK_STAGING_DIR, moved to dist/ afte
    (brotli quality 11, Node's built-in zlib: Node is already needed for wasm-opt, so nothing
    extra to install) beside each asset (.wasm .js .css .html), for static hosts that serve them
    (nginx gzip_static/brotli_static, most CDNs);
+0. splits the wasm (scripts/split.py): the code only some visitors need (the serving engine, an
+   open card's derivations, the config.json reader) moves into chunks the page loads when first
+   used, so a first visit downloads the rest only;
 4. starts the download of the data file (page-data.jsonl, src/domain/page_data.rs) from a line of
    script in <head>, under the URL the wasm would fetch (`?v=` its FNV-1a hash as build.rs
    computes it): the file arrives in parallel with the wasm, and the wasm takes the promise
@@ -23,6 +26,7 @@ import base64, glob, gzip, hashlib, os, re, shutil, subprocess, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from csp import add_csp
+from split import split_wasm
 
 EXTENSIONS = (".wasm", ".js", ".css", ".html", ".json", ".jsonl")
 DATA = "page-data.jsonl"
@@ -83,7 +87,7 @@ def minify_js(staging, index):
         digest = base64.b64encode(hashlib.sha384(open(path, "rb").read()).digest()).decode()
         name = re.escape(os.path.basename(path))
         html, n = re.subn(r'(href="?\./' + name + r'"?[^>]*?integrity="?)sha384-[A-Za-z0-9+/=]+', r"\g<1>sha384-" + digest, html)
-        if n == 0 and "integrity" in html:
+        if n == 0 and "integrity" in html and os.path.basename(path) in html:
             sys.exit(f"postbuild.py: no integrity attribute found for {path}; the page would refuse the script")
     open(index, "w", encoding="utf-8").write(html)
 
@@ -92,6 +96,7 @@ def main():
     staging = os.environ.get("TRUNK_STAGING_DIR") or (sys.argv[1] if len(sys.argv) > 1 else "dist")
     index = os.path.join(staging, "index.html")
     prerender = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "public", "prerender.html")
+    split_wasm(staging, index, os.environ.get("TRUNK_PROFILE", "release"))
     html = open(index, encoding="utf-8").read()
     if 'id="prerender"' not in html:
         block = open(prerender, encoding="utf-8").read()

@@ -29,6 +29,10 @@ trunk --version 2>/dev/null | grep -q '^trunk 0\.21\.' || { say "cargo install t
 WB=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/"/,"",$3); print $3}' Cargo.lock)
 wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $WB" || { say "cargo install wasm-bindgen-cli $WB"; cargo install wasm-bindgen-cli --version "$WB" --force; }
 
+# wasm-split-cli cuts the page's wasm into lazily loaded chunks (scripts/split.py); its split
+# points come from the wasm_split_helpers that leptos brings (0.2.x, Cargo.lock).
+cargo install --list | grep -q '^wasm_split_cli_support v0\.2\.4:' || { say "cargo install wasm_split_cli_support 0.2.4"; cargo install wasm_split_cli_support --version 0.2.4 --locked --features build-binary; }
+
 # wasm-opt 132 from npm (Debian's 108 silently breaks the page) and playwright-core for e2e.
 if ! node_modules/.bin/wasm-opt --version 2>/dev/null | grep -q 'version 132' || [ ! -d node_modules/playwright-core ]; then
   say "npm ci"; npm ci --no-audit --no-fund --silent

@@ -18,9 +18,13 @@ cargo clippy --locked --all-targets -- -D warnings
 cargo clippy --locked --target wasm32-unknown-unknown --lib --bins -- -D warnings
 # The page as trunk builds it (index.html: data fetched beside the wasm).
 cargo clippy --locked --target wasm32-unknown-unknown --lib --bins --features fetch-data -- -D warnings
+# ... and with its split points (src/web/lazy.rs, scripts/split.py).
+cargo clippy --locked --target wasm32-unknown-unknown --lib --bins --features fetch-data,split -- -D warnings
 
 step "host tests"
 cargo test --locked
+# The page's build loads the serving engine on first use.
+cargo test --locked --features split --test lazy_serving
 
 step "browser tests (wasm-bindgen-test, headless Chromium)"
 # The runner's default limit is 20 s for the whole suite; 38 tests in a debug build take ~36 s on

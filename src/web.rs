@@ -3,6 +3,7 @@
 pub mod canvas;
 pub mod data;
 pub mod files;
+pub mod lazy;
 pub mod panic;
 pub mod storage;
 pub mod trace;

@@ -25,6 +25,29 @@ pub enum PlanError {
     PipelineTraining { model: String, parts: String },
     #[error("QLoRA is for language models: choose LoRA or full fine-tuning for {0}")]
     QloraNeedsLanguageModel(String),
+    /// The page downloads this engine when a scenario first needs it ([`Engine`]).
+    #[error("{} is not loaded yet", engine_en(*.0))]
+    NotLoaded(Engine),
+}
+
+/// The two engines the page's own build downloads on first use (feature `split`; src/web/lazy.rs
+/// and scripts/split.py cut them out of the main wasm): the serving simulation, and the
+/// measured-speed models (vision, OCR, speech, diffusion). A fine-tuning visit needs neither.
+/// Each module that calls into one holds its entry points as function pointers, installed when
+/// it arrives (`serving::install`, `report::install_vision`, `search::install_vision`), so nothing
+/// in the main wasm calls into it directly. Every other build (the CLI, the tests, the browser
+/// tests) has both built in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    Serving,
+    Vision,
+}
+
+fn engine_en(e: Engine) -> &'static str {
+    match e {
+        Engine::Serving => "the serving engine",
+        Engine::Vision => "the vision, OCR and speech engine",
+    }
 }
 
 fn no_data_en(model: &str, training: bool, speech: bool) -> String {

@@ -484,6 +484,8 @@ pub fn plan_error(e: &PlanError, l: Lang) -> String {
         PlanError::QloraNeedsLanguageModel(model) => {
             format!("QLoRA 只适用于语言模型：请为 {model} 选择 LoRA 或全参微调")
         }
+        PlanError::NotLoaded(super::error::Engine::Serving) => "推理服务引擎尚未加载".into(),
+        PlanError::NotLoaded(super::error::Engine::Vision) => "视觉、OCR 与语音引擎尚未加载".into(),
     }
 }
 

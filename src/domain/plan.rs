@@ -369,7 +369,7 @@ pub fn verdict(m: &ModelSpec, s: &Scenario, g: &Gpu, catalog: &Catalog, sized: &
     let usable = s.parallel.usable(cap);
     let (mut fits, mut layout, mut needed) = choose(m, s, g, usable, sized);
     // Serving: the layout is the replicas the load and the latency targets need.
-    let serving = if s.task.is_training() { None } else { super::serving::capacity(m, s, g) };
+    let serving = if s.task.is_training() { None } else { super::serving::entry().and_then(|e| (e.capacity)(m, s, g)) };
     if let Some(c) = &serving {
         fits = true;
         let groups = (c.ep / c.tp.max(1)).max(1);

@@ -4,7 +4,7 @@
 
 use super::catalog::{Catalog, Gpu};
 use super::compute;
-use super::error::PlanError;
+use super::error::{Engine, PlanError};
 use super::memory::{self, Layout, MemoryBreakdown, QuickRule};
 use super::plan::{memory_for, selected, verdict, Totals};
 use super::pricing;
@@ -37,14 +37,59 @@ pub struct Report {
     pub warnings: Vec<Warning>,
 }
 
+/// A vision job's report ([`vision_report`]), an entry point of the vision engine.
+pub type VisionReport = fn(&Scenario, &Catalog, &super::vision::VisionModel) -> Result<Report, PlanError>;
+
+#[cfg(feature = "split")]
+static VISION: std::sync::OnceLock<VisionReport> = std::sync::OnceLock::new();
+
+/// The vision engine's report, `None` while the page has not loaded it.
+fn vision_entry() -> Option<VisionReport> {
+    #[cfg(feature = "split")]
+    return VISION.get().copied();
+    #[cfg(not(feature = "split"))]
+    Some(vision_report)
+}
+
+/// Hands the downloaded vision engine's report over (the page's build only).
+#[cfg(feature = "split")]
+pub fn install_vision(f: VisionReport) {
+    let _ = VISION.set(f);
+}
+
+/// The engine a scenario's plan needs beyond the main code ([`Engine`]), if any.
+#[must_use]
+pub fn needed(s: &Scenario) -> Option<Engine> {
+    if super::vision::model(&s.model).is_some() {
+        Some(Engine::Vision)
+    } else if s.task.is_training() {
+        None
+    } else {
+        Some(Engine::Serving)
+    }
+}
+
+/// Whether `e` is there to use.
+#[must_use]
+pub fn loaded(e: Engine) -> bool {
+    match e {
+        Engine::Serving => super::serving::entry().is_some(),
+        Engine::Vision => vision_entry().is_some(),
+    }
+}
+
 /// Computes every figure shown on the page from one scenario and the catalog.
 ///
 /// # Errors
 /// Returns [`PlanError`] when inputs are out of range, the model is unknown, or no card matches.
 pub fn report(s: &Scenario, catalog: &Catalog) -> Result<Report, PlanError> {
     s.validate()?;
+    if let Some(e) = needed(s).filter(|&e| !loaded(e)) {
+        return Err(PlanError::NotLoaded(e));
+    }
     if let Some(m) = super::vision::model(&s.model) {
-        return vision_report(s, catalog, m);
+        let vision = vision_entry().ok_or(PlanError::NotLoaded(Engine::Vision))?;
+        return vision(s, catalog, m);
     }
     let calibrated = super::calibrate::calibrated(s, catalog);
     let s: &Scenario = &calibrated;
@@ -78,7 +123,7 @@ pub fn report(s: &Scenario, catalog: &Catalog) -> Result<Report, PlanError> {
 
 /// A vision, OCR, speech or diffusion job: the same stages with the measured-speed model
 /// (domain/vision.rs); no infrastructure sizing (it follows LLM checkpoints and datasets).
-fn vision_report(s: &Scenario, catalog: &Catalog, m: &super::vision::VisionModel) -> Result<Report, PlanError> {
+pub fn vision_report(s: &Scenario, catalog: &Catalog, m: &super::vision::VisionModel) -> Result<Report, PlanError> {
     if s.task == Task::Qlora {
         return Err(PlanError::QloraNeedsLanguageModel(m.name.clone()));
     }

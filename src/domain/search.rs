@@ -224,7 +224,8 @@ pub fn search(s: &Scenario, catalog: &Catalog) -> Result<SearchReport, PlanError
         return Ok(SearchReport::default());
     }
     if let Some(v) = super::vision::model(&s.model) {
-        return Ok(search_vision(v, s, catalog));
+        let vision = vision_entry().ok_or(PlanError::NotLoaded(super::error::Engine::Vision))?;
+        return Ok(vision(v, s, catalog));
     }
     let calibrated = super::calibrate::calibrated(s, catalog);
     let s: &Scenario = &calibrated;
@@ -350,12 +351,32 @@ fn own_per_hour(s: &Scenario, c: &CardCtx, n: u32, cache: &mut Vec<(u32, Option<
     v
 }
 
+/// A vision job's auto-plan ([`search_vision`]), an entry point of the vision engine
+/// ([`super::error::Engine`]).
+pub type VisionSearch = fn(&super::vision::VisionModel, &Scenario, &Catalog) -> SearchReport;
+
+#[cfg(feature = "split")]
+static VISION: std::sync::OnceLock<VisionSearch> = std::sync::OnceLock::new();
+
+fn vision_entry() -> Option<VisionSearch> {
+    #[cfg(feature = "split")]
+    return VISION.get().copied();
+    #[cfg(not(feature = "split"))]
+    Some(search_vision)
+}
+
+/// Hands the downloaded vision engine's auto-plan over (the page's build only).
+#[cfg(feature = "split")]
+pub fn install_vision(f: VisionSearch) {
+    let _ = VISION.set(f);
+}
+
 /// Auto-plan of a vision job: every card × a power-of-two card count (data parallel, each card
 /// with the scenario's batch), timed by the vision model (measured speed, exposed gradient
 /// all-reduce) and kept when it meets the deadline and the budget. A card's plan is its fewest
 /// cards that do: card-hours only grow with the count (the all-reduce adds, nothing subtracts),
 /// so it is also its cheapest, and more cards would only raise the global batch.
-fn search_vision(v: &super::vision::VisionModel, s: &Scenario, catalog: &Catalog) -> SearchReport {
+pub fn search_vision(v: &super::vision::VisionModel, s: &Scenario, catalog: &Catalog) -> SearchReport {
     let (deadline_h, budget) = (s.search.deadline_days.map(|d| d * 24.0), s.search.budget);
     let mut rep = SearchReport::default();
     let mut per_card: Vec<Candidate> = Vec::new();

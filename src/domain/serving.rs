@@ -33,6 +33,39 @@ pub mod simulate;
 pub mod speculative;
 pub use capacity::*;
 
+/// Trade-off curves by tensor-parallel width ([`tradeoffs`]).
+pub type Curves = Vec<(u32, Vec<(f64, f64)>)>;
+
+/// The serving engine's two entry points ([`super::error::Engine`]: the page downloads them on
+/// the first inference scenario).
+#[derive(Clone, Copy)]
+pub struct Entry {
+    pub capacity: fn(&ModelSpec, &Scenario, &Gpu) -> Option<Capacity>,
+    pub tradeoffs: fn(&ModelSpec, &Scenario, &Gpu) -> Curves,
+}
+
+impl Entry {
+    pub const BUILT_IN: Entry = Entry { capacity, tradeoffs };
+}
+
+#[cfg(feature = "split")]
+static LOADED: std::sync::OnceLock<Entry> = std::sync::OnceLock::new();
+
+/// The serving engine, `None` while the page has not loaded it.
+#[must_use]
+pub fn entry() -> Option<Entry> {
+    #[cfg(feature = "split")]
+    return LOADED.get().copied();
+    #[cfg(not(feature = "split"))]
+    Some(Entry::BUILT_IN)
+}
+
+/// Hands the downloaded engine over (the page's build only); a second copy is ignored.
+#[cfg(feature = "split")]
+pub fn install(e: Entry) {
+    let _ = LOADED.set(e);
+}
+
 /// Seconds from a client sending a request to the engine's scheduler holding it (HTTP, template,
 /// tokenizer, the hop to the scheduler's process): pegainfer issue #738 (2026-07-23) measured
 /// "client start -> scheduler `scheduled`" at 1.289 ms in a lean Rust server (Qwen3-4B, 5 new

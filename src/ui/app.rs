@@ -15,9 +15,11 @@ use super::infra::{Checklist, InfraForm, InfraView};
 use super::ownership::{OwnershipForm, RentVsBuyView};
 use super::results::{Ranking, Summary};
 use super::scenarios::{ScenarioBar, Scenarios, Store};
-use super::serving::ServingView;
-use crate::domain::{plan, Catalog, Report, Scenario};
+use super::serving::ServingSection;
+use crate::domain::error::Engine;
+use crate::domain::{plan, Catalog, PlanError, Report, Scenario};
 use crate::web;
+use crate::web::lazy::{Engines, State};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -129,6 +131,24 @@ fn follow_lang(lang: RwSignal<Lang>) {
     });
 }
 
+/// Why there is no plan: an engine on its way (or not downloaded), or the scenario's fault.
+fn plan_status(e: PlanError, engines: Engines, lang: RwSignal<Lang>) -> AnyView {
+    let t = move |k: Key| k.text(lang.get());
+    match e {
+        PlanError::NotLoaded(which) if engines.state(which) == State::Failed => {
+            let what = if which == Engine::Serving { Key::ServingUnloaded } else { Key::VisionUnloaded };
+            view! { <p class="error" role="alert" data-testid="engine-unloaded">{t(what)} " "
+                <button type="button" data-testid="engine-retry" on:click=move |_| engines.retry(which)>{t(Key::TryAgain)}</button></p> }
+            .into_any()
+        }
+        PlanError::NotLoaded(which) => {
+            let what = if which == Engine::Serving { Key::ServingLoading } else { Key::VisionLoading };
+            view! { <p class="muted" role="status" data-testid="engine-loading">{t(what)}</p> }.into_any()
+        }
+        e => view! { <p class="error" role="alert" data-testid="plan-error">{t(Key::PlanFailed)} ": " {crate::domain::format::plan_error(&e, lang.get())}</p> }.into_any(),
+    }
+}
+
 /// The whole page.
 #[component]
 pub fn App() -> impl IntoView {
@@ -144,7 +164,12 @@ pub fn App() -> impl IntoView {
     let scenario = RwSignal::new(first);
     provide_context(scenario);
     provide_context(lang);
+    // Inference and vision scenarios wait for their engine (web/lazy.rs); the plan re-runs when
+    // it is in.
+    let engines = Engines::new(scenario);
+    provide_context(engines);
     let result = Memo::new(move |old: Option<&_>| {
+        engines.track();
         let r = scenario.with(|s| plan(s, Catalog::embedded()));
         if old.is_none() {
             web::trace::mark("plan");
@@ -197,7 +222,7 @@ pub fn App() -> impl IntoView {
                         view! { <p class="muted" data-testid="link-name">{tr(lang, Key::FromLink)} " «" {name} "»"
                             {move || card().map(|c| format!(" · {}: {c}", Key::Card.text(lang.get())))}</p> }
                     })}
-                    {move || result.get().err().map(|e| view! { <p class="error" role="alert" data-testid="plan-error">{t(Key::PlanFailed)} ": " {crate::domain::format::plan_error(&e, lang.get())}</p> })}
+                    {move || result.get().err().map(|e| plan_status(e, engines, lang))}
                     <Summary report/>
                     <Ranking report selected/>
                 </main>
@@ -209,7 +234,7 @@ pub fn App() -> impl IntoView {
                         <details class="fold-group"><summary>{tr(lang, Key::CardsToConsider)}</summary><CardsForm/></details>
                         <details class="fold-group"><summary>{tr(lang, Key::Money)}</summary><MoneyForm/></details>
                     </aside>
-                    <ServingView report selected/>
+                    <ServingSection report selected/>
                     <AutoPlanForm/><AutoPlanView/>
                     <OwnershipForm report/><RentVsBuyView report/>
                     <InfraForm/><InfraView report/><Checklist report/>

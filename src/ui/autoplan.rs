@@ -109,14 +109,12 @@ fn current_text(d: &Diagnosis, s: &Scenario, l: Lang) -> String {
     )
 }
 
-/// The search results and fixes, recomputed 200 ms after the last edit.
-#[component]
-pub fn AutoPlanView() -> impl IntoView {
-    let sc = expect_context::<RwSignal<Scenario>>();
-    let lang = expect_context::<RwSignal<Lang>>();
-    let result = RwSignal::new(None::<(SearchReport, Option<Diagnosis>, f64)>);
+/// Searches 200 ms after the last edit (and when a vision job's engine arrives, web/lazy.rs).
+fn searches(sc: RwSignal<Scenario>, result: RwSignal<Option<(SearchReport, Option<Diagnosis>, f64)>>) {
     let generation = StoredValue::new(0u64);
+    let engines = use_context::<crate::web::lazy::Engines>();
     Effect::new(move |_| {
+        engines.into_iter().for_each(crate::web::lazy::Engines::track);
         let s = sc.get();
         generation.update_value(|g| *g += 1);
         let mine = generation.get_value();
@@ -138,6 +136,15 @@ pub fn AutoPlanView() -> impl IntoView {
             Duration::from_millis(200),
         );
     });
+}
+
+/// The search results and fixes, recomputed 200 ms after the last edit.
+#[component]
+pub fn AutoPlanView() -> impl IntoView {
+    let sc = expect_context::<RwSignal<Scenario>>();
+    let lang = expect_context::<RwSignal<Lang>>();
+    let result = RwSignal::new(None::<(SearchReport, Option<Diagnosis>, f64)>);
+    searches(sc, result);
     let canvas = NodeRef::<Canvas>::new();
     Effect::new(move |_| {
         let l = lang.get();

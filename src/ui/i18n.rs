@@ -179,6 +179,12 @@ strings! {
     InvalidInteger => "enter a whole number between {min} and {max}", "请输入 {min} 到 {max} 之间的整数";
     LinkDamaged => "The share link could not be read; showing your saved scenario instead", "分享链接无法读取，已显示你保存的方案";
     PlanFailed => "Cannot plan this scenario; showing the last valid result", "此方案无法计算，显示上一次的有效结果";
+    ServingLoading => "Loading the serving engine…", "正在加载推理服务引擎…";
+    ServingUnloaded => "The serving engine could not be downloaded (is the connection down?).", "推理服务引擎未能下载（网络是否已断开？）。";
+    VisionLoading => "Loading the vision, OCR and speech engine…", "正在加载视觉、OCR 与语音引擎…";
+    VisionUnloaded => "The vision, OCR and speech engine could not be downloaded (is the connection down?).", "视觉、OCR 与语音引擎未能下载（网络是否已断开？）。";
+    PartUnloaded => "This part of the page could not be downloaded (is the connection down?).", "页面的这一部分未能下载（网络是否已断开？）。";
+    TryAgain => "Try again", "重试";
     StorageProblem => "Saved scenarios are unavailable", "无法使用已保存的方案";
     StoreUnavailable => "local storage is not available (private mode or a sandboxed frame)", "本地存储不可用（隐私模式或沙盒框架）";
     StoreFull => "local storage is full or blocked", "本地存储已满或被阻止";

@@ -3,17 +3,19 @@
 //! Reading and checking are in `domain::config`; this is the box and the message.
 
 use super::i18n::{tr, Key, Lang};
-use crate::domain::config::{read_pasted, Pasted};
+use crate::domain::config::{read_pasted, ConfigError, Pasted};
 use crate::domain::Scenario;
 use crate::web::files;
+use crate::web::lazy::Unloaded;
 use leptos::prelude::*;
 
 /// What the last paste did, in the page language.
-fn outcome(sc: RwSignal<Scenario>, text: &str, l: Lang) -> (bool, String) {
-    let (params, bytes) = sc.with_untracked(|s| {
-        (s.model_spec().map(|m| m.computed_params().total).unwrap_or(0.0), s.weight_quant.bytes(s.precision))
-    });
-    match read_pasted(text, params, bytes) {
+fn outcome(sc: RwSignal<Scenario>, read: Result<Result<Pasted, ConfigError>, Unloaded>, l: Lang) -> (bool, String) {
+    let read = match read {
+        Ok(r) => r,
+        Err(Unloaded) => return (false, Key::PartUnloaded.text(l).to_string()),
+    };
+    match read {
         Ok(Pasted::Config(read)) => {
             sc.update(|s| s.apply_config(&read));
             let p = read.model.computed_params();
@@ -53,7 +55,15 @@ pub fn PasteConfig() -> impl IntoView {
     let lang = expect_context::<RwSignal<Lang>>();
     let text = RwSignal::new(String::new());
     let status: RwSignal<Option<(bool, String)>> = RwSignal::new(None);
-    let read = move |t: String| status.set(Some(outcome(sc, &t, lang.get_untracked())));
+    let read = move |t: String| {
+        let (params, bytes) = sc.with_untracked(|s| {
+            (s.model_spec().map(|m| m.computed_params().total).unwrap_or(0.0), s.weight_quant.bytes(s.precision))
+        });
+        leptos::task::spawn_local(async move {
+            let r = reader(t, params, bytes).await;
+            status.set(Some(outcome(sc, r, lang.get_untracked())));
+        });
+    };
     let on_file = move |ev: leptos::ev::Event| {
         let Some(file) = files::picked(&ev) else { return };
         spawn_local_read(file, move |t| {
@@ -91,4 +101,18 @@ pub fn PasteConfig() -> impl IntoView {
 
 fn spawn_local_read(file: web_sys::File, done: impl FnOnce(String) + 'static) {
     wasm_bindgen_futures::spawn_local(async move { done(files::read_text(file).await) });
+}
+
+/// The reader (`domain::config`, with serde_json's untyped values), downloaded on the first
+/// paste (web/lazy.rs).
+#[cfg(feature = "split")]
+#[leptos::wasm_split::wasm_split(config_reader, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn reader(text: String, params: f64, bytes: f64) -> Result<Result<Pasted, ConfigError>, Unloaded> {
+    Ok(read_pasted(&text, params, bytes))
+}
+
+#[cfg(not(feature = "split"))]
+#[allow(clippy::unused_async)] // the same signature as the split build's
+async fn reader(text: String, params: f64, bytes: f64) -> Result<Result<Pasted, ConfigError>, Unloaded> {
+    Ok(read_pasted(&text, params, bytes))
 }

@@ -295,15 +295,38 @@ fn Row(id: String, report: Signal<Option<Report>>, selected: RwSignal<Option<Str
             <tr class="detail-row"><td colspan="8">
                 // What the columns folded away on a narrower screen say.
                 <p class="fold">{t(|x| format!("{} · {}\n{}", x.layout, x.memory, x.warnings))}</p>
-                <CardDetail id=id.clone() report/>
+                {detail(id.clone(), report)}
             </td></tr>
         })}
     }
 }
 
+/// The open card's details: downloaded the first time a card is opened (web/lazy.rs).
+#[cfg(feature = "split")]
+fn detail(id: String, report: Signal<Option<Report>>) -> impl IntoView {
+    let lang = expect_context::<RwSignal<Lang>>();
+    let attempt = RwSignal::new(0_u32);
+    move || {
+        attempt.track();
+        let id = id.clone();
+        Suspend::new(async move {
+            card_detail(id, report).await.unwrap_or_else(|crate::web::lazy::Unloaded| {
+                view! { <p class="error" role="alert" data-testid="detail-unloaded">{tr(lang, Key::PartUnloaded)} " "
+                    <button type="button" on:click=move |_| attempt.update(|n| *n += 1)>{tr(lang, Key::TryAgain)}</button></p> }
+                .into_any()
+            })
+        })
+    }
+}
+
+#[cfg(not(feature = "split"))]
+fn detail(id: String, report: Signal<Option<Report>>) -> impl IntoView {
+    card_detail(id, report).unwrap_or_else(|crate::web::lazy::Unloaded| ().into_any())
+}
+
 /// An open card: memory chart on a canvas and every figure's derivation.
-#[component]
-fn CardDetail(id: String, report: Signal<Option<Report>>) -> impl IntoView {
+#[cfg_attr(feature = "split", leptos::wasm_split::wasm_split(card_detail, wasm_split_path = ::leptos::wasm_split, fallible))]
+fn card_detail(id: String, report: Signal<Option<Report>>) -> Result<AnyView, crate::web::lazy::Unloaded> {
     let lang = expect_context::<RwSignal<Lang>>();
     let sc = expect_context::<RwSignal<Scenario>>();
     let verdict = Memo::new(move |_| report.with(|r| r.as_ref()?.cards.iter().find(|c| c.gpu == id).cloned()));
@@ -340,7 +363,7 @@ fn CardDetail(id: String, report: Signal<Option<Report>>) -> impl IntoView {
             leptos::logging::warn!("memory chart: {e}");
         }
     });
-    view! {
+    Ok(view! {
         <section class="detail">
             <h3>{move || format!("{} — {}", Key::MemoryChart.text(lang.get()), verdict.get().map(|v| super::i18n::card_name(&v.plan.gpu, &v.plan.name, lang.get())).unwrap_or_default())}</h3>
             <canvas node_ref=canvas data-testid="memory-chart" width="900" height="220" role="img"
@@ -356,6 +379,7 @@ fn CardDetail(id: String, report: Signal<Option<Report>>) -> impl IntoView {
             }}</div>
         </section>
     }
+    .into_any())
 }
 
 #[cfg(test)]

@@ -230,11 +230,17 @@ fn CompareTable(store: RwSignal<Vec<Saved>>, compare: RwSignal<Vec<u64>>) -> imp
     use crate::domain::verdict::{focus, CardVerdict};
     use crate::domain::{Report, Scenario as S};
     let lang = expect_context::<RwSignal<Lang>>();
+    let engines = use_context::<crate::web::lazy::Engines>();
     move || {
         let l = lang.get();
         let picked: Vec<Saved> =
             store.with(|list| compare.with(|c| list.iter().filter(|s| c.contains(&s.id)).cloned().collect()));
         (picked.len() >= 2).then(|| {
+            // A saved scenario may need an engine the page's own does not.
+            if let Some(engines) = engines {
+                picked.iter().filter_map(|s| crate::domain::report::needed(&s.scenario)).for_each(|e| engines.need(e));
+                engines.track();
+            }
             let cols: Vec<_> = picked.iter().map(|s| (s.name.clone(), s.scenario.clone(), plan(&s.scenario, Catalog::embedded()))).collect();
             let cell = |f: &dyn Fn(&S, &Report, Option<&CardVerdict>) -> String| {
                 cols.iter().map(|(_, s, r)| {

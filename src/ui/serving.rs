@@ -8,8 +8,9 @@ use super::i18n::{card_name, tr, Key, Lang};
 use crate::chart::TradeoffLabels;
 use crate::domain::format;
 use crate::domain::scenario::ranges::*;
-use crate::domain::serving::{tradeoffs, Capacity};
+use crate::domain::serving::Capacity;
 use crate::domain::{verdict, Catalog, Report, Scenario};
+use crate::web::lazy::Unloaded;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
@@ -93,7 +94,7 @@ fn draw_focus(sc: RwSignal<Scenario>, lang: RwSignal<Lang>, focus: Memo<Focus>, 
         let (Some((id, name, plan)), Some(el), l) = (focus.get(), canvas.get(), lang.get()) else { return };
         let curves = sc.with(|s| {
             let (Ok(m), Some(g)) = (s.model_spec(), s.gpu(Catalog::embedded(), &id)) else { return Vec::new() };
-            tradeoffs(m, s, g)
+            crate::domain::serving::entry().map(|e| (e.tradeoffs)(m, s, g)).unwrap_or_default()
         });
         let target = sc.with(|s| 1e3 / s.inference.tpot_p50_ms);
         let title = format!("{} · {name}", Key::TradeoffTitle.text(l));
@@ -117,8 +118,53 @@ fn draw_focus(sc: RwSignal<Scenario>, lang: RwSignal<Lang>, focus: Memo<Focus>, 
 /// Per card: replicas × TP, latency p50/p99, tokens/s and cost per million tokens; and the
 /// throughput/latency trade-off of the card in focus: the one clicked (in the ranking or in this
 /// table), else the purchase card, else the best.
+/// The serving section of an inference scenario, downloaded with the serving engine
+/// (web/lazy.rs): a fine-tuning visit never loads its code.
 #[component]
-pub fn ServingView(report: Signal<Option<Report>>, selected: RwSignal<Option<String>>) -> impl IntoView {
+pub fn ServingSection(report: Signal<Option<Report>>, selected: RwSignal<Option<String>>) -> impl IntoView {
+    let lang = expect_context::<RwSignal<Lang>>();
+    let serving = move || report.with(|r| r.as_ref().is_some_and(|r| !r.task.is_training()));
+    let attempt = RwSignal::new(0_u32);
+    let built = move || {
+        attempt.track();
+        lazy_view(report, selected, lang, attempt)
+    };
+    view! { <Show when=serving>{built}</Show> }
+}
+
+#[cfg(feature = "split")]
+fn lazy_view(
+    report: Signal<Option<Report>>,
+    selected: RwSignal<Option<String>>,
+    lang: RwSignal<Lang>,
+    attempt: RwSignal<u32>,
+) -> impl IntoView {
+    Suspend::new(async move {
+        serving_view(report, selected).await.unwrap_or_else(|Unloaded| {
+            view! { <p class="error" role="alert" data-testid="serving-view-unloaded">{tr(lang, Key::PartUnloaded)} " "
+            <button type="button" on:click=move |_| attempt.update(|n| *n += 1)>{tr(lang, Key::TryAgain)}</button></p> }
+            .into_any()
+        })
+    })
+}
+
+#[cfg(not(feature = "split"))]
+fn lazy_view(
+    report: Signal<Option<Report>>,
+    selected: RwSignal<Option<String>>,
+    _: RwSignal<Lang>,
+    _: RwSignal<u32>,
+) -> impl IntoView {
+    serving_view(report, selected).unwrap_or_else(|Unloaded| ().into_any())
+}
+
+#[cfg_attr(feature = "split", leptos::wasm_split::wasm_split(serving, wasm_split_path = ::leptos::wasm_split, fallible))]
+fn serving_view(report: Signal<Option<Report>>, selected: RwSignal<Option<String>>) -> Result<AnyView, Unloaded> {
+    Ok(view! { <ServingView report selected/> }.into_any())
+}
+
+#[component]
+fn ServingView(report: Signal<Option<Report>>, selected: RwSignal<Option<String>>) -> impl IntoView {
     let sc = expect_context::<RwSignal<Scenario>>();
     let lang = expect_context::<RwSignal<Lang>>();
     let serving = move || report.with(|r| r.as_ref().is_some_and(|r| !r.task.is_training()));

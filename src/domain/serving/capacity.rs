@@ -447,7 +447,7 @@ fn widths<'a>(m: &'a ModelSpec, s: &Scenario) -> impl Iterator<Item = u32> + 'a 
 
 /// The trade-off curve ([`tradeoff`]) of every width a replica of `g` may use.
 #[must_use]
-pub fn tradeoffs(m: &ModelSpec, s: &Scenario, g: &Gpu) -> Vec<(u32, Vec<(f64, f64)>)> {
+pub fn tradeoffs(m: &ModelSpec, s: &Scenario, g: &Gpu) -> super::Curves {
     widths(m, s).filter_map(|t| Engine::new(m, s, g, t, t).map(|e| (t, tradeoff(&e)))).collect()
 }
 
