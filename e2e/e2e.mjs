@@ -283,6 +283,10 @@ try {
     const full = h.page.frameLocator('#planner-full');
     await full.locator('[data-testid=ranking] tbody tr').first().waitFor({ timeout: 20000 });
     check('storage disabled (sandboxed full page): page works and says so', await full.locator('[data-testid=storage-status]').count() === 1);
+    // A chunk (web/lazy.rs) loads from an opaque origin as the main wasm does.
+    await frame.locator('[data-testid=ranking] tbody tr button.link').first().click();
+    await frame.locator('[data-testid=explain] details').first().waitFor({ timeout: 20000 });
+    check('sandboxed embed: an opened card\'s details arrive, no errors (the stylesheet loads)', h.errors.length === 0, h.errors.join(' | '));
     await h.ctx.close();
   }
 

@@ -92,6 +92,14 @@ def minify_js(staging, index):
     open(index, "w", encoding="utf-8").write(html)
 
 
+def cors_stylesheet(html):
+    """`crossorigin` on the stylesheet link, as trunk already puts on the script and the wasm: in a
+    sandboxed iframe (no allow-same-origin) the page's origin is opaque, every file is a
+    cross-origin load, and a no-cors response cannot be checked against its integrity hash, so
+    Chromium refused the CSS and the embedded page showed unstyled."""
+    return re.sub(r'<link\b(?![^>]*\bcrossorigin\b)([^>]*\brel="?stylesheet"?[^>]*)>', r"<link crossorigin\1>", html)
+
+
 def main():
     staging = os.environ.get("TRUNK_STAGING_DIR") or (sys.argv[1] if len(sys.argv) > 1 else "dist")
     index = os.path.join(staging, "index.html")
@@ -104,6 +112,7 @@ def main():
             sys.exit("postbuild.py: <body> not found in index.html; the prerendered answer would be missing")
         html = html.replace("<body>", "<body>\n" + block, 1)
     html = start_data_download(staging, html)
+    html = cors_stylesheet(html)
     open(index, "w", encoding="utf-8").write(html)
     if os.environ.get("TRUNK_PROFILE", "release") == "release":
         minify_js(staging, index)
