@@ -24,7 +24,7 @@ cargo clippy --locked --target wasm32-unknown-unknown --lib --bins --features fe
 step "host tests"
 cargo test --locked
 # The page's build loads the serving engine on first use.
-cargo test --locked --features split --test lazy_serving
+cargo test --locked --features split --test lazy_engines
 
 step "browser tests (wasm-bindgen-test, headless Chromium)"
 # The runner's default limit is 20 s for the whole suite; 38 tests in a debug build take ~36 s on
