@@ -87,6 +87,7 @@ def split_wasm(staging, index, profile):
         for src, dst in modules.items():
             optimise(src, dst, profile)
     set_integrity(index, stem + "_bg.wasm", open(os.path.join(staging, stem + "_bg.wasm"), "rb").read())
+    preload_loader(index, stem + ".js", loader_name, loader.encode())
     print(f"split {BIN}: main + {len(chunks)} chunks in {staging}")
 
 
@@ -95,6 +96,18 @@ def optimise(src, dst, profile):
         subprocess.run([tool("wasm-opt"), *WASM_OPT, src, "-o", dst], check=True)
     else:
         shutil.copy(src, dst)
+
+
+def preload_loader(index, glue, loader, data):
+    """The glue imports the loader: without a preload the browser would only ask for it once the
+    glue has arrived and been parsed, one more round trip before the wasm can start."""
+    html = open(index, encoding="utf-8").read()
+    digest = base64.b64encode(hashlib.sha384(data).digest()).decode()
+    found = re.search(r'<link[^>]*href="?\./' + re.escape(glue) + r'"?[^>]*>', html)
+    if not found:
+        fail(f"no link to {glue} in index.html to put the loader's preload beside")
+    link = f'<link rel="modulepreload" href="./{loader}" crossorigin="anonymous" integrity="sha384-{digest}">'
+    open(index, "w", encoding="utf-8").write(html[: found.end()] + link + html[found.end() :])
 
 
 def set_integrity(index, name, data):

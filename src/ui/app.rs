@@ -149,6 +149,21 @@ fn plan_status(e: PlanError, engines: Engines, lang: RwSignal<Lang>) -> AnyView 
     }
 }
 
+/// Set once the answer is painted (the second frame): everything below it mounts then. An
+/// inference or vision link's answer waits for its engine (web/lazy.rs), and so does the lower
+/// half, so that building it does not delay the answer.
+fn after_the_answer(engines: Engines, scenario: RwSignal<Scenario>) -> RwSignal<bool> {
+    let later = RwSignal::new(false);
+    Effect::new(move |started: Option<bool>| {
+        if started == Some(true) || engines.waiting(scenario) {
+            return started.unwrap_or(false);
+        }
+        request_animation_frame(move || request_animation_frame(move || later.set(true)));
+        true
+    });
+    later
+}
+
 /// The whole page.
 #[component]
 pub fn App() -> impl IntoView {
@@ -170,7 +185,7 @@ pub fn App() -> impl IntoView {
     provide_context(engines);
     let result = Memo::new(move |old: Option<&_>| {
         engines.track();
-        let r = scenario.with(|s| plan(s, Catalog::embedded()));
+        let r = scenario.with(|s| web::trace::measure("plan", || plan(s, Catalog::embedded())));
         if old.is_none() {
             web::trace::mark("plan");
         }
@@ -186,9 +201,7 @@ pub fn App() -> impl IntoView {
     if !embed {
         provide_context(Store::load(lang));
     }
-    // Everything below the answer mounts after the answer is painted (the second frame).
-    let later = RwSignal::new(false);
-    request_animation_frame(move || request_animation_frame(move || later.set(true)));
+    let later = after_the_answer(engines, scenario);
     follow_lang(lang);
     let t = move |k: Key| k.text(lang.get());
     // Vision jobs have no tensor/pipeline layout (domain/vision.rs: data parallel only).

@@ -194,3 +194,12 @@ pub fn CheckField(label: Key, testid: &'static str, value: Signal<bool>, on_chan
         </label>
     }
 }
+
+/// In place of a part of the page whose chunk could not be downloaded (web/lazy.rs): why, and a
+/// button that tries again (the part re-reads `attempt`).
+#[cfg(feature = "split")]
+pub fn unloaded(lang: RwSignal<Lang>, attempt: RwSignal<u32>) -> AnyView {
+    view! { <p class="error" role="alert" data-testid="part-unloaded">{super::i18n::tr(lang, Key::PartUnloaded)} " "
+        <button type="button" on:click=move |_| attempt.update(|n| *n += 1)>{super::i18n::tr(lang, Key::TryAgain)}</button></p> }
+    .into_any()
+}

@@ -310,11 +310,9 @@ fn detail(id: String, report: Signal<Option<Report>>) -> impl IntoView {
         attempt.track();
         let id = id.clone();
         Suspend::new(async move {
-            card_detail(id, report).await.unwrap_or_else(|crate::web::lazy::Unloaded| {
-                view! { <p class="error" role="alert" data-testid="detail-unloaded">{tr(lang, Key::PartUnloaded)} " "
-                    <button type="button" on:click=move |_| attempt.update(|n| *n += 1)>{tr(lang, Key::TryAgain)}</button></p> }
-                .into_any()
-            })
+            card_detail(id, report)
+                .await
+                .unwrap_or_else(|crate::web::lazy::Unloaded| super::fields::unloaded(lang, attempt))
         })
     }
 }

@@ -115,9 +115,6 @@ fn draw_focus(sc: RwSignal<Scenario>, lang: RwSignal<Lang>, focus: Memo<Focus>, 
     });
 }
 
-/// Per card: replicas × TP, latency p50/p99, tokens/s and cost per million tokens; and the
-/// throughput/latency trade-off of the card in focus: the one clicked (in the ranking or in this
-/// table), else the purchase card, else the best.
 /// The serving section of an inference scenario, downloaded with the serving engine
 /// (web/lazy.rs): a fine-tuning visit never loads its code.
 #[component]
@@ -140,11 +137,7 @@ fn lazy_view(
     attempt: RwSignal<u32>,
 ) -> impl IntoView {
     Suspend::new(async move {
-        serving_view(report, selected).await.unwrap_or_else(|Unloaded| {
-            view! { <p class="error" role="alert" data-testid="serving-view-unloaded">{tr(lang, Key::PartUnloaded)} " "
-            <button type="button" on:click=move |_| attempt.update(|n| *n += 1)>{tr(lang, Key::TryAgain)}</button></p> }
-            .into_any()
-        })
+        serving_view(report, selected).await.unwrap_or_else(|Unloaded| super::fields::unloaded(lang, attempt))
     })
 }
 
@@ -163,6 +156,9 @@ fn serving_view(report: Signal<Option<Report>>, selected: RwSignal<Option<String
     Ok(view! { <ServingView report selected/> }.into_any())
 }
 
+/// Per card: replicas × TP, latency p50/p99, tokens/s and cost per million tokens; and the
+/// throughput/latency trade-off of the card in focus: the one clicked (in the ranking or in this
+/// table), else the purchase card, else the best.
 #[component]
 fn ServingView(report: Signal<Option<Report>>, selected: RwSignal<Option<String>>) -> impl IntoView {
     let sc = expect_context::<RwSignal<Scenario>>();

@@ -63,12 +63,21 @@ impl Engines {
         let at_start = |e| if loaded(e) { State::Ready } else { State::Idle };
         let me =
             Self { serving: RwSignal::new(at_start(Engine::Serving)), vision: RwSignal::new(at_start(Engine::Vision)) };
+        // The first scenario's engine is asked for now, before the first render, not after it.
+        if let Some(e) = scenario.with_untracked(needed) {
+            me.need(e);
+        }
         Effect::new(move |_| {
             if let Some(e) = scenario.with(needed) {
                 me.need(e);
             }
         });
         me
+    }
+
+    /// Whether the page's first answer is still waiting for an engine (tracked).
+    pub fn waiting(self, scenario: RwSignal<Scenario>) -> bool {
+        scenario.with_untracked(needed).is_some_and(|e| matches!(self.state(e), State::Idle | State::Loading))
     }
 
     fn signal(self, e: Engine) -> RwSignal<State> {
