@@ -91,6 +91,8 @@ for _ in $(seq 50); do curl -fs "http://127.0.0.1:$PORT/tools/gpu/" >/dev/null &
 # The share link as the page makes it: the scenario and the top of its answer (r=).
 SHARE_QUERY=$(cargo run -q --locked --release --bin gpu-planner -- encode bench/share.json --answer)
 SHARE_QUERY="$SHARE_QUERY" node bench/first-result.mjs "http://127.0.0.1:$PORT" "$RUNS" $with_poor | tee /tmp/gpu-planner-first.log
+echo "== plan after an edit in the page as shipped (the serving engine is a chunk there; bench/plan-in-page.mjs)"
+node bench/plan-in-page.mjs "http://127.0.0.1:$PORT" 15 | tee /tmp/gpu-planner-page.log
 
 echo "== summary"
 grep '^BENCH' /tmp/gpu-planner-bench.log | awk '
@@ -117,5 +119,6 @@ awk '
     if (share_live != "") print "share link live ranking (after the WebAssembly starts): " share_live " ms";
   }' /tmp/gpu-planner-first.log
 grep '^TRACE' /tmp/gpu-planner-first.log || true
+awk '/^PAGE/ {print "in the shipped page, " $2 ": " $3 " ms (median of 15 edits)"}' /tmp/gpu-planner-page.log
 echo "transfer: gzip $total_gz bytes (budget $GZIP_BUDGET), brotli $total_br bytes"
 exit $status
