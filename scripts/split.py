@@ -66,7 +66,6 @@ def split_wasm(staging, index, profile):
         subprocess.run([tool("wasm-split-cli"), compiled_wasm(profile), cut, "--out-name", stem], check=True)
         subprocess.run([tool("wasm-bindgen"), "--target", "web", "--no-typescript", "--keep-lld-exports",
                         "--out-dir", bound, "--out-name", stem, os.path.join(cut, stem + ".wasm")], check=True)
-        modules = {os.path.join(bound, stem + "_bg.wasm"): os.path.join(staging, stem + "_bg.wasm")}
         loader = open(os.path.join(cut, "__wasm_split.js"), encoding="utf-8").read()
         # split_<point>.wasm per split point, chunk_<n>.wasm for code two split points share.
         chunks = sorted(p for p in glob.glob(os.path.join(cut, "*.wasm")) if os.path.basename(p) != stem + ".wasm")
@@ -91,8 +90,7 @@ def split_wasm(staging, index, profile):
         if n == 0:
             fail("the bound JS does not import __wasm_split.js")
         open(js[0], "w", encoding="utf-8").write(glue)
-        for src, dst in modules.items():
-            optimise(src, dst, profile, WASM_OPT)
+        optimise(os.path.join(bound, stem + "_bg.wasm"), os.path.join(staging, stem + "_bg.wasm"), profile, WASM_OPT)
     set_integrity(index, stem + "_bg.wasm", open(os.path.join(staging, stem + "_bg.wasm"), "rb").read())
     preload_loader(index, stem + ".js", loader_name, loader.encode())
     print(f"split {BIN}: main + {len(chunks)} chunks in {staging}")

@@ -19,6 +19,7 @@ pub mod fix;
 pub mod format;
 pub mod framework;
 pub mod goodput;
+pub mod hook;
 pub mod host;
 pub mod infra;
 pub mod json;

@@ -40,21 +40,12 @@ pub struct Report {
 /// A vision job's report ([`vision_report`]), an entry point of the vision engine.
 pub type VisionReport = fn(&Scenario, &Catalog, &super::vision::VisionModel) -> Result<Report, PlanError>;
 
-#[cfg(feature = "split")]
-static VISION: std::sync::OnceLock<VisionReport> = std::sync::OnceLock::new();
-
-/// The vision engine's report, `None` while the page has not loaded it.
-fn vision_entry() -> Option<VisionReport> {
-    #[cfg(feature = "split")]
-    return VISION.get().copied();
-    #[cfg(not(feature = "split"))]
-    Some(vision_report)
-}
+static VISION: super::hook::Hook<VisionReport> = super::hook::Hook::new(vision_report);
 
 /// Hands the downloaded vision engine's report over (the page's build only).
 #[cfg(feature = "split")]
 pub fn install_vision(f: VisionReport) {
-    let _ = VISION.set(f);
+    VISION.install(f);
 }
 
 /// The engine a scenario's plan needs beyond the main code ([`Engine`]), if any.
@@ -74,7 +65,7 @@ pub fn needed(s: &Scenario) -> Option<Engine> {
 pub fn loaded(e: Engine) -> bool {
     match e {
         Engine::Serving => super::serving::entry().is_some(),
-        Engine::Vision => vision_entry().is_some(),
+        Engine::Vision => VISION.get().is_some(),
     }
 }
 
@@ -88,7 +79,7 @@ pub fn report(s: &Scenario, catalog: &Catalog) -> Result<Report, PlanError> {
         return Err(PlanError::NotLoaded(e));
     }
     if let Some(m) = super::vision::model(&s.model) {
-        let vision = vision_entry().ok_or(PlanError::NotLoaded(Engine::Vision))?;
+        let vision = VISION.get().ok_or(PlanError::NotLoaded(Engine::Vision))?;
         return vision(s, catalog, m);
     }
     let calibrated = super::calibrate::calibrated(s, catalog);

@@ -224,7 +224,7 @@ pub fn search(s: &Scenario, catalog: &Catalog) -> Result<SearchReport, PlanError
         return Ok(SearchReport::default());
     }
     if let Some(v) = super::vision::model(&s.model) {
-        let vision = vision_entry().ok_or(PlanError::NotLoaded(super::error::Engine::Vision))?;
+        let vision = VISION.get().ok_or(PlanError::NotLoaded(super::error::Engine::Vision))?;
         return Ok(vision(v, s, catalog));
     }
     let calibrated = super::calibrate::calibrated(s, catalog);
@@ -355,20 +355,12 @@ fn own_per_hour(s: &Scenario, c: &CardCtx, n: u32, cache: &mut Vec<(u32, Option<
 /// ([`super::error::Engine`]).
 pub type VisionSearch = fn(&super::vision::VisionModel, &Scenario, &Catalog) -> SearchReport;
 
-#[cfg(feature = "split")]
-static VISION: std::sync::OnceLock<VisionSearch> = std::sync::OnceLock::new();
-
-fn vision_entry() -> Option<VisionSearch> {
-    #[cfg(feature = "split")]
-    return VISION.get().copied();
-    #[cfg(not(feature = "split"))]
-    Some(search_vision)
-}
+static VISION: super::hook::Hook<VisionSearch> = super::hook::Hook::new(search_vision);
 
 /// Hands the downloaded vision engine's auto-plan over (the page's build only).
 #[cfg(feature = "split")]
 pub fn install_vision(f: VisionSearch) {
-    let _ = VISION.set(f);
+    VISION.install(f);
 }
 
 /// Auto-plan of a vision job: every card × a power-of-two card count (data parallel, each card

@@ -48,22 +48,18 @@ impl Entry {
     pub const BUILT_IN: Entry = Entry { capacity, tradeoffs };
 }
 
-#[cfg(feature = "split")]
-static LOADED: std::sync::OnceLock<Entry> = std::sync::OnceLock::new();
+static ENTRY: super::hook::Hook<Entry> = super::hook::Hook::new(Entry::BUILT_IN);
 
 /// The serving engine, `None` while the page has not loaded it.
 #[must_use]
 pub fn entry() -> Option<Entry> {
-    #[cfg(feature = "split")]
-    return LOADED.get().copied();
-    #[cfg(not(feature = "split"))]
-    Some(Entry::BUILT_IN)
+    ENTRY.get()
 }
 
 /// Hands the downloaded engine over (the page's build only); a second copy is ignored.
 #[cfg(feature = "split")]
 pub fn install(e: Entry) {
-    let _ = LOADED.set(e);
+    ENTRY.install(e);
 }
 
 /// Seconds from a client sending a request to the engine's scheduler holding it (HTTP, template,
