@@ -24,8 +24,10 @@ use super::compute::peak_tflops;
 use super::memory;
 use super::model::ModelSpec;
 use super::scenario::{Scenario, ServingEngine};
+use bound::Bound;
 use serde::{Deserialize, Serialize};
 
+pub mod bound;
 mod capacity;
 pub mod launch;
 pub mod measured;
@@ -435,7 +437,7 @@ impl Engine {
     /// and the engine's fixed time a step (`step_overhead_ms`), in sequence.
     #[must_use]
     pub fn cpu_time(&self, batch: f64, prefill: f64, head: f64) -> f64 {
-        (self.launch_floor(batch, prefill) - head).max(0.0) + self.overhead
+        (self.launch_floor(batch, prefill) - head).at_least(0.0) + self.overhead
     }
 
     /// [`Engine::step_at`] for a step whose launches started `head` seconds before it (an overlap
@@ -445,12 +447,13 @@ impl Engine {
         // Under speculative decoding each decoding request brings its drafted tokens too: more
         // FLOPs, traffic and routed tokens, the same weights and KV cache read.
         let tokens = batch * self.verify;
-        let touched = if self.route_share > 0.0 { 1.0 - (1.0 - self.route_share).powf(tokens + prefill) } else { 1.0 };
+        let touched =
+            if self.route_share > 0.0 { 1.0 - bound::powf(1.0 - self.route_share, tokens + prefill) } else { 1.0 };
         let encoding = if prefill > 0.0 { self.encoder_bytes } else { 0.0 };
         let bytes = self.dense_bytes + encoding + self.routed_bytes * touched + context * self.kv_per_token;
         let compute = self.verify * (batch * self.decode_s + (context - batch * self.mean_ctx) * self.attend_s)
             + prefill * self.prefill_s;
-        let roofline = (bytes / self.bandwidth).max(compute)
+        let roofline = (bytes / self.bandwidth).at_least(compute)
             + tokens * self.decode_comm_s
             + prefill * self.prefill_comm_s
             + self.comm_per_step;
@@ -461,16 +464,16 @@ impl Engine {
                 // compute when that is longer (the chunk's GEMMs read the same weights), the
                 // chunk's traffic, and under expert parallelism the all-to-all the roofline charges.
                 let a2a = if self.ep > self.tp { tokens * self.decode_comm_s + self.comm_per_step } else { 0.0 };
-                let g = self.groups.max(1.0);
-                let measured = ops.step(batch / g, context / g, tokens, self.verify).max(prefill * self.prefill_s)
+                let g = self.groups.at_least(1.0);
+                let measured = ops.step(batch / g, context / g, tokens, self.verify).at_least(prefill * self.prefill_s)
                     + prefill * self.prefill_comm_s
                     + a2a;
-                roofline.max(measured)
+                roofline.at_least(measured)
             }
         };
         // A prompt-carrying step beyond the engine's captured sizes waits for its launches, less
         // those made while the step before it ran.
-        let work = work.max(self.launch_floor(batch, prefill) - head.max(0.0));
+        let work = work.at_least(self.launch_floor(batch, prefill) - head.at_least(0.0));
         // The drafts run once per step for the decoding requests (Leviathan et al.'s k·c).
         let drafts = if batch > 0.0 { self.draft } else { 0.0 };
         work * (1.0 + drafts) + self.overhead
@@ -549,7 +552,7 @@ impl Engine {
         // (probability ρ), taken as exponential, so P(W > t) = ρ·e^(−t·ρ/mean).
         let cs2 = (self.sigma * self.sigma).exp() - 1.0;
         let mean_wait = rho / (1.0 - rho) * service * (1.0 + cs2) / 2.0;
-        let wait = |q: f64| if rho > 1.0 - q { mean_wait / rho * (rho / (1.0 - q)).ln() } else { 0.0 };
+        let wait = |q: f64| if rho > 1.0 - q { mean_wait / rho * bound::ln(rho / (1.0 - q)) } else { 0.0 };
         // Time per output token of one request (vLLM's benchmark: decode time / output tokens):
         // plain decode steps, plus k steps that carry another prompt's chunk, k ~ Poisson with
         // the chunks that arrive while it decodes; its mean is T / per_step.

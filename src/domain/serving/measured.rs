@@ -16,6 +16,7 @@
 //! moe_perf.parquet`. Extracted in docs/research/2026-12-02-decode-ops.{md,json}. The held-out
 //! serving rows of the accuracy table (`serve-*`) judge the result; none of them set a figure here.
 
+use super::bound::Bound;
 use crate::domain::catalog::Gpu;
 use crate::domain::model::ModelSpec;
 
@@ -154,7 +155,7 @@ fn nearest(bw: f64, with: impl Fn(&Ops) -> bool) -> Option<&'static Ops> {
 /// ln(ratio): one logarithm per call (this runs in every simulated step).
 fn log_interp(first: f64, ln_ratio: f64, table: &[f64], x: f64) -> f64 {
     let last = table.len() - 1;
-    let u = ((x / first).ln() / ln_ratio).clamp(0.0, last as f64);
+    let u = (super::bound::ln(x / first) / ln_ratio).within(0.0, last as f64);
     let i = (u as usize).min(last - 1);
     table[i] + (u - i as f64) * (table[i + 1] - table[i])
 }
@@ -193,7 +194,7 @@ fn mla_module(o: &Ops, own_bw: f64, stretch: f64) -> Option<(MlaTable, f64, Opti
         return Some((t, stretch, None));
     }
     let donor = nearest(own_bw, |x| x.mla_module.is_some())?;
-    Some((donor.mla_module?, (donor.bandwidth_gb_s / own_bw).max(1.0), Some(donor.cards[0])))
+    Some((donor.mla_module?, (donor.bandwidth_gb_s / own_bw).at_least(1.0), Some(donor.cards[0])))
 }
 
 /// A decode step's operators for one model on one card and replica shape, precomputed so that a
@@ -236,11 +237,11 @@ impl DecodeOps {
         // kernels are latency floors).
         let own_bw = g.memory_bandwidth_gb_s.unwrap_or(o.bandwidth_gb_s);
         let bw = own_bw * 1e9;
-        let stretch = (o.bandwidth_gb_s / own_bw).max(1.0);
+        let stretch = (o.bandwidth_gb_s / own_bw).at_least(1.0);
         let (floor, share) = if fp8 { (o.gemm_floor_fp8, o.gemm_share_fp8) } else { (o.gemm_floor, o.gemm_share) };
         let floor = floor * 1e-6;
         // One Linear call reading `params` weights on this card.
-        let linear = |params: f64| (params * weight_b / (bw * share)).max(floor);
+        let linear = |params: f64| (params * weight_b / (bw * share)).at_least(floor);
         let (h, layers) = (f64::from(m.hidden), f64::from(m.layers));
         let moe = m.moe.as_ref();
         let moe_layers = moe.map_or(0.0, |x| f64::from(m.layers.saturating_sub(x.dense_layers)));
@@ -258,7 +259,7 @@ impl DecodeOps {
                     source = Source::Borrowed(d);
                 }
                 // Local heads between the measured 16 (TP 8) and 128 (TP 1), linear in heads.
-                let heads = (f64::from(m.heads) / t).clamp(16.0, 128.0);
+                let heads = (f64::from(m.heads) / t).within(16.0, 128.0);
                 let f = (heads - 16.0) / 112.0;
                 let at = |k: usize| (table[1][k] + f * (table[0][k] - table[1][k])) * 1e-6 * stretch;
                 // Context past the measured 1,024 tokens: the latent cache (replicated on every
@@ -338,7 +339,7 @@ impl DecodeOps {
             // grow with them); the cache is read once per request.
             s += layers * log_interp(1.0, LN_8, &t, batch * queries);
             // The module was measured at 1,024 cached tokens per request.
-            s += (context - 1024.0 * batch).max(0.0) * self.per_context_s;
+            s += (context - 1024.0 * batch).at_least(0.0) * self.per_context_s;
         } else {
             s += context * self.per_context_s;
         }
@@ -347,8 +348,8 @@ impl DecodeOps {
         }
         if let Some((held_s, k, layers, floor)) = self.moe_roofline {
             // Experts this card holds that the batch's tokens pick, read once.
-            let touched = 1.0 - (1.0 - k).powf(tokens);
-            s += layers * (held_s * touched).max(2.0 * floor);
+            let touched = 1.0 - super::bound::powf(1.0 - k, tokens);
+            s += layers * (held_s * touched).at_least(2.0 * floor);
         }
         s + self.allreduces * allreduce_s(self.ops, self.tp, batch * queries * self.allreduce_bytes)
     }

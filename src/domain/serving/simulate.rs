@@ -21,6 +21,7 @@
 //! percentiles come with the 95% confidence interval of their order statistic. Seeded (SplitMix64,
 //! Steele et al. 2014): a scenario gives the same figures every time.
 
+use super::bound::Bound;
 use super::Engine;
 
 /// How requests arrive at one replica.
@@ -116,7 +117,7 @@ impl Spread {
         }
         let n = v.len() as f64;
         let mean = v.iter().sum::<f64>() / n;
-        let index = |rank: f64| (rank.ceil().max(1.0) as usize).min(v.len()) - 1;
+        let index = |rank: f64| (rank.ceil().at_least(1.0) as usize).min(v.len()) - 1;
         let half = 1.96 * (n * 0.99 * 0.01).sqrt();
         // Five order statistics, the lowest first: each selection leaves every larger value to
         // its right, where the next is sought, so the five cost about 1.6 passes over the run's
@@ -179,14 +180,14 @@ impl Rng {
     }
     /// Exponential with this mean.
     pub fn exp(&mut self, mean: f64) -> f64 {
-        -mean * self.uniform().ln()
+        -mean * super::bound::ln(self.uniform())
     }
     /// A log-normal with this mean and σ: mean · e^(σZ − σ²/2), Z by Box–Muller.
     pub fn lognormal(&mut self, mean: f64, sigma: f64) -> f64 {
         if sigma <= 0.0 {
             return mean;
         }
-        let z = (-2.0 * self.uniform().ln()).sqrt() * (std::f64::consts::TAU * self.uniform()).cos();
+        let z = (-2.0 * super::bound::ln(self.uniform())).sqrt() * (std::f64::consts::TAU * self.uniform()).cos();
         mean * (sigma * z - sigma * sigma / 2.0).exp()
     }
 }
@@ -223,7 +224,7 @@ struct Pending(std::collections::BinaryHeap<std::cmp::Reverse<(u64, u32)>>);
 
 impl Pending {
     fn push(&mut self, t: f64, user: u32) {
-        self.0.push(std::cmp::Reverse((t.max(0.0).to_bits(), user)));
+        self.0.push(std::cmp::Reverse((t.at_least(0.0).to_bits(), user)));
     }
     fn next(&self) -> f64 {
         self.0.peek().map_or(f64::INFINITY, |r| f64::from_bits(r.0 .0))
@@ -257,7 +258,7 @@ impl Mix {
     fn stride(&self, e: &Engine, free: f64, until_arrival: f64) -> f64 {
         let fill = (free / (self.decoding * e.per_step)).floor();
         let arrive = (until_arrival / e.step_at(self.decoding, self.context, 0.0)).ceil();
-        (self.finish / e.per_step).ceil().min(fill).min(arrive).max(1.0)
+        (self.finish / e.per_step).ceil().at_most(fill).at_most(arrive).at_least(1.0)
     }
 }
 
@@ -318,7 +319,7 @@ impl Batch {
     /// Tokens `r` has made: a decoding request's follow the clock, never past its answer.
     fn made(&self, r: &Request) -> f64 {
         if r.decoding {
-            (self.clock - r.offset).min(r.output)
+            (self.clock - r.offset).at_most(r.output)
         } else {
             r.made
         }
@@ -358,7 +359,7 @@ impl Batch {
         self.decoding += 1.0;
         self.prompts += prompt;
         self.offsets += offset;
-        self.finishes.push(std::cmp::Reverse((key.max(0.0).to_bits(), seq, slot)));
+        self.finishes.push(std::cmp::Reverse((key.at_least(0.0).to_bits(), seq, slot)));
     }
 
     /// Takes decoding request `r` out of the decoding sums with the tokens it made.
@@ -416,7 +417,7 @@ impl Batch {
                 break;
             }
             if let Some(r) = self.slots.get_mut(slot).and_then(Option::as_mut) {
-                let take = (r.prefill - r.done).min(room);
+                let take = (r.prefill - r.done).at_most(room);
                 r.done += take;
                 room -= take;
                 chunk += take;
@@ -430,7 +431,7 @@ impl Batch {
                 break;
             }
             let Some(mut r) = waiting.pop_front() else { break };
-            let take = r.prefill.min(room);
+            let take = r.prefill.at_most(room);
             r.done = take;
             room -= take;
             chunk += take;
@@ -464,7 +465,7 @@ impl Batch {
             }
             let Some(mut r) = self.take(slot) else { continue };
             // It gained only what its answer had left.
-            let before = (self.clock - gain - r.offset).min(r.output);
+            let before = (self.clock - gain - r.offset).at_most(r.output);
             self.stop_decoding(&mut r);
             *kv -= gain - (r.output - before);
             r.made = r.output;
@@ -514,9 +515,9 @@ impl Batch {
 /// means (log-normal) within the cache of `cap` tokens.
 fn draw(e: &Engine, rng: &mut Rng, (cap, mean_prompt): (f64, f64), id: usize, (arrival, user): (f64, u32)) -> Request {
     // A request longer than the cache is cut to fit: engines refuse longer ones outright.
-    let own = rng.lognormal(mean_prompt, e.sigma).round().clamp(1.0, cap - e.enc_seq - 1.0);
-    let output = rng.lognormal(e.output, e.out_sigma).round().clamp(1.0, cap - e.enc_seq - own);
-    let prefill = (own * (1.0 - e.prefix_share)).ceil().max(1.0) + e.enc_seq;
+    let own = super::bound::round(rng.lognormal(mean_prompt, e.sigma)).within(1.0, cap - e.enc_seq - 1.0);
+    let output = super::bound::round(rng.lognormal(e.output, e.out_sigma)).within(1.0, cap - e.enc_seq - own);
+    let prefill = (own * (1.0 - e.prefix_share)).ceil().at_least(1.0) + e.enc_seq;
     Request {
         id,
         arrival,
@@ -585,7 +586,7 @@ impl Tally {
         (batch_time, prefill_busy): (f64, f64),
         (preemptions, peak_kv): (u32, f64),
     ) -> Outcome {
-        let span = (self.end - start).max(1e-12);
+        let span = (self.end - start).at_least(1e-12);
         Outcome {
             rate: self.completed / span,
             batch: batch_time / span,
@@ -679,7 +680,7 @@ impl Overlap {
     }
     /// After `n` steps of `dt` in all from `now`: the next is formed as the last of them starts.
     fn after(self, e: &Engine, (now, dt, n): (f64, f64, f64), decoding: f64, prefill: f64) -> Self {
-        let head = if e.overlap { (dt / n - e.cpu_time(decoding, prefill, self.head)).max(0.0) } else { 0.0 };
+        let head = if e.overlap { (dt / n - e.cpu_time(decoding, prefill, self.head)).at_least(0.0) } else { 0.0 };
         Self { formed: now + dt * (n - 1.0) / n, head }
     }
 }
@@ -701,14 +702,14 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
 #[must_use]
 pub fn simulate_against(e: &Engine, load: Load, run: Run, targets: Option<Targets>) -> Option<Outcome> {
     let cap = e.kv_tokens.floor();
-    let mean_prompt = (e.prompt - e.enc_seq).max(1.0);
-    if e.enc_seq + mean_prompt + e.output.max(1.0) > cap {
+    let mean_prompt = (e.prompt - e.enc_seq).at_least(1.0);
+    if e.enc_seq + mean_prompt + e.output.at_least(1.0) > cap {
         return None;
     }
     // vLLM counts decode tokens against max_num_batched_tokens too, so no more requests run than
     // the budget has tokens.
-    let budget = (e.chunk * e.groups).floor().max(1.0);
-    let seqs = if run.max_seqs == 0 { budget } else { f64::from(run.max_seqs).min(budget) };
+    let budget = (e.chunk * e.groups).floor().at_least(1.0);
+    let seqs = if run.max_seqs == 0 { budget } else { f64::from(run.max_seqs).at_most(budget) };
     let (users, warmup, last) = window(load, run);
     let mut rng = Rng(run.seed);
     let mut pending = first_arrivals(e, load, users, last, &mut rng)?;
@@ -725,7 +726,7 @@ pub fn simulate_against(e: &Engine, load: Load, run: Run, targets: Option<Target
     for _ in 0..STEP_LIMIT {
         if running.running == 0 && waiting.is_empty() {
             // Idle: wait for the next arrival; an idle engine forms a step at once.
-            now = now.max(pending.next() + e.frontend_s);
+            now = now.at_least(pending.next() + e.frontend_s);
             cpu = Overlap { formed: now, head: 0.0 };
         }
         // A request sent at t reaches the scheduler frontend_s later: one sent as the last answer
@@ -747,12 +748,12 @@ pub fn simulate_against(e: &Engine, load: Load, run: Run, targets: Option<Target
         // Decode tokens first, then prefill chunks in admission order, then admissions; vLLM V1
         // admits nobody in a step that preempted.
         // Under speculative decoding a decoding request's drafted tokens take budget too.
-        let room = (budget - decoding * e.verify).max(0.0);
+        let room = (budget - decoding * e.verify).at_least(0.0);
         let limits = Limits { seqs, cap, reserved: step_mix.growth(e.per_step), admit: preemptions == before };
         let chunk = running.prefill(&mut waiting, &mut kv, room, limits);
         let until_arrival = if waiting.is_empty() { pending.next() + e.frontend_s - now } else { f64::INFINITY };
         let n = if chunk == 0.0 && decoding > 0.0 { step_mix.stride(e, cap - kv, until_arrival) } else { 1.0 };
-        let (prefill, ctx) = (chunk / e.groups.max(1.0), context + decoding * e.per_step * (n - 1.0) / 2.0);
+        let (prefill, ctx) = (chunk / e.groups.at_least(1.0), context + decoding * e.per_step * (n - 1.0) / 2.0);
         let dt = n * e.step_after(decoding, ctx, prefill, cpu.head);
         cpu = cpu.after(e, (now, dt, n), decoding, prefill);
         now += dt;
@@ -774,7 +775,7 @@ pub fn simulate_against(e: &Engine, load: Load, run: Run, targets: Option<Target
                 _ => {}
             }
         }
-        peak_kv = peak_kv.max(kv + freed);
+        peak_kv = peak_kv.at_least(kv + freed);
         if tally.targets.is_some() && !finished.is_empty() && tally.over.missed(last - warmup) {
             return Some(Outcome { preemptions, peak_kv, ..Outcome::default() });
         }
