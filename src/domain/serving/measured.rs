@@ -16,7 +16,7 @@
 //! moe_perf.parquet`. Extracted in docs/research/2026-12-02-decode-ops.{md,json}. The held-out
 //! serving rows of the accuracy table (`serve-*`) judge the result; none of them set a figure here.
 
-use super::bound::Bound;
+use super::bound::{self, Bound};
 use crate::domain::catalog::Gpu;
 use crate::domain::model::ModelSpec;
 
@@ -155,7 +155,7 @@ fn nearest(bw: f64, with: impl Fn(&Ops) -> bool) -> Option<&'static Ops> {
 /// ln(ratio): one logarithm per call (this runs in every simulated step).
 fn log_interp(first: f64, ln_ratio: f64, table: &[f64], x: f64) -> f64 {
     let last = table.len() - 1;
-    let u = (super::bound::ln(x / first) / ln_ratio).within(0.0, last as f64);
+    let u = (bound::ln(x / first) / ln_ratio).within(0.0, last as f64);
     let i = (u as usize).min(last - 1);
     table[i] + (u - i as f64) * (table[i + 1] - table[i])
 }
@@ -348,7 +348,7 @@ impl DecodeOps {
         }
         if let Some((held_s, k, layers, floor)) = self.moe_roofline {
             // Experts this card holds that the batch's tokens pick, read once.
-            let touched = 1.0 - super::bound::powf(1.0 - k, tokens);
+            let touched = 1.0 - bound::powf(1.0 - k, tokens);
             s += layers * (held_s * touched).at_least(2.0 * floor);
         }
         s + self.allreduces * allreduce_s(self.ops, self.tp, batch * queries * self.allreduce_bytes)

@@ -21,7 +21,7 @@
 //! percentiles come with the 95% confidence interval of their order statistic. Seeded (SplitMix64,
 //! Steele et al. 2014): a scenario gives the same figures every time.
 
-use super::bound::Bound;
+use super::bound::{self, Bound};
 use super::Engine;
 
 /// How requests arrive at one replica.
@@ -180,14 +180,14 @@ impl Rng {
     }
     /// Exponential with this mean.
     pub fn exp(&mut self, mean: f64) -> f64 {
-        -mean * super::bound::ln(self.uniform())
+        -mean * bound::ln(self.uniform())
     }
     /// A log-normal with this mean and σ: mean · e^(σZ − σ²/2), Z by Box–Muller.
     pub fn lognormal(&mut self, mean: f64, sigma: f64) -> f64 {
         if sigma <= 0.0 {
             return mean;
         }
-        let z = (-2.0 * super::bound::ln(self.uniform())).sqrt() * (std::f64::consts::TAU * self.uniform()).cos();
+        let z = (-2.0 * bound::ln(self.uniform())).sqrt() * (std::f64::consts::TAU * self.uniform()).cos();
         mean * (sigma * z - sigma * sigma / 2.0).exp()
     }
 }
@@ -515,8 +515,8 @@ impl Batch {
 /// means (log-normal) within the cache of `cap` tokens.
 fn draw(e: &Engine, rng: &mut Rng, (cap, mean_prompt): (f64, f64), id: usize, (arrival, user): (f64, u32)) -> Request {
     // A request longer than the cache is cut to fit: engines refuse longer ones outright.
-    let own = super::bound::round(rng.lognormal(mean_prompt, e.sigma)).within(1.0, cap - e.enc_seq - 1.0);
-    let output = super::bound::round(rng.lognormal(e.output, e.out_sigma)).within(1.0, cap - e.enc_seq - own);
+    let own = bound::round(rng.lognormal(mean_prompt, e.sigma)).within(1.0, cap - e.enc_seq - 1.0);
+    let output = bound::round(rng.lognormal(e.output, e.out_sigma)).within(1.0, cap - e.enc_seq - own);
     let prefill = (own * (1.0 - e.prefix_share)).ceil().at_least(1.0) + e.enc_seq;
     Request {
         id,
