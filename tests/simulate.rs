@@ -474,3 +474,42 @@ fn prompts_drawn_past_the_cache_are_cut_to_fit() {
     assert!(o.finished && o.ttft.p99.is_finite(), "{o:?}");
     assert!(o.peak_kv <= e.kv_tokens.floor() + 1e-9, "{} of {}", o.peak_kv, e.kv_tokens);
 }
+
+/// The simulation keeps each batch size's context-free step terms (`StepMemo`): a remembered
+/// step must be the number a fresh one is, to the last bit, for a dense model (the all-reduce
+/// table), an MLA model with the measured DeepSeek-V3 MoE layer, and a MoE model priced from its
+/// expert reads (a power), at whole and fractional batches, asked twice.
+#[test]
+fn a_remembered_step_is_the_step() {
+    use gpu_planner::domain::scenario::{Precision, Task, WeightQuant};
+    use gpu_planner::domain::serving::measured::StepMemo;
+    let cat = Catalog::embedded();
+    for (model, card, tp) in
+        [("qwen2.5-72b", "h100-sxm", 4), ("deepseek-r1", "h200-sxm", 8), ("mixtral-8x7b", "h100-sxm", 2)]
+    {
+        let mut s = Scenario { task: Task::Inference, model: model.into(), ..Scenario::default() };
+        if model == "deepseek-r1" {
+            s.precision = Precision::Fp8;
+            s.weight_quant = WeightQuant::Fp8;
+        }
+        let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+        let g = cat.gpu(card).cloned().unwrap_or_else(|| panic!("{card}"));
+        let e = Engine::new(&m, &s, &g, tp, tp).unwrap_or_else(|| panic!("{model} fits {tp} × {card}"));
+        let mut memo = StepMemo::default();
+        for round in 0..2 {
+            for batch in [0.0, 0.5, 1.0, 2.0, 3.0, 7.0, 8.0, 9.5, 64.0, 100.0, 255.0, 1000.0, 70_000.0] {
+                for (context, prefill, head) in
+                    [(0.0, 0.0, 0.0), (batch * 1500.0, 0.0, 0.0), (batch * 900.0, 512.0, 1e-4)]
+                {
+                    let fresh = e.step_after(batch, context, prefill, head);
+                    let kept = e.step_remembered(Some(&mut memo), batch, context, prefill, head);
+                    assert_eq!(
+                        fresh.to_bits(),
+                        kept.to_bits(),
+                        "{model} round {round} batch {batch}: {fresh} vs {kept}"
+                    );
+                }
+            }
+        }
+    }
+}

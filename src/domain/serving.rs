@@ -444,6 +444,20 @@ impl Engine {
     /// scheduler launches step n+1 while step n runs on the GPU): the launch floor shrinks by that.
     #[must_use]
     pub fn step_after(&self, batch: f64, context: f64, prefill: f64, head: f64) -> f64 {
+        self.step_remembered(None, batch, context, prefill, head)
+    }
+
+    /// [`Engine::step_after`], the measured operators' batch terms kept in `memo` (one per
+    /// engine: the simulation's) where a batch's requests verify one token each in one group.
+    #[must_use]
+    pub fn step_remembered(
+        &self,
+        memo: Option<&mut measured::StepMemo>,
+        batch: f64,
+        context: f64,
+        prefill: f64,
+        head: f64,
+    ) -> f64 {
         // Under speculative decoding each decoding request brings its drafted tokens too: more
         // FLOPs, traffic and routed tokens, the same weights and KV cache read.
         let tokens = batch * self.verify;
@@ -465,9 +479,15 @@ impl Engine {
                 // chunk's traffic, and under expert parallelism the all-to-all the roofline charges.
                 let a2a = if self.ep > self.tp { tokens * self.decode_comm_s + self.comm_per_step } else { 0.0 };
                 let g = self.groups.at_least(1.0);
-                let measured = ops.step(batch / g, context / g, tokens, self.verify).at_least(prefill * self.prefill_s)
-                    + prefill * self.prefill_comm_s
-                    + a2a;
+                let decode = match memo {
+                    // One group (g ≥ 1), one token per request (verify ≥ 1): the step's batch,
+                    // tokens and queries are `batch`, `batch` and 1, as the memo keeps them.
+                    Some(memo) if g <= 1.0 && self.verify <= 1.0 => {
+                        ops.step_with(memo.terms(ops, batch), batch, context)
+                    }
+                    _ => ops.step(batch / g, context / g, tokens, self.verify),
+                };
+                let measured = decode.at_least(prefill * self.prefill_s) + prefill * self.prefill_comm_s + a2a;
                 roofline.at_least(measured)
             }
         };

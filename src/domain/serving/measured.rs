@@ -333,24 +333,88 @@ impl DecodeOps {
         if batch < 1.0 {
             return 0.0;
         }
+        self.step_with(self.batch_terms(batch, tokens, queries), batch, context)
+    }
+
+    /// [`DecodeOps::step`] with the terms that depend on the batch alone already known (the
+    /// simulation keeps them per batch size: [`StepMemo`]). Summed in the order `step` always
+    /// summed them, so a remembered step is the same number to the last bit.
+    #[must_use]
+    pub fn step_with(&self, t: BatchTerms, batch: f64, context: f64) -> f64 {
+        if batch < 1.0 {
+            return 0.0;
+        }
         let mut s = self.fixed_s;
-        if let Some((layers, t)) = self.mla {
-            // The module's measured batch is its query tokens (its projections and attention
-            // grow with them); the cache is read once per request.
-            s += layers * log_interp(1.0, LN_8, &t, batch * queries);
+        if self.mla.is_some() {
+            s += t.mla;
             // The module was measured at 1,024 cached tokens per request.
             s += (context - 1024.0 * batch).at_least(0.0) * self.per_context_s;
         } else {
             s += context * self.per_context_s;
         }
-        if let Some((layers, t)) = self.moe_table {
-            s += layers * log_interp(1.0, LN_4, &t, tokens);
+        if self.moe_table.is_some() {
+            s += t.moe_table;
+        }
+        if self.moe_roofline.is_some() {
+            s += t.moe_roofline;
+        }
+        s + t.allreduce
+    }
+
+    /// The terms of a step of `batch` requests with `queries` tokens each and `tokens` entering
+    /// each MoE layer that do not depend on the context: the interpolations in the measured
+    /// tables (a logarithm each) and the experts a batch touches (a power).
+    #[must_use]
+    pub fn batch_terms(&self, batch: f64, tokens: f64, queries: f64) -> BatchTerms {
+        let mut t = BatchTerms::default();
+        if let Some((layers, table)) = self.mla {
+            // The module's measured batch is its query tokens (its projections and attention
+            // grow with them); the cache is read once per request.
+            t.mla = layers * log_interp(1.0, LN_8, &table, batch * queries);
+        }
+        if let Some((layers, table)) = self.moe_table {
+            t.moe_table = layers * log_interp(1.0, LN_4, &table, tokens);
         }
         if let Some((held_s, k, layers, floor)) = self.moe_roofline {
             // Experts this card holds that the batch's tokens pick, read once.
             let touched = 1.0 - bound::powf(1.0 - k, tokens);
-            s += layers * (held_s * touched).at_least(2.0 * floor);
+            t.moe_roofline = layers * (held_s * touched).at_least(2.0 * floor);
         }
-        s + self.allreduces * allreduce_s(self.ops, self.tp, batch * queries * self.allreduce_bytes)
+        t.allreduce = self.allreduces * allreduce_s(self.ops, self.tp, batch * queries * self.allreduce_bytes);
+        t
+    }
+}
+
+/// The context-free terms of one decode step ([`DecodeOps::batch_terms`]), seconds.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct BatchTerms {
+    mla: f64,
+    moe_table: f64,
+    moe_roofline: f64,
+    allreduce: f64,
+}
+
+/// [`BatchTerms`] remembered per whole batch size, for one engine: a simulated run steps through
+/// the same few hundred batch sizes hundreds of thousands of times, and each fresh set costs up
+/// to three logarithms (a tenth of a serving plan's time before it was kept).
+#[derive(Debug, Default)]
+pub struct StepMemo(Vec<Option<BatchTerms>>);
+
+impl StepMemo {
+    /// Batches this size and larger are computed each time (a run's batch never gets near).
+    const MAX: usize = 1 << 16;
+
+    /// The terms for `batch` requests of one token each, each bringing its own token to the MoE
+    /// layers: remembered when `batch` is a whole number below [`StepMemo::MAX`].
+    pub fn terms(&mut self, ops: &DecodeOps, batch: f64) -> BatchTerms {
+        let whole = batch >= 0.0 && batch.fract() == 0.0 && batch < Self::MAX as f64;
+        if !whole {
+            return ops.batch_terms(batch, batch, 1.0);
+        }
+        let i = batch as usize;
+        if i >= self.0.len() {
+            self.0.resize(i + 1, None);
+        }
+        *self.0[i].get_or_insert_with(|| ops.batch_terms(batch, batch, 1.0))
     }
 }

@@ -22,6 +22,7 @@
 //! Steele et al. 2014): a scenario gives the same figures every time.
 
 use super::bound::{self, Bound};
+use super::measured::StepMemo;
 use super::Engine;
 
 /// How requests arrive at one replica.
@@ -255,9 +256,9 @@ impl Mix {
     /// A pure decode stretch (nothing to prefill, nothing arriving, nobody finishing, the cache
     /// not filling) runs as one stride of steps: until the first running request finishes, the
     /// `free` cache tokens fill, or the next arrival `until_arrival` seconds away; at least one.
-    fn stride(&self, e: &Engine, free: f64, until_arrival: f64) -> f64 {
+    fn stride(&self, e: &Engine, memo: &mut StepMemo, free: f64, until_arrival: f64) -> f64 {
         let fill = (free / (self.decoding * e.per_step)).floor();
-        let arrive = (until_arrival / e.step_at(self.decoding, self.context, 0.0)).ceil();
+        let arrive = (until_arrival / e.step_remembered(Some(memo), self.decoding, self.context, 0.0, 0.0)).ceil();
         (self.finish / e.per_step).ceil().at_most(fill).at_most(arrive).at_least(1.0)
     }
 }
@@ -722,6 +723,7 @@ pub fn simulate_against(e: &Engine, load: Load, run: Run, targets: Option<Target
     let mut tally = Tally::new(warmup..last, targets);
     let (mut preemptions, mut prefill_time, mut batch_time, mut peak_kv) = (0, 0.0, 0.0, 0.0_f64);
     let (mut start, mut cpu) = (f64::NAN, Overlap::default());
+    let mut memo = StepMemo::default();
 
     for _ in 0..STEP_LIMIT {
         if running.running == 0 && waiting.is_empty() {
@@ -752,9 +754,10 @@ pub fn simulate_against(e: &Engine, load: Load, run: Run, targets: Option<Target
         let limits = Limits { seqs, cap, reserved: step_mix.growth(e.per_step), admit: preemptions == before };
         let chunk = running.prefill(&mut waiting, &mut kv, room, limits);
         let until_arrival = if waiting.is_empty() { pending.next() + e.frontend_s - now } else { f64::INFINITY };
-        let n = if chunk == 0.0 && decoding > 0.0 { step_mix.stride(e, cap - kv, until_arrival) } else { 1.0 };
+        let n =
+            if chunk == 0.0 && decoding > 0.0 { step_mix.stride(e, &mut memo, cap - kv, until_arrival) } else { 1.0 };
         let (prefill, ctx) = (chunk / e.groups.at_least(1.0), context + decoding * e.per_step * (n - 1.0) / 2.0);
-        let dt = n * e.step_after(decoding, ctx, prefill, cpu.head);
+        let dt = n * e.step_remembered(Some(&mut memo), decoding, ctx, prefill, cpu.head);
         cpu = cpu.after(e, (now, dt, n), decoding, prefill);
         now += dt;
         if chunk > 0.0 {
