@@ -159,7 +159,10 @@ fn validation_rows_are_read_by_the_scorer_only() {
 /// facts and not a fit: the held-out rows were read again against their recipes, and Megatron-
 /// Bridge 25.09's DeepSeek-V3 run overlaps its expert all-to-all (`A2A_1F1B` on H100) with
 /// tensor-parallel overlap and gradient-reduce overlap off — with its all-to-all hidden the
-/// engine's MoE layers run it 55% fast (was −16% with the all-to-all exposed).
+/// engine's MoE layers run it 55% fast (was −16% with the all-to-all exposed). 67 (p90 23.2%) in
+/// session 38, from Megatron-Core's code and no fit: every MoE layer's token copies to and from
+/// its experts (permute, regroup by expert, un-permute: compute::moe_token_bytes) counted with the
+/// other memory-bound kernels; MindSpeed's Qwen3-30B-A3B +24.7% → +16.8%.
 #[test]
 fn held_out_training_time_rows_do_not_regress() {
     let rows = table(Catalog::embedded());
@@ -167,8 +170,8 @@ fn held_out_training_time_rows_do_not_regress() {
     let v = g.iter().find(|g| g.role == Role::Validation && g.kind == Kind::TrainingTime).expect("validation group");
     println!("{g:#?}");
     assert!(v.rows >= 79, "{v:?}");
-    assert!(v.within >= 66, "{v:?}");
-    assert!(v.p90_abs_error <= 0.247 && v.median_abs_error <= 0.110, "{v:?}");
+    assert!(v.within >= 67, "{v:?}");
+    assert!(v.p90_abs_error <= 0.232 && v.median_abs_error <= 0.110, "{v:?}");
     let (within, all) = headline(&rows);
     assert_eq!(all, rows.len());
     assert!(within <= score(&rows).0, "the headline counts no row the older score does not");

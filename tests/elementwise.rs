@@ -97,9 +97,11 @@ fn sequence_parallelism_and_selective_recompute_move_their_own_terms() {
 /// SwiGLU and MoE widths, 4-byte activations, fused kernels: Llama 2 7B (h 4096, f 11008, L 32, flash on,
 /// no dropout) moves (20h + 6f) × 3 × 32 = 14,204,928 bytes per token in bf16 and twice that in
 /// fp32; Mixtral 8x7B's MLP activation covers its two routed experts (2 × 14,336):
-/// (20h + 6 × 28,672) × 96 = 24,379,392; DeepSeek-V3's covers 8 routed and 1 shared expert
-/// (9 × 2,048, as wide as its 3 dense layers' 18,432): (20 × 7,168 + 6 × 18,432) × 3 × 61 =
-/// 46,473,216.
+/// (20h + 6 × 28,672) × 96 = 24,379,392, and its tokens' copies to and from the experts
+/// ((4k + 7 + 8k)·h·2 with k = 2, all 8 experts on the card: 253,952 per layer, × 32 =
+/// 8,126,464): 32,505,856; DeepSeek-V3's covers 8 routed and 1 shared expert (9 × 2,048, as
+/// wide as its 3 dense layers' 18,432): (20 × 7,168 + 6 × 18,432) × 3 × 61 = 46,473,216, and the
+/// copies of its 58 MoE layers (103 × 7,168 × 2 × 58 = 85,643,264): 132,116,480.
 #[test]
 fn gated_and_expert_mlps_and_fp32_activations() {
     let g = card("h100-sxm");
@@ -113,9 +115,9 @@ fn gated_and_expert_mlps_and_fp32_activations() {
     let mut x = Scenario { model: "mixtral-8x7b".into(), ..Scenario::default() };
     x.training.conventions.dropout = false;
     x.training.conventions.fused_kernels = true;
-    common::assert_close(r_of(&x, &g, &l), expected_r(&x, &g, 1, 24_379_392.0), 1e-12);
+    common::assert_close(r_of(&x, &g, &l), expected_r(&x, &g, 1, 32_505_856.0), 1e-12);
     x.model = "deepseek-v3".into();
-    common::assert_close(r_of(&x, &g, &l), expected_r(&x, &g, 1, 46_473_216.0), 1e-12);
+    common::assert_close(r_of(&x, &g, &l), expected_r(&x, &g, 1, 132_116_480.0), 1e-12);
 }
 
 /// Published MFU rises with model size on one cluster (Narayanan et al. 2021 Table 1: 44% of
@@ -256,4 +258,44 @@ fn op_level_recompute_repeats_the_eager_kernels_and_tensor_parallelism_splits_th
     );
     let tp2 = Layout { tp: 2, ..Layout::single() };
     common::assert_close(r_of(&s, &g, &tp2), expected_r(&s, &g, 2, 46_596_096.0), 1e-12);
+}
+
+/// The token copies of an MoE layer (compute::moe_token_bytes) against the kernel-by-kernel tally
+/// of Megatron-Core's all-to-all dispatcher with its fused permutation kernels
+/// (docs/research/2026-12-06-megatron-moe-bytes.md §6, Megatron-LM d98e8a64 and
+/// TransformerEngine d0067d0d read by hand, not measured): Qwen3-235B-A22B (h 4096, top-8 of
+/// 128, expert width 1536), 1,025 KB per token and MoE layer forward and backward, of which
+/// the SwiGLU (3 + 5 k·f·w: 192 KB) and the router and aux-loss terms (E-sized: 9 KB) are not
+/// token copies: 824 KB left. One card per expert needs no regrouping (the two 4k·h·w sorts
+/// each way go); dense models move nothing; a card holds its sequence-parallel share of the
+/// tokens unless expert tensor parallelism gathers them back.
+#[test]
+fn moe_token_copies_follow_megatrons_kernels() {
+    use gpu_planner::domain::compute::moe_token_bytes;
+    use gpu_planner::domain::framework::Conventions;
+    let qwen = Scenario { model: "qwen3-235b-a22b".into(), ..Scenario::default() };
+    let m = qwen.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let moe_layers = f64::from(m.layers);
+    let c = Conventions { sequence_parallel: true, ..Conventions::default() };
+    let at = |tp: u32, dp: u32, ep: u32| {
+        let l = Layout { tp, dp, ep, ..Layout::single() };
+        moe_token_bytes(&m, &l, &c, 2.0) / moe_layers
+    };
+    let kb = at(1, 32, 32) / 1024.0;
+    assert!((kb - 824.0).abs() <= 0.01 * 824.0, "{kb} KB per token and layer");
+    // 128 experts on 128 cards: 2k + 2 + 2k + 5 copies of h values.
+    let lone = at(1, 128, 128);
+    common::assert_close(lone, (4.0 * 8.0 + 7.0) * 4096.0 * 2.0, 1e-12);
+    // Folded over TP 2 (EP 32 over TP × DP of 2 × 16: expert TP 1): half the tokens each.
+    common::assert_close(at(2, 16, 32), at(1, 32, 32) / 2.0, 1e-12);
+    // Experts split by TP 2 (EP 8 within DP 16): the TP group's tokens gathered back.
+    common::assert_close(at(2, 16, 8), at(1, 32, 32), 1e-12);
+    let dense = Scenario { model: "qwen2.5-7b".into(), ..Scenario::default() };
+    let d = dense.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    assert!(moe_token_bytes(&d, &Layout::single(), &c, 2.0).abs() < f64::MIN_POSITIVE, "a dense model moves no tokens");
+    // DeepSeek-V3's first three layers are dense: 58 of 61 layers move tokens.
+    let v3 = Scenario { model: "deepseek-v3".into(), ..Scenario::default() };
+    let v = v3.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let l = Layout { dp: 64, ep: 64, ..Layout::single() };
+    common::assert_close(moe_token_bytes(&v, &l, &c, 2.0), 58.0 * 103.0 * 7168.0 * 2.0, 1e-12);
 }

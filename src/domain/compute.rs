@@ -167,9 +167,39 @@ fn elementwise_at(m: &ModelSpec, s: &Scenario, g: &Gpu, l: &Layout, matmul: f64,
         Recompute::Selective => scores_fwd,
         _ => 0.0,
     };
-    let bytes = f64::from(m.layers) * (3.0 * (hidden_terms + mlp + scores_fwd + eager) + repeat);
+    let bytes =
+        f64::from(m.layers) * (3.0 * (hidden_terms + mlp + scores_fwd + eager) + repeat) + moe_token_bytes(m, l, c, w);
     let flops = token_flops / tp;
     Some((bytes / bandwidth) / (flops / gemm_rate))
+}
+
+/// Bytes per token (one card's share, forward and backward, every MoE layer) of moving the
+/// tokens to their experts and back, beyond the MLP's activation counted with the rest: the
+/// copies every MoE layer makes, counted from Megatron-Core's all-to-all dispatcher with its
+/// fused kernels (`moe_permute_fusion`, Transformer Engine's `moe_permute`/`moe_unpermute`/
+/// `moe_sort_chunks_by_index`; Megatron-LM d98e8a64, TransformerEngine d0067d0d, read in
+/// docs/research/2026-12-06-megatron-moe-bytes.md §2–4), with `w` bytes per value:
+/// - forward: the permute reads each token once and writes it once per chosen expert
+///   ((k + 1)·h·w), the received tokens are regrouped by local expert before the grouped GEMMs
+///   and back after them (2k·h·w each, when a card holds more than one expert), and the
+///   un-permute reads the k expert outputs and writes their weighted sum ((k + 1)·h·w):
+///   (2k + 2 + 4k·s)·h·w;
+/// - backward: the same copies mirrored and the input gradients summed (3·h·w more):
+///   (2k + 5 + 4k·s)·h·w.
+///
+/// The router's O(E) terms are left out (under 1% of these at E = 256). A card handles its
+/// sequence-parallel share of the tokens, times the expert-tensor-parallel ranks that gather
+/// them (Megatron's expert TP: each holds a slice of every token's expert columns).
+#[must_use]
+pub fn moe_token_bytes(m: &ModelSpec, l: &Layout, c: &super::framework::Conventions, w: f64) -> f64 {
+    let Some(e) = m.moe.as_ref() else { return 0.0 };
+    let (h, k) = (f64::from(m.hidden), f64::from(e.experts_per_token));
+    let layers = f64::from(m.layers.saturating_sub(e.dense_layers));
+    let sort = if e.experts > l.ep.max(1) { 1.0 } else { 0.0 };
+    let per_layer = (4.0 * k + 7.0 + 8.0 * k * sort) * h * w;
+    let tp = f64::from(l.tp.max(1));
+    let share = (f64::from(l.expert_tp()) / if c.sequence_parallel { tp } else { 1.0 }).min(1.0);
+    layers * per_layer * share
 }
 
 /// Whether a step pays [`eager_bytes`]: a Llama block (gated MLP) without fused kernels
