@@ -187,8 +187,9 @@ fn replica_against(
 
 /// The plan of replica `e`: the fewest replicas whose simulation meets the targets, searched from
 /// `guess_n`, the count the closed-form queue suggests; the figures are those of a longer
-/// simulation of that count.
-fn plan_for(e: &Engine, s: &Scenario, g: &Gpu, guess_n: u32) -> Option<Capacity> {
+/// simulation of that count. The rate the replica sustains is left for [`sustain`] (only the
+/// chosen shape's is shown); the rate each replica serves comes back beside the plan for it.
+fn plan_for(e: &Engine, s: &Scenario, g: &Gpu, guess_n: u32) -> Option<(Capacity, f64)> {
     let users = if s.inference.rate_rps.is_some() { u32::MAX } else { s.inference.concurrent.max(1) };
     let max_replicas = (MAX_CARDS / e.cards()).min(users).max(1);
     let sim = memoized(|n| replica(e, s, g, n, SEARCH).map(|(r, l, _)| (r, l)));
@@ -227,36 +228,20 @@ fn plan_for(e: &Engine, s: &Scenario, g: &Gpu, guess_n: u32) -> Option<Capacity>
         }
     }
     let (rate, l, _) = shown?;
-    // Whole requests the cache holds, within the sequence cap.
-    let seqs = max_seqs(s, g);
-    let full = ((e.kv_tokens / (e.prompt + e.output).max(1.0)).floor() as u32).clamp(1, seqs);
-    // Past some concurrency, prompts prefilled beside a full batch stall it more than the batch
-    // gains (simulated: 207 users of Qwen2.5-72B on 4 H100s complete 2.8 requests/s, 103 users
-    // 3.3): the loop runs half the cache's requests, at most 256 to bound its cost, so the
-    // sustained rate is a lower bound of what the replica can carry.
-    let users = (full / 2).clamp(1, 256);
-    let mut sustained =
-        simulate(e, Load::Users { users, think_s: 0.0 }, Run { requests: 100, warmup: 0, max_seqs: seqs, ..SEARCH })
-            .filter(|o| o.finished)
-            .map_or(0.0, |o| o.rate);
-    // A closed loop of the scenario's own users may carry more.
-    if s.inference.rate_rps.is_none() {
-        sustained = sustained.max(rate);
-    }
     // What the engine admits at once: whole requests in the cache, the sequence cap and the token
     // budget (vLLM caps max_num_seqs at max_num_batched_tokens), whichever is least.
-    let concurrency = f64::from(full).min(e.chunk * e.groups);
+    let concurrency = f64::from(full_requests(e, s, g)).min(e.chunk * e.groups);
     let cards = n * e.cards();
     let tokens = rate * f64::from(n) * e.output;
-    Some(Capacity {
+    let plan = Capacity {
         tp: e.tp,
         ep: e.ep,
         replicas: n,
         cards,
         kv_tokens: e.kv_tokens,
         max_concurrency: concurrency,
-        sustained_rps: sustained,
-        near_saturation: s.inference.rate_rps.is_some() && rate > 0.8 * sustained,
+        sustained_rps: 0.0,
+        near_saturation: false,
         rate_rps: rate * f64::from(n),
         latency: l,
         tokens_s: tokens,
@@ -264,7 +249,35 @@ fn plan_for(e: &Engine, s: &Scenario, g: &Gpu, guess_n: u32) -> Option<Capacity>
         tokens_s_user: per_user(l.tpot_p50_s),
         meets: l.meets(s),
         tier: e.tier(),
-    })
+    };
+    Some((plan, rate))
+}
+
+/// Whole requests replica `e`'s cache holds, within the sequence cap.
+fn full_requests(e: &Engine, s: &Scenario, g: &Gpu) -> u32 {
+    ((e.kv_tokens / (e.prompt + e.output).max(1.0)).floor() as u32).clamp(1, max_seqs(s, g))
+}
+
+/// `plan` of replica `e` with the rate the replica sustains, and whether the `rate` each of its
+/// replicas serves is near it.
+fn sustain(e: &Engine, s: &Scenario, g: &Gpu, (plan, rate): (Capacity, f64)) -> Capacity {
+    // Past some concurrency, prompts prefilled beside a full batch stall it more than the batch
+    // gains (simulated: 207 users of Qwen2.5-72B on 4 H100s complete 2.8 requests/s, 103 users
+    // 3.3): the loop runs half the cache's requests, at most 256 to bound its cost, so the
+    // sustained rate is a lower bound of what the replica can carry.
+    let users = (full_requests(e, s, g) / 2).clamp(1, 256);
+    let run = Run { requests: 100, warmup: 0, max_seqs: max_seqs(s, g), ..SEARCH };
+    let mut sustained =
+        simulate(e, Load::Users { users, think_s: 0.0 }, run).filter(|o| o.finished).map_or(0.0, |o| o.rate);
+    // A closed loop of the scenario's own users may carry more.
+    if s.inference.rate_rps.is_none() {
+        sustained = sustained.max(rate);
+    }
+    Capacity {
+        sustained_rps: sustained,
+        near_saturation: s.inference.rate_rps.is_some() && rate > 0.8 * sustained,
+        ..plan
+    }
 }
 
 /// The smallest n in 1..=max with `pred(n)` (a `pred` that stays true once true), searched from
@@ -425,17 +438,18 @@ pub fn capacity(m: &ModelSpec, s: &Scenario, g: &Gpu) -> Option<Capacity> {
         let at = ranked.iter().position(|(b, _)| better(&c, b)).unwrap_or(ranked.len());
         ranked.insert(at, (c, engine));
     }
-    let mut best: Option<Capacity> = None;
+    let mut best: Option<((Capacity, f64), &Engine)> = None;
     for (guess, engine) in ranked.iter().take(2) {
-        if best.as_ref().is_some_and(|b| b.meets) {
+        if best.as_ref().is_some_and(|((b, _), _)| b.meets) {
             break;
         }
         let Some(c) = plan_for(engine, s, g, guess.replicas) else { continue };
-        if best.as_ref().is_none_or(|b| better(&c, b)) {
-            best = Some(c);
+        if best.as_ref().is_none_or(|((b, _), _)| better(&c.0, b)) {
+            best = Some((c, engine));
         }
     }
-    best
+    // Only the chosen shape's sustained rate is simulated (a closed loop of up to 256 users).
+    best.map(|(c, engine)| sustain(engine, s, g, c))
 }
 
 /// The tensor-parallel widths a replica may use: [`TP_DEGREES`] that fit in one server and
