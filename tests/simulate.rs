@@ -477,24 +477,35 @@ fn prompts_drawn_past_the_cache_are_cut_to_fit() {
 
 /// The simulation keeps each batch size's context-free step terms (`StepMemo`): a remembered
 /// step must be the number a fresh one is, to the last bit, for a dense model (the all-reduce
-/// table), an MLA model with the measured DeepSeek-V3 MoE layer, and a MoE model priced from its
-/// expert reads (a power), at whole and fractional batches, asked twice.
+/// table), an MLA model with the measured DeepSeek-V3 MoE layer (one and two attention groups),
+/// and a MoE model priced from its expert reads (a power), at whole and fractional batches,
+/// asked twice.
 #[test]
 fn a_remembered_step_is_the_step() {
     use gpu_planner::domain::scenario::{Precision, Task, WeightQuant};
     use gpu_planner::domain::serving::measured::StepMemo;
     let cat = Catalog::embedded();
-    for (model, card, tp) in
-        [("qwen2.5-72b", "h100-sxm", 4), ("deepseek-r1", "h200-sxm", 8), ("mixtral-8x7b", "h100-sxm", 2)]
-    {
+    // DeepSeek-R1 over two servers (EP 16, two data-parallel attention groups): each group's
+    // step takes half the batch, which the memo (kept for one group) must not answer.
+    // Qwen2.5-7B on 4 cards (its all-reduces outlast its weight reads) with three drafted
+    // tokens: each request verifies four, which the memo (kept for one) must not answer either.
+    let shapes = [
+        ("qwen2.5-72b", "h100-sxm", 4, 4, 0),
+        ("qwen2.5-7b", "h100-sxm", 4, 4, 3),
+        ("deepseek-r1", "h200-sxm", 8, 8, 0),
+        ("deepseek-r1", "h200-sxm", 8, 16, 0),
+        ("mixtral-8x7b", "h100-sxm", 2, 2, 0),
+    ];
+    for (model, card, tp, ep, drafts) in shapes {
         let mut s = Scenario { task: Task::Inference, model: model.into(), ..Scenario::default() };
+        s.inference.spec_tokens = drafts;
         if model == "deepseek-r1" {
             s.precision = Precision::Fp8;
             s.weight_quant = WeightQuant::Fp8;
         }
         let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
         let g = cat.gpu(card).cloned().unwrap_or_else(|| panic!("{card}"));
-        let e = Engine::new(&m, &s, &g, tp, tp).unwrap_or_else(|| panic!("{model} fits {tp} × {card}"));
+        let e = Engine::new(&m, &s, &g, tp, ep).unwrap_or_else(|| panic!("{model} fits {ep} × {card}"));
         let mut memo = StepMemo::default();
         for round in 0..2 {
             for batch in [0.0, 0.5, 1.0, 2.0, 3.0, 7.0, 8.0, 9.5, 64.0, 100.0, 255.0, 1000.0, 70_000.0] {
