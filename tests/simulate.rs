@@ -508,7 +508,7 @@ fn a_remembered_step_is_the_step() {
         let e = Engine::new(&m, &s, &g, tp, ep).unwrap_or_else(|| panic!("{model} fits {ep} × {card}"));
         let mut memo = StepMemo::default();
         for round in 0..2 {
-            for batch in [0.0, 0.5, 1.0, 2.0, 3.0, 7.0, 8.0, 9.5, 64.0, 100.0, 255.0, 1000.0, 70_000.0] {
+            for batch in [0.0, 0.5, 1.0, 2.0, 3.0, 7.0, 8.0, 9.0, 9.5, 9.25, 64.0, 100.0, 255.0, 1000.0, 70_000.0] {
                 for (context, prefill, head) in
                     [(0.0, 0.0, 0.0), (batch * 1500.0, 0.0, 0.0), (batch * 900.0, 512.0, 1e-4)]
                 {
