@@ -260,7 +260,7 @@ fn full_requests(e: &Engine, s: &Scenario, g: &Gpu) -> u32 {
 
 /// `plan` of replica `e` with the rate the replica sustains, and whether the `rate` each of its
 /// replicas serves is near it.
-fn sustain(e: &Engine, s: &Scenario, g: &Gpu, (plan, rate): (Capacity, f64)) -> Capacity {
+fn sustain(e: &Engine, s: &Scenario, g: &Gpu, plan: Capacity, rate: f64) -> Capacity {
     // Past some concurrency, prompts prefilled beside a full batch stall it more than the batch
     // gains (simulated: 207 users of Qwen2.5-72B on 4 H100s complete 2.8 requests/s, 103 users
     // 3.3): the loop runs half the cache's requests, at most 256 to bound its cost, so the
@@ -438,18 +438,18 @@ pub fn capacity(m: &ModelSpec, s: &Scenario, g: &Gpu) -> Option<Capacity> {
         let at = ranked.iter().position(|(b, _)| better(&c, b)).unwrap_or(ranked.len());
         ranked.insert(at, (c, engine));
     }
-    let mut best: Option<((Capacity, f64), &Engine)> = None;
+    let mut best: Option<(Capacity, f64, &Engine)> = None;
     for (guess, engine) in ranked.iter().take(2) {
-        if best.as_ref().is_some_and(|((b, _), _)| b.meets) {
+        if best.as_ref().is_some_and(|(b, _, _)| b.meets) {
             break;
         }
-        let Some(c) = plan_for(engine, s, g, guess.replicas) else { continue };
-        if best.as_ref().is_none_or(|((b, _), _)| better(&c.0, b)) {
-            best = Some((c, engine));
+        let Some((c, rate)) = plan_for(engine, s, g, guess.replicas) else { continue };
+        if best.as_ref().is_none_or(|(b, _, _)| better(&c, b)) {
+            best = Some((c, rate, engine));
         }
     }
     // Only the chosen shape's sustained rate is simulated (a closed loop of up to 256 users).
-    best.map(|(c, engine)| sustain(engine, s, g, c))
+    best.map(|(c, rate, engine)| sustain(engine, s, g, c, rate))
 }
 
 /// The tensor-parallel widths a replica may use: [`TP_DEGREES`] that fit in one server and
