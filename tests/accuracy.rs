@@ -162,7 +162,12 @@ fn validation_rows_are_read_by_the_scorer_only() {
 /// engine's MoE layers run it 55% fast (was −16% with the all-to-all exposed). 67 (p90 23.2%) in
 /// session 38, from Megatron-Core's code and no fit: every MoE layer's token copies to and from
 /// its experts (permute, regroup by expert, un-permute: compute::moe_token_bytes) counted with the
-/// other memory-bound kernels; MindSpeed's Qwen3-30B-A3B +24.7% → +16.8%.
+/// other memory-bound kernels; MindSpeed's Qwen3-30B-A3B +24.7% → +16.8%. 69 (median 8.0%, p90
+/// 22.1%) in session 39: the collectives hidden behind compute slow it by Lee et al.'s measured
+/// 18.9% while they run (comms::contended; the A100's share re-set on its own calibration rows,
+/// 0.763 → 0.782); MPT-7B on 512 H100s +23.2% → +11.7%, FlagPerf's ZeRO-3 on H800 +25.9% →
+/// +16.3%, Megatron-Bridge's DeepSeek-V3 +42.1% → +24.9%; dgxc's Llama 3 8B SFT −20.0% → −20.6%
+/// (out).
 #[test]
 fn held_out_training_time_rows_do_not_regress() {
     let rows = table(Catalog::embedded());
@@ -170,8 +175,8 @@ fn held_out_training_time_rows_do_not_regress() {
     let v = g.iter().find(|g| g.role == Role::Validation && g.kind == Kind::TrainingTime).expect("validation group");
     println!("{g:#?}");
     assert!(v.rows >= 79, "{v:?}");
-    assert!(v.within >= 67, "{v:?}");
-    assert!(v.p90_abs_error <= 0.232 && v.median_abs_error <= 0.110, "{v:?}");
+    assert!(v.within >= 69, "{v:?}");
+    assert!(v.p90_abs_error <= 0.221 && v.median_abs_error <= 0.080, "{v:?}");
     let (within, all) = headline(&rows);
     assert_eq!(all, rows.len());
     assert!(within <= score(&rows).0, "the headline counts no row the older score does not");

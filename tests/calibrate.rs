@@ -56,8 +56,8 @@ fn without_a_benchmark_each_card_says_where_its_time_comes_from() {
     let v = r.cards.iter().find(|v| v.gpu == "a100-80gb-sxm4").expect("a100");
     let (lo, hi) = v.hours_band.expect("band");
     let h = v.hours.expect("hours");
-    common::assert_close(lo, h / 1.226, 1e-9);
-    common::assert_close(hi, h / (1.0 - 0.226), 1e-9);
+    common::assert_close(lo, h / 1.221, 1e-9);
+    common::assert_close(hi, h / (1.0 - 0.221), 1e-9);
 }
 
 #[test]
@@ -98,7 +98,7 @@ fn the_explanation_states_goodput_tier_and_band() {
         assert!(band.formula.contains(&tier(v.tier.as_ref().expect("tier"), lang)), "{}", band.formula);
         // The measured tier's p90 (tier::BAND_P90, itself held to the validation rows).
         let p90 = gpu_planner::domain::tier::p90(&Tier::Measured, "a100-80gb-sxm4");
-        assert!((p90 - 0.226).abs() < 1e-12 && band.formula.contains("23%"), "{}", band.formula);
+        assert!((p90 - 0.221).abs() < 1e-12 && band.formula.contains("22%"), "{}", band.formula);
         let time = lines.iter().find(|e| e.id == "time").expect("time line");
         let g = goodput::from_wall(None, v.gpus, v.hours.expect("hours"));
         assert!(time.formula.contains(&format!("{:.0}%", g.share * 100.0)), "{}", time.formula);

@@ -123,6 +123,10 @@ fn the_mfu_line_names_the_moe_all_to_all() {
     let (en, zh) = (line(Lang::En), line(Lang::Zh));
     assert!(en.contains(&format!("EP all-to-all {:.3} s", u.comm.ep_s)), "{en}");
     assert!(zh.contains(&format!("EP 全对全 {:.3} s", u.comm.ep_s)), "{zh}");
+    // The data-parallel traffic hidden behind the backward pass slows it (comms::contended).
+    assert!(u.comm.contended_s > 0.0, "{:?}", u.comm);
+    assert!(en.contains(&format!("hidden traffic slows the compute beside it by {:.3} s", u.comm.contended_s)), "{en}");
+    assert!(zh.contains(&format!("被掩盖的通信使同时运行的计算慢了 {:.3} s", u.comm.contended_s)), "{zh}");
     // Mixtral's experts are whole on each card here (EP, no TP): they run at the dense share and
     // the line names no expert factor. Split over 8 tensor-parallel ranks they are 1,792 wide
     // and slower (compute.rs expert_time_ratio): the factor is printed, and the product of the

@@ -17,6 +17,23 @@ pub const FABRIC_EFFICIENCY: f64 = 0.85;
 /// halves the usable PCIe bandwidth (each byte crosses the bus twice).
 pub const NO_P2P_FACTOR: f64 = 0.5;
 
+/// How much longer compute kernels take while a collective runs beside them on the same card:
+/// 18.9% on average, 40% at most (Lee et al. 2025, "Characterizing Compute-Communication
+/// Overlap in GPU-Accelerated Distributed Deep Learning", arXiv 2507.03114: GPT and LLaMA
+/// training on 4 A100s, H100s, MI250s and MI210s, compute time overlapped against alone).
+/// NCCL runs each collective as kernels that hold SMs for its whole length (about 24 blocks for
+/// an all-gather on H100) and shares HBM and L2 with the GEMMs; PyTorch's maintainers put the
+/// H100 matmul slowdown at 30–40% (docs/research/2026-12-06-overlap-contention.md). Hidden
+/// communication is therefore not free: see [`contended`].
+pub const OVERLAP_SLOWDOWN: f64 = 0.189;
+
+/// Seconds a step gains from `hidden_s` seconds of collectives overlapped with compute: while
+/// they run, the compute advances at 1 / (1 + [`OVERLAP_SLOWDOWN`]) of its speed alone.
+#[must_use]
+pub fn contended(hidden_s: f64) -> f64 {
+    hidden_s.max(0.0) * OVERLAP_SLOWDOWN / (1.0 + OVERLAP_SLOWDOWN)
+}
+
 /// PCIe x16 bandwidth per direction, GB/s, by generation (PCI-SIG: 8/16/32/64 GT/s per lane).
 #[must_use]
 pub fn pcie_x16_gb_s(gen: Option<u32>) -> f64 {
@@ -73,6 +90,14 @@ pub struct StepComm {
     pub cp_s: f64,
     /// Seconds not hidden behind compute.
     pub exposed_s: f64,
+    /// Seconds the compute loses to the collectives hidden behind it ([`contended`]): the
+    /// data-parallel, expert all-to-all and context-parallel traffic NCCL runs beside the
+    /// kernels. Transformer Engine's tensor-parallel overlap is left out: its userbuffers copy
+    /// the all-gathers with the copy engines on 1 SM and give the reduce-scatters 16 SMs the
+    /// GEMM is told to leave free (`get_default_config` in transformer_engine/pytorch/module/
+    /// base.py), a designed low-contention path with no measured slowdown to borrow.
+    #[serde(default)]
+    pub contended_s: f64,
     /// `nvlink`, `pcie`, `pcie_no_p2p` or `fabric`: the slowest link the data-parallel traffic crosses.
     pub dp_link: std::borrow::Cow<'static, str>,
     /// What of the above crosses the inter-server fabric: the network sizing (infra.rs) reads
@@ -101,11 +126,11 @@ impl Fabric {
 }
 
 impl StepComm {
-    /// compute / (compute + exposed communication).
+    /// compute / (compute + exposed communication + compute lost to the hidden collectives).
     #[must_use]
     pub fn efficiency(&self) -> f64 {
         if self.compute_s > 0.0 {
-            self.compute_s / (self.compute_s + self.exposed_s)
+            self.compute_s / (self.compute_s + self.exposed_s + self.contended_s)
         } else {
             1.0
         }
@@ -230,5 +255,6 @@ pub fn step_comm(s: &Scenario, g: &Gpu, l: &Layout, x: &StepTraffic, compute_s: 
     // Overlapped all-to-alls hide behind the other micro-batch's compute.
     let ep_exposed = if s.training.conventions.overlap_moe_comm { (ep_s - compute_s).max(0.0) } else { ep_s };
     let exposed_s = tp_exposed + pp_s + ep_exposed + (cp_s - x.attention_s).max(0.0) + (dp_s - window).max(0.0);
-    StepComm { compute_s, dp_s, tp_s, pp_s, ep_s, cp_s, exposed_s, dp_link, fabric }
+    let contended_s = contended(dp_s.min(window) + (ep_s - ep_exposed) + cp_s.min(x.attention_s));
+    StepComm { compute_s, dp_s, tp_s, pp_s, ep_s, cp_s, exposed_s, contended_s, dp_link, fabric }
 }

@@ -389,7 +389,7 @@ fn training_time(
             "MFU（模型算力利用率）",
             formula,
             format!("{:.1}%", u.used() * 100.0),
-            "NVIDIA AIConfigurator (GEMM), FlashAttention-2 (Dao 2023); Narayanan et al. 2021; Rajbhandari et al. 2019; NCCL",
+            "NVIDIA AIConfigurator (GEMM), FlashAttention-2 (Dao 2023); Narayanan et al. 2021; Rajbhandari et al. 2019; NCCL; Lee et al. 2025",
         ));
     }
     if let (Some(h), Some(pk)) = (v.hours, peak) {
@@ -564,7 +564,8 @@ fn optimizer_name(o: Optimizer) -> &'static str {
 }
 
 /// The MoE all-to-all and the context-parallel ring of a step, when it has them (before overlap:
-/// the exposed total above counts what is left of them).
+/// the exposed total above counts what is left of them), and the compute lost to the traffic
+/// that hides behind it (comms::contended).
 fn moe_and_ring(c: &super::comms::StepComm) -> String {
     let mut out = String::new();
     if c.ep_s > 0.0 {
@@ -572,6 +573,9 @@ fn moe_and_ring(c: &super::comms::StepComm) -> String {
     }
     if c.cp_s > 0.0 {
         out += &format!(", CP ring {:.3} s", c.cp_s);
+    }
+    if c.contended_s > 0.0 {
+        out += &format!("; hidden traffic slows the compute beside it by {:.3} s", c.contended_s);
     }
     out
 }

@@ -49,6 +49,7 @@ const ZH_WORDS: &str = concat!(
     "; recompute full|；全部重算|",
     " CUDA context + | CUDA 上下文 + |",
     "SGD with momentum|带动量的 SGD|",
+    "; hidden traffic slows the compute beside it by |；被掩盖的通信使同时运行的计算慢了 |",
     ", EP all-to-all |，EP 全对全 |",
     ", CP ring |，CP 环形 |",
     " × communication | × 通信 |",
