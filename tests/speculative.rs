@@ -318,3 +318,19 @@ fn users_with_a_draft_are_served_at_their_rate() {
 fn card(id: &str) -> gpu_planner::domain::catalog::Gpu {
     gpu_planner::domain::Catalog::embedded().gpu(id).cloned().unwrap_or_else(|| panic!("{id}"))
 }
+
+/// The drafts run for the decoding requests (Leviathan et al.'s k·c per step): a step that only
+/// prefills a prompt, with no request decoding, drafts nothing and costs what it costs without
+/// speculative decoding — on the roofline (Llama 3.1 8B on an L4) and on the measured operators
+/// (Qwen2.5-7B on an H100) — while a step with one request decoding pays the drafts.
+#[test]
+fn a_prompt_only_step_runs_no_drafts() {
+    for (model, card) in [("llama-3.1-8b", "l4"), ("qwen2.5-7b", "h100-sxm")] {
+        let plain = engine(&inference(model), card, 1);
+        let spec = engine(&drafting(model, 3, 0.7), card, 1);
+        for prompt in [1.0, 512.0, 2048.0] {
+            assert_close(spec.step(0.0, prompt), plain.step(0.0, prompt), 1e-12);
+        }
+        assert!(spec.step(1.0, 512.0) > plain.step(1.0, 512.0), "{model} on {card}");
+    }
+}
