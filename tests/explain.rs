@@ -717,3 +717,28 @@ fn the_activations_line_names_eager_attentions_scores() {
     let f = l.iter().find(|l| l.id == "vision_activations").expect("line");
     assert!(f.formula.contains("from measured memory"), "{}", f.formula);
 }
+
+/// One card trains alone: no collective runs, so none slows the compute and the MFU line says
+/// nothing about hidden traffic; eight cards in data parallel hide their gradient all-reduce
+/// behind the backward pass and the line states what it costs.
+#[test]
+fn only_hidden_traffic_is_said_to_slow_the_compute() {
+    use gpu_planner::domain::scenario::Parallel;
+    let line = |gpus: u32, lang: Lang| {
+        let mut s = Scenario { model: "llama-3.1-8b".into(), task: Task::Lora, ..Scenario::default() };
+        s.parallel = Parallel { auto: false, gpus, tp: 1, pp: 1, zero: 1, ..Parallel::default() };
+        let r = report(&s);
+        let v = r.cards.iter().find(|v| v.gpu == "h100-sxm").unwrap_or_else(|| panic!("h100"));
+        let c = v.utilisation.as_ref().unwrap_or_else(|| panic!("training has an MFU")).comm.clone();
+        let lines = explain(&s, Catalog::embedded(), v, lang);
+        (c, lines.into_iter().find(|e| e.id == "mfu").unwrap_or_else(|| panic!("mfu line")).formula)
+    };
+    for lang in [Lang::En, Lang::Zh] {
+        let (alone, text) = line(1, lang);
+        assert!(alone.contended_s.abs() < 1e-15 && alone.dp_s.abs() < 1e-15, "{alone:?}");
+        assert!(!text.contains("hidden traffic") && !text.contains("被掩盖的通信"), "{text}");
+        let (eight, text) = line(8, lang);
+        assert!(eight.contended_s > 0.0, "{eight:?}");
+        assert!(text.contains("hidden traffic") || text.contains("被掩盖的通信"), "{text}");
+    }
+}
