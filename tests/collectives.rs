@@ -83,3 +83,24 @@ fn measured_decode_steps_still_wait_on_the_all_to_alls() {
     let (two_servers, one_server) = (deepseek_ep16_step(8, 8.0), deepseek_ep16_step(16, 8.0));
     assert!(two_servers - one_server >= 0.9 * 116.0 * 5e-6, "{two_servers} vs {one_server}");
 }
+
+/// A prompt chunk riding on a decode step pays its own tensor-parallel all-reduces even when the
+/// measured decode operators, not the roofline, set the step: Qwen2.5-72B (80 layers, hidden
+/// 8,192) decoding 64 requests with 16 prompt tokens more, on 4 A100s and on 8 H100s. Each prompt
+/// token's two all-reduces per layer carry 2 · 80 · 8,192 · 2 B × 2·(t − 1)/t per card (Narayanan
+/// et al. 2021, §3.2; NCCL's ring bus bandwidth): 3.93 MB at t = 4, 4.59 MB at t = 8, which even at
+/// NVLink's whole rate a direction (300 GB/s on the A100, 450 on the H100) take 13.1 and 10.2 µs.
+/// The 16 tokens add at least that, and their compute hides under the decode's.
+#[test]
+fn a_prompt_chunk_pays_its_all_reduces_on_a_measured_decode_step() {
+    let s = Scenario { task: Task::Inference, model: "qwen2.5-72b".into(), ..Scenario::default() };
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    for (id, tp, link) in [("a100-80gb-sxm4", 4, 300e9), ("h100-sxm", 8, 450e9)] {
+        let e = Engine::new(&m, &s, &card(id), tp, tp).unwrap_or_else(|| panic!("fits {tp} × {id}"));
+        assert!(e.tier() == gpu_planner::domain::tier::Tier::Measured, "{id}: {:?}", e.tier());
+        let t = f64::from(tp);
+        let per_token = 2.0 * 80.0 * 8192.0 * 2.0 * 2.0 * (t - 1.0) / t / link;
+        let extra = e.step(64.0, 16.0) - e.step(64.0, 0.0);
+        assert!(extra >= 16.0 * per_token && extra < 3.0 * 16.0 * per_token, "{id}: {extra} s for 16 tokens");
+    }
+}
