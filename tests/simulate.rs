@@ -524,3 +524,35 @@ fn a_remembered_step_is_the_step() {
         }
     }
 }
+
+/// The simulation charges each step for its requests' own contexts (`Engine::step_at`), so the
+/// scenario's mean context, which only sets the closed form's typical step, must not change the
+/// time of a step whose contexts are given: two engines for prompts of 512 and of 4,096 tokens
+/// price the same step alike, on the roofline (Llama 3.1 8B on an L4) and on the measured
+/// operators (Qwen2.5-7B on an H100), from one request to a compute-bound 512.
+#[test]
+fn a_steps_time_follows_its_own_contexts_not_the_mean() {
+    let on = |model: &str, card: &str, context: u32| {
+        let mut s = Scenario {
+            task: gpu_planner::domain::scenario::Task::Inference,
+            model: model.into(),
+            ..Scenario::default()
+        };
+        s.inference.context = context;
+        s.inference.output_tokens = 256;
+        let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+        let g = Catalog::embedded().gpu(card).cloned().unwrap_or_else(|| panic!("{card}"));
+        Engine::new(&m, &s, &g, 1, 1).unwrap_or_else(|| panic!("{model} fits one {card}"))
+    };
+    for (model, card) in [("llama-3.1-8b", "l4"), ("qwen2.5-7b", "h100-sxm")] {
+        let (a, b) = (on(model, card, 512), on(model, card, 4096));
+        for batch in [1.0, 64.0, 512.0] {
+            for per_request in [300.0, 3000.0] {
+                let context = batch * per_request;
+                assert_close(a.step_at(batch, context, 0.0), b.step_at(batch, context, 0.0), 1e-9);
+            }
+        }
+        // And the contexts do count: ten times the context is a longer step.
+        assert!(a.step_at(512.0, 512.0 * 3000.0, 0.0) > a.step_at(512.0, 512.0 * 300.0, 0.0));
+    }
+}
