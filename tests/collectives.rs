@@ -104,3 +104,24 @@ fn a_prompt_chunk_pays_its_all_reduces_on_a_measured_decode_step() {
         assert!(extra >= 16.0 * per_token && extra < 3.0 * 16.0 * per_token, "{id}: {extra} s for 16 tokens");
     }
 }
+
+/// Two data-parallel attention groups (DeepSeek-R1 FP8 on 16 H200s, TP 8 × EP 16) each attend
+/// over their own half of the replica's requests: past the short contexts where the measured MLA
+/// attention is flat, a step's time grows with the replica's total context at half the rate of
+/// one group of the same TP 8 holding all of it (TP 8 × EP 8), from 8 to 256 requests.
+#[test]
+fn each_attention_group_attends_over_its_own_share_of_the_context() {
+    let mut s = Scenario { task: Task::Inference, model: "deepseek-r1".into(), ..Scenario::default() };
+    s.precision = gpu_planner::domain::scenario::Precision::Fp8;
+    s.weight_quant = gpu_planner::domain::scenario::WeightQuant::Fp8;
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let g = card("h200-sxm");
+    let one = Engine::new(&m, &s, &g, 8, 8).unwrap_or_else(|| panic!("fits 8"));
+    let two = Engine::new(&m, &s, &g, 8, 16).unwrap_or_else(|| panic!("fits 16"));
+    for batch in [8.0, 64.0, 256.0] {
+        let context = batch * 2000.0;
+        let slope = |e: &Engine| e.step_at(batch, 2.0 * context, 0.0) - e.step_at(batch, context, 0.0);
+        assert!(slope(&one) > 0.0, "{batch}");
+        assert_close(slope(&two), slope(&one) / 2.0, 1e-6);
+    }
+}
