@@ -53,12 +53,18 @@ fn a_pcie_replica_waits_on_its_all_reduces_every_step() {
     assert_close(step(&geforce) - step(&p2p), 160.0 * 9e-6, 1e-6);
 }
 
+/// Serving `model` with FP8 weights and math, as DeepSeek publishes its checkpoints.
+fn fp8_serving(model: &str) -> Scenario {
+    let mut s = Scenario { task: Task::Inference, model: model.into(), ..Scenario::default() };
+    s.precision = gpu_planner::domain::scenario::Precision::Fp8;
+    s.weight_quant = gpu_planner::domain::scenario::WeightQuant::Fp8;
+    s
+}
+
 /// One step of DeepSeek-V3 (FP8) on H100s, TP 8 × EP 16, with `batch` requests decoding, in
 /// servers of `per_server` cards.
 fn deepseek_ep16_step(per_server: u32, batch: f64) -> f64 {
-    let mut s = Scenario { task: Task::Inference, model: "deepseek-v3".into(), ..Scenario::default() };
-    s.precision = gpu_planner::domain::scenario::Precision::Fp8;
-    s.weight_quant = gpu_planner::domain::scenario::WeightQuant::Fp8;
+    let mut s = fp8_serving("deepseek-v3");
     s.parallel.gpus_per_server = per_server;
     let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
     Engine::new(&m, &s, &card("h100-sxm"), 8, 16).unwrap_or_else(|| panic!("fits")).step(batch, 0.0)
@@ -111,9 +117,7 @@ fn a_prompt_chunk_pays_its_all_reduces_on_a_measured_decode_step() {
 /// one group of the same TP 8 holding all of it (TP 8 × EP 8), from 8 to 256 requests.
 #[test]
 fn each_attention_group_attends_over_its_own_share_of_the_context() {
-    let mut s = Scenario { task: Task::Inference, model: "deepseek-r1".into(), ..Scenario::default() };
-    s.precision = gpu_planner::domain::scenario::Precision::Fp8;
-    s.weight_quant = gpu_planner::domain::scenario::WeightQuant::Fp8;
+    let s = fp8_serving("deepseek-r1");
     let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
     let g = card("h200-sxm");
     let one = Engine::new(&m, &s, &g, 8, 8).unwrap_or_else(|| panic!("fits 8"));

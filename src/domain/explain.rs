@@ -380,7 +380,7 @@ fn training_time(
                 dp_link(&u.comm.dp_link, g, lang),
                 u.comm.tp_s,
                 u.comm.pp_s,
-                moe_and_ring(&u.comm),
+                moe_ring_and_contention(&u.comm),
             ),
         };
         out.push(line(
@@ -566,7 +566,7 @@ fn optimizer_name(o: Optimizer) -> &'static str {
 /// The MoE all-to-all and the context-parallel ring of a step, when it has them (before overlap:
 /// the exposed total above counts what is left of them), and the compute lost to the traffic
 /// that hides behind it (comms::contended).
-fn moe_and_ring(c: &super::comms::StepComm) -> String {
+fn moe_ring_and_contention(c: &super::comms::StepComm) -> String {
     let mut out = String::new();
     if c.ep_s > 0.0 {
         out += &format!(", EP all-to-all {:.3} s", c.ep_s);

@@ -116,15 +116,15 @@ pub const TRAINING_SHARE: f64 = 0.7375;
 /// Llama 2 and BLOOM GPU-hours, OPT-175B): at the joint 0.7375 they ran at a median 0.975 of
 /// their published speed, at 0.763 at 1.00; since hidden collectives slow the compute beside
 /// them (comms::contended, session 39) 0.763 gives 0.983 and 0.782 gives 1.00
-/// (tests/accuracy.rs recomputes it). Why a card keeps
-/// a different share: the part of a step that is not its GEMMs (launch gaps, the optimizer,
+/// (tests/accuracy.rs recomputes it). Why a card keeps a different share: the part of a step that is not its GEMMs (launch gaps, the optimizer,
 /// framework work) is a smaller slice of a slower card's step. The held-out A100 rows had shown
 /// the same lean (median −15%) before this was set: docs/research/2026-12-05-session31.md.
 pub const TRAINING_SHARE_A100: f64 = 0.782;
 
 /// [`TRAINING_SHARE`] of FP8 steps, set on the six NeMo 24.x H100 FP8 calibration rows (median
-/// 1.01 of their published speed, 1.00 once hidden collectives slow the compute beside them; Transformer Engine fuses the activation quantization into the
-/// preceding kernel, which the measured per-tensor rows pay apart, hence above BF16's share).
+/// 1.01 of their published speed, 1.00 once hidden collectives slow the compute beside them;
+/// Transformer Engine fuses the activation quantization into the preceding kernel, which the
+/// measured per-tensor rows pay apart, hence above BF16's share).
 pub const TRAINING_SHARE_FP8: f64 = 0.85;
 
 /// Where a card's kernel figures come from.
