@@ -69,8 +69,8 @@ for rid, (card, model, tp, reps, seqs, mbt, frac, engine, sysname, rnd, date) in
         opens.append({'path': '/inference/max_batched_tokens', 'values': [4096, 16384],
                       'why': "The v4.0 config's max_num_tokens is not in the files that could be read: NVIDIA's v4.1 llama2-70b configs use 4096, the TensorRT-LLM builder's default is 16384."})
     if card == 'b200-hgx':
-        opens.append({'path': '/weight_quant', 'values': ['fp8', 'fp4'],
-                      'why': "NVIDIA's B200 preview configs are private; its blog says FP4 inference, a secondary summary about half the work in FP4: weights FP8 or FP4."})
+        opens.append({'path': '/weight_quant', 'values': ['fp8', 'nvfp4'],
+                      'why': "NVIDIA's B200 preview configs are private; its blog says FP4 inference, a secondary summary about half the work in FP4: weights FP8 or NVFP4 (the planner's name for NVIDIA's FP4)."})
     src_engine = r['engine']
     for short, metric, field, label in METRICS:
         case = {
@@ -138,8 +138,8 @@ def offline_rows():
             opens.append({'path': '/inference/max_batched_tokens', 'values': [4096, 16384],
                           'why': "The v4.0 config's max_num_tokens is not in the files that could be read: NVIDIA's v4.1 llama2-70b configs use 4096, the TensorRT-LLM builder's default is 16384."})
         if card == 'b200-hgx':
-            opens.append({'path': '/weight_quant', 'values': ['fp8', 'fp4'],
-                          'why': "NVIDIA's B200 preview configs are private; its blog says FP4 inference, a secondary summary about half the work in FP4: weights FP8 or FP4."})
+            opens.append({'path': '/weight_quant', 'values': ['fp8', 'nvfp4'],
+                          'why': "NVIDIA's B200 preview configs are private; its blog says FP4 inference, a secondary summary about half the work in FP4: weights FP8 or NVFP4 (the planner's name for NVIDIA's FP4)."})
         case = {
             'id': f'serve-mlperf{rnd[1:].replace(".","")}-{sysname}-{model.replace("llama-2-70b","llama2-70b")}-offline-output',
             'metric': 'serving_output_tok_s', 'published': tok, 'unit': 'tokens/s', 'tolerance': 0.2,
