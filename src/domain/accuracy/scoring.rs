@@ -25,28 +25,9 @@ pub fn row(c: &Case, catalog: &Catalog) -> Row {
         let within = error.is_some_and(|e| within(c, e));
         return Row { case: c.clone(), ours, error, within, problem: got.err(), band: None };
     }
-    // Every combination of the open inputs' values (an input with none keeps the case's own).
-    let mut combos: Vec<Vec<(&str, &serde_json::Value)>> = vec![Vec::new()];
-    for o in c.open.iter().filter(|o| !o.values.is_empty()) {
-        combos = combos
-            .into_iter()
-            .flat_map(|done| {
-                o.values.iter().map(move |v| {
-                    let mut next = done.clone();
-                    next.push((o.path.as_str(), v));
-                    next
-                })
-            })
-            .collect();
-    }
     let mut figures = Vec::new();
     let mut problem = None;
-    for combo in combos {
-        let mut one = c.clone();
-        one.open = Vec::new();
-        for (path, v) in combo {
-            set(&mut one.scenario, path, v);
-        }
+    for one in readings(c) {
         match measure(&one, catalog) {
             Ok(x) => figures.push(x),
             Err(e) => problem = Some(e),
@@ -63,6 +44,36 @@ pub fn row(c: &Case, catalog: &Catalog) -> Row {
     let inside = (lo..=hi).contains(&c.published);
     let within = inside || error.is_some_and(|e| within(c, e));
     Row { case: c.clone(), ours, error, within, problem: None, band: Some((lo, hi)) }
+}
+
+/// The case once per combination of its open inputs' values (an input with none keeps the
+/// case's own), each with no open input left: the readings its band is taken over.
+#[must_use]
+pub fn readings(c: &Case) -> Vec<Case> {
+    let mut combos: Vec<Vec<(&str, &serde_json::Value)>> = vec![Vec::new()];
+    for o in c.open.iter().filter(|o| !o.values.is_empty()) {
+        combos = combos
+            .into_iter()
+            .flat_map(|done| {
+                o.values.iter().map(move |v| {
+                    let mut next = done.clone();
+                    next.push((o.path.as_str(), v));
+                    next
+                })
+            })
+            .collect();
+    }
+    combos
+        .into_iter()
+        .map(|combo| {
+            let mut one = c.clone();
+            one.open = Vec::new();
+            for (path, v) in combo {
+                set(&mut one.scenario, path, v);
+            }
+            one
+        })
+        .collect()
 }
 
 /// `scenario` with the value at JSON pointer `path` set to `v`, nesting it under the path's keys
