@@ -520,3 +520,38 @@ fn answers_of_no_tokens_have_a_finite_per_user_rate() {
         assert!(x.per_request_tokens_s.is_finite() && x.per_request_tokens_s >= 0.0, "{x:?}");
     }
 }
+
+/// The rate a prompt of `tokens` × 128-token requests is prefilled at on one `id` card, in dense
+/// TFLOPS of the model's matrix products (2 FLOPs per active parameter and token): Llama 2 70B,
+/// FP8 weights and math, or BF16.
+fn prefill_tflops(id: &str, fp8: bool) -> f64 {
+    use gpu_planner::domain::scenario::{Precision, WeightQuant};
+    let mut s = Scenario { task: Task::Inference, model: "llama-2-70b".into(), ..Scenario::default() };
+    if fp8 {
+        s.precision = Precision::Fp8;
+        s.weight_quant = WeightQuant::Fp8;
+    }
+    s.inference.context = 128;
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let tp = if fp8 { 1 } else { 2 };
+    let e = Engine::new(&m, &s, &card(id), tp, tp).unwrap_or_else(|| panic!("Llama 2 70B fits {tp} × {id}"));
+    let tokens = 16_384.0;
+    tokens * 2.0 * m.params().active / e.step_at(0.0, 0.0, tokens) / f64::from(tp) / 1e12
+}
+
+/// A prefill is matrix products: it never outruns the card's own measured GEMMs
+/// (serving::compute_share). AMD measures its best MI300X FP8 GEMM at 1,273 of 2,615 TFLOPS
+/// (ROCm blogs, "Measuring Max-Achievable FLOPs – Part 2", Table 1, hipBLASLt-bench); at the 50%
+/// default the engine prefilled at 1,307. The H100's best measured FP8 GEMM is 0.642 of its
+/// 1,979 (aiconfigurator h100_sxm trtllm 1.3.0rc20, M 4096 × 16384 × 4096:
+/// docs/research/2026-12-01-measured-gemm.json). BF16 GEMMs measure ~0.8 of peak, above the 50%
+/// prefill default, which stands: 0.5 × 989.4 on an H100 (attention and launches aside).
+#[test]
+fn a_prefill_never_outruns_the_cards_measured_gemms() {
+    let mi300x = prefill_tflops("mi300x", true);
+    assert!(mi300x < 1_273.0, "MI300X FP8 prefill at {mi300x:.0} TFLOPS");
+    let h100 = prefill_tflops("h100-sxm", true);
+    assert!(h100 < 0.642 * 1_978.9, "H100 FP8 prefill at {h100:.0} TFLOPS");
+    let bf16 = prefill_tflops("h100-sxm", false);
+    assert!(bf16 > 0.45 * 989.4 && bf16 <= 0.5 * 989.4, "H100 BF16 prefill at {bf16:.0} TFLOPS");
+}

@@ -239,13 +239,36 @@ pub fn all_to_all_s(s: &Scenario, g: &Gpu, ep: u32, hidden: f64, top_k: f64, dis
 /// an NVFP4 checkpoint is dequantized), else the scenario precision's (compute::peak_tflops).
 #[must_use]
 pub fn math_tflops(g: &Gpu, s: &Scenario) -> Option<f64> {
+    if multiplies_fp4(g, s) {
+        g.fp4_tflops
+    } else {
+        peak_tflops(g, s.precision)
+    }
+}
+
+/// Whether `g` multiplies `s`'s FP4 weights as stored ([`math_tflops`]).
+fn multiplies_fp4(g: &Gpu, s: &Scenario) -> bool {
     use super::scenario::WeightQuant;
     let native = match s.weight_quant {
         WeightQuant::Mxfp4 => true,
         WeightQuant::Nvfp4 => g.vendor == "NVIDIA",
         _ => false,
     };
-    g.fp4_tflops.filter(|_| native).or_else(|| peak_tflops(g, s.precision))
+    native && g.fp4_tflops.is_some()
+}
+
+/// Share of [`math_tflops`] a replica's compute-bound work reaches (prefill, and a large batch's
+/// decode): the scenario's `prefill_mfu` (50% by default), never above the card's measured
+/// isolated GEMM share at that precision ([`super::kernels::gemm_share`]: aiconfigurator's GEMM
+/// tables per card, the reference share × the stack factor for a card without them). A forward
+/// made of matrix products cannot outrun them: FP8 GEMMs measure 0.43–0.51 of the FP8 peak on
+/// L40S, B200, H100 and H200 (quantization included), and AMD measures its best MI300X FP8 GEMM at
+/// 1,273 of 2,615 TFLOPS (ROCm blogs, "Measuring Max-Achievable FLOPs – Part 2", Table 1). FP4
+/// math takes the FP8 share (no FP4 GEMM was measured), as the measured decode floors do.
+#[must_use]
+pub fn compute_share(g: &Gpu, s: &Scenario) -> f64 {
+    let p = if multiplies_fp4(g, s) { super::scenario::Precision::Fp8 } else { s.precision };
+    s.efficiency.prefill_mfu.min(super::kernels::gemm_share(g, p))
 }
 
 /// σ of a log-normal with this mean and 90th percentile: ln(p90/mean) = z₀.₉·σ − σ²/2
@@ -344,7 +367,7 @@ impl Engine {
         let fp8_weights = s.weight_quant == super::scenario::WeightQuant::Fp8
             || s.weight_quant.is_fp4()
             || (s.weight_quant == super::scenario::WeightQuant::None && s.precision == super::scenario::Precision::Fp8);
-        let card_flops = peak * s.efficiency.prefill_mfu;
+        let card_flops = peak * compute_share(g, s);
         let expert_s = expert_flops / e / card_flops;
         // Cross-attention scores over the encoder positions, per decoder token; and the prefill's
         // work per position, averaged over the prompt's tokens and the encoder's positions (the

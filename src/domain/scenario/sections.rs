@@ -300,7 +300,9 @@ pub struct Efficiency {
     pub goodput: Option<f64>,
     /// Share of peak memory bandwidth reached while decoding.
     pub decode_bandwidth: f64,
-    /// Share of peak compute reached during prefill.
+    /// Share of peak compute reached during prefill (and a large batch's compute-bound decode),
+    /// never above the card's measured GEMM share at the math's precision
+    /// (serving::compute_share).
     pub prefill_mfu: f64,
     /// CUDA context + framework workspace per card, GiB.
     pub runtime_gib: f64,
