@@ -219,10 +219,27 @@ pub struct Sibling {
 /// exists for either card: FP8 is assumed to scale as BF16 (both peaks grow ×1.91 from the
 /// MI300X to the MI355X). The MI350X, the same die at 2,200 MHz and 1,000 W, has no measurement and
 /// stays at the reference. docs/research/2026-12-05-session31.md.
-pub const SIBLINGS: [Sibling; 2] = [
+///
+/// The H100 PCIe and H800 PCIe are the H100's die with 114 of its 132 SMs at 350 W: one script
+/// (zzc0721/torch-performance-test-data, square `torch.mm`, 10 warm-up and 30 timed calls) measured
+/// BF16 at 495.93 TFLOPS on an H100 PCIe (issue #95, bare metal), 503.83 on an H800 PCIe (#112)
+/// and 797.51 on an H100 SXM (#79): 0.656 and 0.666 of their 756.5 against 0.806 of 989.4 — the
+/// borrowed SXM share overstated them by a quarter. FP8 scales as BF16 here; the one PCIe FP8
+/// figure (CUTLASS example 54, 690 TFLOPS, NVIDIA/cutlass #3168) against cuBLASLt's 1,290 on an
+/// SXM (Azure AI-benchmarking-guide) is lower still, ×0.70 in share, across two libraries. The
+/// H100 NVL (132 SMs, 400 W) has no measured matmul and keeps the SXM's.
+/// docs/research/2026-12-06-h100-pcie-gemm.md.
+pub const SIBLINGS: [Sibling; 4] = [
     Sibling { gpu: "mi325x", of: "mi300x", bf16: 843.0 / 708.0, fp8: 1519.0 / 1273.0 },
     Sibling { gpu: "mi355x", of: "mi300x", bf16: MI355X_MAMF, fp8: MI355X_MAMF },
+    Sibling { gpu: "h100-pcie", of: "h100-sxm", bf16: H100_PCIE_MM, fp8: H100_PCIE_MM },
+    Sibling { gpu: "h800-pcie", of: "h100-sxm", bf16: H800_PCIE_MM, fp8: H800_PCIE_MM },
 ];
+
+/// The H100 PCIe's measured BF16 share of peak over the H100 SXM's, one script ([`SIBLINGS`]).
+pub const H100_PCIE_MM: f64 = (495.93 / 756.5) / (797.51 / 989.4);
+/// The H800 PCIe's, the same script ([`SIBLINGS`]).
+pub const H800_PCIE_MM: f64 = (503.83 / 756.5) / (797.51 / 989.4);
 
 /// The MI355X's measured BF16 share of peak over the MI300X's, one method ([`SIBLINGS`]).
 pub const MI355X_MAMF: f64 = (1565.0 / 2500.0) / (668.4 / 1307.4);
@@ -238,7 +255,7 @@ pub fn sibling_ratio(g: &Gpu, fp8: bool) -> f64 {
 pub fn gemm_share(g: &Gpu, p: Precision) -> f64 {
     let fp8 = p == Precision::Fp8 && g.fp8_tflops.is_some();
     let measured = source(g).measured().and_then(|m| if fp8 { m.gemm_fp8 } else { Some(m.gemm) });
-    measured.unwrap_or_else(|| if fp8 { REFERENCE_GEMM_FP8 } else { REFERENCE_GEMM } * stack(g) * sibling_ratio(g, fp8))
+    measured.unwrap_or_else(|| if fp8 { REFERENCE_GEMM_FP8 } else { REFERENCE_GEMM } * stack(g)) * sibling_ratio(g, fp8)
 }
 
 /// [`TRAINING_SHARE`] of card `g` at precision `p` (a card without FP8 runs an FP8 scenario in
