@@ -366,3 +366,22 @@ fn every_reading_of_every_row_is_a_scenario() {
         "some rows are read over open inputs"
     );
 }
+
+/// The serving accuracy the page states under its table (serving::SERVING_P90) is the held-out
+/// serving rows' own: the 90th percentile of |error| by the figure checked, over at least 20 rows
+/// each.
+#[test]
+fn the_serving_bands_the_page_states_follow_the_table() {
+    use gpu_planner::domain::accuracy::serving_bands;
+    use gpu_planner::domain::serving::SERVING_P90;
+    let rows = table(Catalog::embedded());
+    let bands = serving_bands(&rows);
+    assert_eq!(bands.len(), SERVING_P90.len());
+    for ((name, median, p90, n), (listed, listed_p90, listed_n)) in bands.into_iter().zip(SERVING_P90) {
+        println!("{name}: median {median:.3}, p90 {p90:.3} over {n} rows");
+        assert_eq!(name, listed);
+        assert!(n >= 20, "{name}: only {n} rows");
+        assert_eq!(n, listed_n, "{name}: {n} rows, SERVING_P90 says {listed_n}");
+        assert!((p90 - listed_p90).abs() < 0.005, "{name}: p90 {p90:.3}, SERVING_P90 says {listed_p90}");
+    }
+}

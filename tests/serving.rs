@@ -555,3 +555,20 @@ fn a_prefill_never_outruns_the_cards_measured_gemms() {
     let bf16 = prefill_tflops("h100-sxm", false);
     assert!(bf16 > 0.45 * 989.4 && bf16 <= 0.5 * 989.4, "H100 BF16 prefill at {bf16:.0} TFLOPS");
 }
+
+/// The line under the serving table states the held-out serving rows' p90 per kind of figure, in
+/// both languages (the figures themselves are held to the accuracy table by tests/accuracy.rs).
+#[test]
+fn the_serving_table_says_how_sure_its_figures_are() {
+    use gpu_planner::domain::format::{serving_accuracy_line, Lang};
+    use gpu_planner::domain::serving::SERVING_P90;
+    let en = serving_accuracy_line(Lang::En);
+    let zh = serving_accuracy_line(Lang::Zh);
+    for (_, p90, n) in SERVING_P90 {
+        let pct = format!("±{:.0}%", p90 * 100.0);
+        assert!(en.contains(&pct) && zh.contains(&pct), "{pct}: {en} / {zh}");
+        assert!(en.contains(&n.to_string()) && zh.contains(&n.to_string()), "{n}");
+    }
+    let (_, p90, n) = SERVING_P90[0];
+    assert!(en.contains(&format!("first-token times came within ±{:.0}% ({n} runs)", p90 * 100.0)), "{en}");
+}

@@ -79,7 +79,7 @@ fn leaks(s: &str) -> Vec<String> {
 /// Every text the domain writes for a reader of this scenario, in `lang`.
 fn texts(s: &Scenario, lang: Lang) -> Vec<String> {
     let r = report(s);
-    let mut out = vec![format::quick_rule(&r.quick_rule)];
+    let mut out = vec![format::quick_rule(&r.quick_rule), format::serving_accuracy_line(lang)];
     out.extend(r.unknown_specs.iter().cloned());
     out.extend(r.warnings.iter().map(|w| format::warning(w, lang)));
     for v in &r.cards {

@@ -45,8 +45,8 @@ pub fn ServingForm() -> impl IntoView {
     }
 }
 
-/// The lines under the serving table on the engine: its eager prompt steps, and speculative
-/// decoding when it is on.
+/// The lines under the serving table on the engine: its eager prompt steps, speculative decoding
+/// when it is on, and how sure its figures are.
 #[component]
 fn EngineLines() -> impl IntoView {
     let sc = expect_context::<RwSignal<Scenario>>();
@@ -62,6 +62,7 @@ fn EngineLines() -> impl IntoView {
             sc.with(|s| s.model_spec().ok().map(|m| format::launch_line(s, m, l)))
                 .map(|t| view! { <p class="muted" data-testid="launch-line">{t}</p> })
         }}
+        {move || view! { <p class="muted" data-testid="serving-accuracy">{format::serving_accuracy_line(lang.get())}</p> }}
     }
 }
 

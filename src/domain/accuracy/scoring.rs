@@ -209,6 +209,33 @@ pub fn score(rows: &[Row]) -> (usize, usize) {
     (counted.iter().filter(|r| r.within).count(), counted.len())
 }
 
+/// The held-out serving rows' accuracy by the figure they check: first-token times, times per
+/// output token, throughput (output tokens/s, a static batch's tokens/s). Each: the median and 90th
+/// percentile of |error| and the rows counted (expressible, with a figure). The page states them
+/// under the serving table (serving::SERVING_P90, which a test holds equal to these).
+#[must_use]
+pub fn serving_bands(rows: &[Row]) -> Vec<(&'static str, f64, f64, usize)> {
+    let family = |m: Metric| match m {
+        Metric::ServingTtftMeanMs | Metric::ServingTtftMedianMs | Metric::ServingTtftP99Ms => Some("first token"),
+        Metric::ServingTpotMeanMs | Metric::ServingTpotP99Ms => Some("per token"),
+        Metric::ServingOutputTokS | Metric::StaticBatchTokensSGpu => Some("throughput"),
+        _ => None,
+    };
+    ["first token", "per token", "throughput"]
+        .into_iter()
+        .map(|f| {
+            let mut e: Vec<f64> = rows
+                .iter()
+                .filter(|r| r.case.role == Role::Validation && case_kind(&r.case) == Kind::Serving)
+                .filter(|r| r.case.not_expressible.is_none() && family(r.case.metric) == Some(f))
+                .filter_map(|r| r.error.map(f64::abs))
+                .collect();
+            super::super::units::sort_stable_by(&mut e, f64::total_cmp);
+            (f, percentile(&e, 0.5), percentile(&e, 0.9), e.len())
+        })
+        .collect()
+}
+
 /// The tier name a case's card has under its own scenario (`measured`, `borrowed`, `roofline`).
 #[must_use]
 pub fn tier_name(c: &Case, catalog: &Catalog) -> Option<&'static str> {
