@@ -334,13 +334,17 @@ fn tier_bands_and_measured_cards_follow_the_table() {
 /// for it. Five InferenceX median first-token rows (TensorRT-LLM H200 conc 16/32, MI355X conc
 /// 4/32/64) and gpustack's SGLang Qwen3-8B median came within; TensorRT-LLM H200 conc 4 sits at
 /// −20.0%, just out.
+/// 61 → 75 on 2026-12-06 (session 40): 65 MLPerf Inference rows joined by a rule committed before
+/// scoring (52 server latency rows, 13 Offline throughput rows), 10 of them within once the B200
+/// preview's FP4 weights were read as `nvfp4`; → 79: compute-bound serving work capped at the
+/// card's measured GEMM share (serving::compute_share; MI300X Offline and two server p99s in).
 #[test]
 fn serving_benchmarks_under_load_are_held_out_and_scored() {
     let rows: Vec<Row> = table(Catalog::embedded()).into_iter().filter(|r| r.case.id.starts_with("serve-")).collect();
     assert!(rows.len() >= 60, "{} serving rows", rows.len());
     assert!(rows.iter().all(|r| r.case.role == Role::Validation && r.case.prompts.is_some()));
     let (within, counted) = score(&rows);
-    assert!(counted == rows.len() && within >= 61, "{within} of {counted} serving rows within tolerance (< 61)");
+    assert!(counted == rows.len() && within >= 79, "{within} of {counted} serving rows within tolerance (< 79)");
     let dense: Vec<&Row> =
         rows.iter().filter(|r| r.case.id.contains("qwen2-7b") && !r.case.id.ends_with("ttft_mean")).collect();
     assert!(dense.len() == 10 && dense.iter().all(|r| r.within), "A100 Qwen2-7B TPOT/throughput rows");
