@@ -209,6 +209,19 @@ pub fn score(rows: &[Row]) -> (usize, usize) {
     (counted.iter().filter(|r| r.within).count(), counted.len())
 }
 
+/// |error| of the held-out rows of `kind` that `pick` keeps (expressible, with a figure), sorted:
+/// what the page's bands are percentiles of.
+fn held_out_errors(rows: &[Row], kind: Kind, pick: impl Fn(&Case) -> bool) -> Vec<f64> {
+    let mut e: Vec<f64> = rows
+        .iter()
+        .filter(|r| r.case.role == Role::Validation && case_kind(&r.case) == kind)
+        .filter(|r| r.case.not_expressible.is_none() && pick(&r.case))
+        .filter_map(|r| r.error.map(f64::abs))
+        .collect();
+    super::super::units::sort_stable_by(&mut e, f64::total_cmp);
+    e
+}
+
 /// The held-out serving rows' accuracy by the figure they check: first-token times, times per
 /// output token, throughput (output tokens/s, a static batch's tokens/s). Each: the median and 90th
 /// percentile of |error| and the rows counted (expressible, with a figure). The page states them
@@ -224,13 +237,7 @@ pub fn serving_bands(rows: &[Row]) -> Vec<(&'static str, f64, f64, usize)> {
     ["first token", "per token", "throughput"]
         .into_iter()
         .map(|f| {
-            let mut e: Vec<f64> = rows
-                .iter()
-                .filter(|r| r.case.role == Role::Validation && case_kind(&r.case) == Kind::Serving)
-                .filter(|r| r.case.not_expressible.is_none() && family(r.case.metric) == Some(f))
-                .filter_map(|r| r.error.map(f64::abs))
-                .collect();
-            super::super::units::sort_stable_by(&mut e, f64::total_cmp);
+            let e = held_out_errors(rows, Kind::Serving, |c| family(c.metric) == Some(f));
             (f, percentile(&e, 0.5), percentile(&e, 0.9), e.len())
         })
         .collect()
@@ -255,13 +262,7 @@ pub fn tier_bands(rows: &[Row], catalog: &Catalog) -> Vec<(&'static str, f64, us
     ["measured", "borrowed", "roofline"]
         .into_iter()
         .map(|t| {
-            let mut e: Vec<f64> = rows
-                .iter()
-                .filter(|r| r.case.role == Role::Validation && case_kind(&r.case) == Kind::TrainingTime)
-                .filter(|r| r.case.not_expressible.is_none() && tier_name(&r.case, catalog) == Some(t))
-                .filter_map(|r| r.error.map(f64::abs))
-                .collect();
-            super::super::units::sort_stable_by(&mut e, f64::total_cmp);
+            let e = held_out_errors(rows, Kind::TrainingTime, |c| tier_name(c, catalog) == Some(t));
             (t, percentile(&e, 0.9), e.len())
         })
         .collect()
