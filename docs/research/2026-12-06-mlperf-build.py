@@ -26,6 +26,28 @@ DATA = {  # prompt mean, prompt p90, answer p90 (or open values) -- 2026-12-06-m
  'llama-2-70b': (222, 519, [449, 597]),
  'mixtral-8x7b': (427, 701, 279),
 }
+ANSWER_P90_WHY = "Llama-2-70B's own answer lengths are published only as a mean (294.45 in the reference run); the dataset's GPT-4 answers have p90 449 for a mean of 219: that p90 as it is, and scaled by the generated mean (2.05 x 291)."
+
+
+def open_inputs(rid, card, ans90, mbt):
+    """The inputs a run's sources leave open, with the values tried and why."""
+    opens = []
+    if isinstance(ans90, list):
+        opens.append({'path': '/inference/output_p90', 'values': ans90, 'why': ANSWER_P90_WHY})
+    if mbt is None and rid.startswith('mlperf40'):
+        opens.append({'path': '/inference/max_batched_tokens', 'values': [4096, 16384],
+                      'why': "The v4.0 config's max_num_tokens is not in the files that could be read: NVIDIA's v4.1 llama2-70b configs use 4096, the TensorRT-LLM builder's default is 16384."})
+    if card == 'b200-hgx':
+        opens.append({'path': '/weight_quant', 'values': ['fp8', 'nvfp4'],
+                      'why': "NVIDIA's B200 preview configs are private; its blog says FP4 inference, a secondary summary about half the work in FP4: weights FP8 or NVFP4 (the planner's name for NVIDIA's FP4)."})
+    return opens
+
+
+def trt_mem_util(f, card_gb, weights_gb):
+    """TensorRT-LLM's kvcache_free_gpu_mem_frac f (of the memory left after the weights) as a share of the card."""
+    return round(1 - (1 - f) * (card_gb - weights_gb) / card_gb, 3)
+
+
 METRICS = [('ttft_mean', 'serving_ttft_mean_ms', 'ttft_mean_ms', 'Mean First Token latency'),
            ('ttft_p99', 'serving_ttft_p99_ms', 'ttft_p99_ms', '99.00 percentile first token latency'),
            ('tpot_mean', 'serving_tpot_mean_ms', 'tpot_mean_ms', 'Mean Time to Output Token'),
@@ -54,23 +76,14 @@ for rid, (card, model, tp, reps, seqs, mbt, frac, engine, sysname, rnd, date) in
             why_util = f'vLLM gpu_memory_utilization {f} of the card.'
         else:
             c = CAP[card]; w = PARAMS[model] / tp
-            util = round(1 - (1 - f) * (c - w) / c, 3)
+            util = trt_mem_util(f, c, w)
             inf['mem_util'] = util
             why_util = (f'TensorRT-LLM kvcache_free_gpu_mem_frac {f} of the memory left after the weights '
                         f'({PARAMS[model]} GB FP8 / TP {tp} on {c} GB) = {util} of the card.')
     prec = 'fp8'
     scen = {'model': model, 'task': 'inference', 'precision': prec, 'weight_quant': 'fp8',
             'inference': inf, 'cards': {'only': [card]}}
-    opens = []
-    if isinstance(ans90, list):
-        opens.append({'path': '/inference/output_p90', 'values': ans90,
-                      'why': "Llama-2-70B's own answer lengths are published only as a mean (294.45 in the reference run); the dataset's GPT-4 answers have p90 449 for a mean of 219: that p90 as it is, and scaled by the generated mean (2.05 x 291)."})
-    if mbt is None and rid.startswith('mlperf40'):
-        opens.append({'path': '/inference/max_batched_tokens', 'values': [4096, 16384],
-                      'why': "The v4.0 config's max_num_tokens is not in the files that could be read: NVIDIA's v4.1 llama2-70b configs use 4096, the TensorRT-LLM builder's default is 16384."})
-    if card == 'b200-hgx':
-        opens.append({'path': '/weight_quant', 'values': ['fp8', 'nvfp4'],
-                      'why': "NVIDIA's B200 preview configs are private; its blog says FP4 inference, a secondary summary about half the work in FP4: weights FP8 or NVFP4 (the planner's name for NVIDIA's FP4)."})
+    opens = open_inputs(rid, card, ans90, mbt)
     src_engine = r['engine']
     for short, metric, field, label in METRICS:
         case = {
@@ -125,21 +138,12 @@ def offline_rows():
         elif frac:
             f = cfg.get('kvcache_free_gpu_mem_frac') or frac[1]
             c = CAP[card]; w = PARAMS[model] / tp
-            inf['mem_util'] = round(1 - (1 - f) * (c - w) / c, 3)
+            inf['mem_util'] = trt_mem_util(f, c, w)
             why_util = (f'TensorRT-LLM kvcache_free_gpu_mem_frac {f} of the memory left after the weights '
                         f'({PARAMS[model]} GB FP8 / TP {tp} on {c} GB) = {inf["mem_util"]} of the card.')
         scen = {'model': model, 'task': 'inference', 'precision': 'fp8', 'weight_quant': 'fp8',
                 'inference': inf, 'cards': {'only': [card]}}
-        opens = []
-        if isinstance(ans90, list):
-            opens.append({'path': '/inference/output_p90', 'values': ans90,
-                          'why': "Llama-2-70B's own answer lengths are published only as a mean (294.45 in the reference run); the dataset's GPT-4 answers have p90 449 for a mean of 219: that p90 as it is, and scaled by the generated mean (2.05 x 291)."})
-        if mbt is None and rid.startswith('mlperf40'):
-            opens.append({'path': '/inference/max_batched_tokens', 'values': [4096, 16384],
-                          'why': "The v4.0 config's max_num_tokens is not in the files that could be read: NVIDIA's v4.1 llama2-70b configs use 4096, the TensorRT-LLM builder's default is 16384."})
-        if card == 'b200-hgx':
-            opens.append({'path': '/weight_quant', 'values': ['fp8', 'nvfp4'],
-                          'why': "NVIDIA's B200 preview configs are private; its blog says FP4 inference, a secondary summary about half the work in FP4: weights FP8 or NVFP4 (the planner's name for NVIDIA's FP4)."})
+        opens = open_inputs(rid, card, ans90, mbt)
         case = {
             'id': f'serve-mlperf{rnd[1:].replace(".","")}-{sysname}-{model.replace("llama-2-70b","llama2-70b")}-offline-output',
             'metric': 'serving_output_tok_s', 'published': tok, 'unit': 'tokens/s', 'tolerance': 0.2,
@@ -217,15 +221,14 @@ def v5_rows():
             why = f"vLLM gpu_memory_utilization {st['util']}, enforce_eager {st['eager']}, max_num_seqs {st['seqs']}, max_num_batched_tokens {st['mbt']} (docs/research/2026-12-06-mlperf5-amd.md)."
         else:
             c = CAP5[card]; w = PARAMS['llama-2-70b'] * BYTES[st['wq']]
-            inf['mem_util'] = round(1 - (1 - st['frac']) * (c - w) / c, 3)
+            inf['mem_util'] = trt_mem_util(st['frac'], c, w)
             why = (f"TensorRT-LLM, TP 1, gpu_batch_size {st['seqs']}, max_num_tokens {st['mbt']}, kvcache_free_gpu_mem_frac {st['frac']} of the memory left "
                    f"after the weights ({w:.1f} GB on {c} GB) = {inf['mem_util']} of the card (docs/research/2026-12-06-mlperf5-nvidia.md). {st['why_frac']}").strip()
         if scen_name == 'Server':
             inf['rate_rps'] = round(log['sched'] / 8, 4)
         scen = {'model': 'llama-2-70b', 'task': 'inference', 'precision': 'fp8', 'weight_quant': st['wq'],
                 'inference': inf, 'cards': {'only': [card]}}
-        opens = {'path': '/inference/output_p90', 'values': ans90,
-                 'why': "Llama-2-70B's own answer lengths are published only as a mean (294.45 in the reference run); the dataset's GPT-4 answers have p90 449 for a mean of 219: that p90 as it is, and scaled by the generated mean (2.05 x 291)."}
+        opens = {'path': '/inference/output_p90', 'values': ans90, 'why': ANSWER_P90_WHY}
         figures = ([('ttft_mean', 'serving_ttft_mean_ms', log.get('ttft_mean'), 'ms'), ('ttft_p99', 'serving_ttft_p99_ms', log.get('ttft_p99'), 'ms'),
                     ('tpot_mean', 'serving_tpot_mean_ms', log.get('tpot_mean'), 'ms'), ('tpot_p99', 'serving_tpot_p99_ms', log.get('tpot_p99'), 'ms')]
                    if scen_name == 'Server' else [('output', 'serving_output_tok_s', log['tok'], 'tokens/s')])
