@@ -338,13 +338,16 @@ fn tier_bands_and_measured_cards_follow_the_table() {
 /// scoring (52 server latency rows, 13 Offline throughput rows), 10 of them within once the B200
 /// preview's FP4 weights were read as `nvfp4`; → 79: compute-bound serving work capped at the
 /// card's measured GEMM share (serving::compute_share; MI300X Offline and two server p99s in).
+/// 84 → 89 (session 41): a step's linear layers take √(W² + C²) (serving::gemm_time, chosen on
+/// measured GEMM tables) and the attention's KV read follows them instead of hiding under their
+/// math: five MLPerf Offline rows and four server rows in, four server rows out.
 #[test]
 fn serving_benchmarks_under_load_are_held_out_and_scored() {
     let rows: Vec<Row> = table(Catalog::embedded()).into_iter().filter(|r| r.case.id.starts_with("serve-")).collect();
     assert!(rows.len() >= 60, "{} serving rows", rows.len());
     assert!(rows.iter().all(|r| r.case.role == Role::Validation && r.case.prompts.is_some()));
     let (within, counted) = score(&rows);
-    assert!(counted == rows.len() && within >= 84, "{within} of {counted} serving rows within tolerance (< 84)");
+    assert!(counted == rows.len() && within >= 89, "{within} of {counted} serving rows within tolerance (< 89)");
     let dense: Vec<&Row> =
         rows.iter().filter(|r| r.case.id.contains("qwen2-7b") && !r.case.id.ends_with("ttft_mean")).collect();
     assert!(dense.len() == 10 && dense.iter().all(|r| r.within), "A100 Qwen2-7B TPOT/throughput rows");
@@ -381,8 +384,10 @@ fn the_serving_bands_the_page_states_follow_the_table() {
     let rows = table(Catalog::embedded());
     let bands = serving_bands(&rows);
     assert_eq!(bands.len(), SERVING_P90.len());
-    for ((name, median, p90, n), (listed, listed_p90, listed_n)) in bands.into_iter().zip(SERVING_P90) {
+    for (name, median, p90, n) in &bands {
         println!("{name}: median {median:.3}, p90 {p90:.3} over {n} rows");
+    }
+    for ((name, _, p90, n), (listed, listed_p90, listed_n)) in bands.into_iter().zip(SERVING_P90) {
         assert_eq!(name, listed);
         assert!(n >= 20, "{name}: only {n} rows");
         assert_eq!(n, listed_n, "{name}: {n} rows, SERVING_P90 says {listed_n}");

@@ -96,7 +96,9 @@ fn measured_decode_steps_still_wait_on_the_all_to_alls() {
 /// token's two all-reduces per layer carry 2 · 80 · 8,192 · 2 B × 2·(t − 1)/t per card (Narayanan
 /// et al. 2021, §3.2; NCCL's ring bus bandwidth): 3.93 MB at t = 4, 4.59 MB at t = 8, which even at
 /// NVLink's whole rate a direction (300 GB/s on the A100, 450 on the H100) take 13.1 and 10.2 µs.
-/// The 16 tokens add at least that, and their compute hides under the decode's.
+/// The 16 tokens add at least that, and at most their own math besides (a step's GEMMs take
+/// √(W² + C²), which grows by less than the C added: near the ridge, where 64 A100 requests of a
+/// 72B model decode, about as much as that math; on 8 H100s little).
 #[test]
 fn a_prompt_chunk_pays_its_all_reduces_on_a_measured_decode_step() {
     let s = Scenario { task: Task::Inference, model: "qwen2.5-72b".into(), ..Scenario::default() };
@@ -107,7 +109,9 @@ fn a_prompt_chunk_pays_its_all_reduces_on_a_measured_decode_step() {
         let t = f64::from(tp);
         let per_token = 2.0 * 80.0 * 8192.0 * 2.0 * 2.0 * (t - 1.0) / t / link;
         let extra = e.step(64.0, 16.0) - e.step(64.0, 0.0);
-        assert!(extra >= 16.0 * per_token && extra < 3.0 * 16.0 * per_token, "{id}: {extra} s for 16 tokens");
+        let peak = card(id).bf16_tflops.unwrap_or(f64::NAN) * 1e12 * s.efficiency.prefill_mfu;
+        let math = 16.0 * 2.0 * m.params().active / (t * peak);
+        assert!(extra >= 16.0 * per_token && extra < 3.0 * 16.0 * per_token + math, "{id}: {extra} s for 16 tokens");
     }
 }
 

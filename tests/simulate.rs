@@ -428,8 +428,12 @@ fn launches_made_during_the_step_in_flight_hide_the_overlap_wait() {
     let sync = run(&e, users);
     e.overlap = true;
     let overlap = run(&e, users);
+    // Launches not made during the step in flight would cost the whole step (1.00 of it when the
+    // head start is dropped); made then, 0.51 of it (0.23 before session 41: a mixed step's GEMMs
+    // now take √(W² + C²), so its GPU time outlasts more of the launches left after the head
+    // start).
     let extra = overlap.ttft.p50 - sync.ttft.p50;
-    assert!(extra.abs() < 0.5 * decode, "{extra} s against a {decode} s step");
+    assert!(extra.abs() < 0.75 * decode, "{extra} s against a {decode} s step");
     // The CPU's part of that prompt step: its launches less the head start, then the fixed time;
     // a head start as long as the launches leaves only the fixed time, a decode step's share.
     let fixed = e.cpu_time(7.0, 0.0, 0.0);

@@ -4,11 +4,15 @@
 //! The engine is continuous batching with chunked prefill (vLLM, SGLang, TensorRT-LLM in-flight
 //! batching). One step decodes one token for every running request and carries up to
 //! `max_batched_tokens` of prompt. A step lasts
-//!   max(bytes read / (bandwidth × efficiency), FLOPs / (peak × efficiency)) + TP traffic + overhead,
-//! where the bytes are the weight shard (MoE: the experts the batch touches, 1 − (1 − k/E)^B of
-//! them) plus every running request's KV cache, and the FLOPs are 2·N_active per token plus
+//!   √(W² + C²) + KV read + TP traffic + overhead, W = weight bytes / (bandwidth × efficiency),
+//!   C = FLOPs / (peak × efficiency),
+//! where the weights are the shard (MoE: the experts the batch touches, 1 − (1 − k/E)^B of
+//! them), the KV read is every running request's cache at the same bandwidth, after the linear
+//! layers (kernels of one stream run in sequence), and the FLOPs are 2·N_active per token plus
 //! attention (Kaplan et al. 2020; the roofline of Williams et al. 2009 as applied to decoding in
-//! Pope et al. 2022, "Efficiently Scaling Transformer Inference", §2).
+//! Pope et al. 2022, "Efficiently Scaling Transformer Inference", §2). √(W² + C²) in place of the
+//! roofline's max(W, C): measured GEMMs overlap their weight reads with their math imperfectly
+//! near the ridge, where a decode batch of a few hundred tokens runs ([`gemm_time`]).
 //!
 //! Queueing (stated assumptions): requests arrive as a Poisson stream (or from a closed loop of
 //! users with think time); prompts are prefilled first come, first served in chunks that share
@@ -79,7 +83,7 @@ pub const FRONTEND_S: f64 = 1.289e-3;
 /// under the serving table. First tokens miss most (cold benchmark starts, engine front ends and
 /// MLPerf's near-saturation runs); throughput least.
 pub const SERVING_P90: [(&str, f64, usize); 3] =
-    [("first token", 0.916, 73), ("per token", 0.786, 67), ("throughput", 0.285, 36)];
+    [("first token", 0.973, 73), ("per token", 0.732, 67), ("throughput", 0.186, 36)];
 
 /// Tensor-parallel widths tried per replica.
 pub const TP_DEGREES: [u32; 4] = [1, 2, 4, 8];
@@ -277,6 +281,21 @@ fn multiplies_fp4(g: &Gpu, s: &Scenario) -> bool {
 pub fn compute_share(g: &Gpu, s: &Scenario) -> f64 {
     let p = if multiplies_fp4(g, s) { super::scenario::Precision::Fp8 } else { s.precision };
     s.efficiency.prefill_mfu.min(super::kernels::gemm_share(g, p))
+}
+
+/// Seconds of GEMMs that read their weights in `memory` seconds and multiply in `compute` seconds
+/// at the large-batch speed: √(memory² + compute²). A plain roofline (the larger of the two)
+/// assumes the two overlap perfectly; near the ridge they do not, and a decode batch of a few
+/// hundred tokens lives there. Against AIConfigurator's measured GEMMs (TensorRT-LLM 1.3.0rc20
+/// `gemm_perf.parquet`, every N, K ≥ 2,048 at M = 16…8,192, endpoints from the same shape's
+/// M = 1 and largest-M times; docs/research/2026-12-06-gemm-transition.md) the roofline ran a
+/// median 3–6% fast with a p90 |error| of 16–33%; this form, chosen on the H100 and H200 files,
+/// is within a median 4–6% (p90 13–17%) there and on the held-out B200 (6–11%, p90 20–29%,
+/// against 9–14% and 30–53%) and A100 (4.5%, p90 22%, against 5.7% and 35%) files.
+#[must_use]
+pub fn gemm_time(memory: f64, compute: f64) -> f64 {
+    // f64::sqrt is one wasm instruction; hypot would be a libm call.
+    (memory * memory + compute * compute).sqrt()
 }
 
 /// σ of a log-normal with this mean and 90th percentile: ln(p90/mean) = z₀.₉·σ − σ²/2
@@ -495,10 +514,13 @@ impl Engine {
         let touched =
             if self.route_share > 0.0 { 1.0 - bound::powf(1.0 - self.route_share, tokens + prefill) } else { 1.0 };
         let encoding = if prefill > 0.0 { self.encoder_bytes } else { 0.0 };
-        let bytes = self.dense_bytes + encoding + self.routed_bytes * touched + context * self.kv_per_token;
+        let weights = self.dense_bytes + encoding + self.routed_bytes * touched;
         let compute = self.verify * (batch * self.decode_s + (context - batch * self.mean_ctx) * self.attend_s)
             + prefill * self.prefill_s;
-        let roofline = (bytes / self.bandwidth).at_least(compute)
+        // The linear layers read their weights and multiply ([`gemm_time`]); the attention
+        // kernels read the KV cache after them, in sequence (kernels of one stream do not overlap).
+        let roofline = gemm_time(weights / self.bandwidth, compute)
+            + context * self.kv_per_token / self.bandwidth
             + tokens * self.decode_comm_s
             + prefill * self.prefill_comm_s
             + self.comm_per_step;
@@ -518,7 +540,7 @@ impl Engine {
                     }
                     _ => ops.step(batch / g, context / g, tokens, self.verify),
                 };
-                let measured = decode.at_least(prefill * self.prefill_s) + prefill * self.prefill_comm_s + a2a;
+                let measured = gemm_time(decode, prefill * self.prefill_s) + prefill * self.prefill_comm_s + a2a;
                 roofline.at_least(measured)
             }
         };
