@@ -133,3 +133,42 @@ fn each_attention_group_attends_over_its_own_share_of_the_context() {
         assert_close(slope(&two), slope(&one) / 2.0, 1e-6);
     }
 }
+
+/// Every decoding token of an expert-parallel replica pays its share of the MoE all-to-all, at the
+/// bytes DeepEP's kernels move (serving::all_to_all_s, held to DeepEP's published latencies in
+/// tests/serving.rs): DeepSeek-V3 (58 MoE layers, hidden 7,168, top-8) on two servers of 8 H100s,
+/// TP 8 × EP 16, 256 requests decoding. Halving the fabric (400 → 200 Gb/s a GPU) lengthens the
+/// step by exactly the tokens' extra all-to-all time, spread over the 16 cards.
+#[test]
+fn expert_parallel_decode_pays_each_tokens_all_to_all() {
+    use gpu_planner::domain::serving::all_to_all_s;
+    let step = |fabric: f64| {
+        let mut s = fp8_serving("deepseek-v3");
+        s.parallel.gpus_per_server = 8;
+        s.infra.fabric_gbit_per_gpu = fabric;
+        let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+        let e = Engine::new(&m, &s, &card("h100-sxm"), 8, 16).unwrap_or_else(|| panic!("fits"));
+        (e.step(256.0, 0.0), all_to_all_s(&s, &card("h100-sxm"), 16, 7168.0, 8.0, 1.0))
+    };
+    let ((slow, a2a_slow), (fast, a2a_fast)) = (step(200.0), step(400.0));
+    assert!(a2a_slow > 1.5 * a2a_fast, "{a2a_slow} vs {a2a_fast}");
+    assert_close(slow - fast, 256.0 * 58.0 * (a2a_slow - a2a_fast) / 16.0, 1e-6);
+}
+
+/// Without expert parallelism (EP = TP) an MoE model's experts are split like a dense MLP: its
+/// step waits on the two tensor-parallel all-reduces a layer (6 µs each on NVLink, NCCL #1259) and
+/// on no all-to-all. Mixtral 8x7B (32 layers) on 2 H100s at TP 2: the step's fixed part is the
+/// dense weights' read over both cards, 64 all-reduce latencies and the engine's overhead.
+#[test]
+fn tensor_parallel_moe_waits_on_no_all_to_all() {
+    use gpu_planner::domain::memory::weight_bytes;
+    let s = Scenario { task: Task::Inference, model: "mixtral-8x7b".into(), ..Scenario::default() };
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let g = card("h100-sxm");
+    let e = Engine::new(&m, &s, &g, 2, 2).unwrap_or_else(|| panic!("fits"));
+    let dense = weight_bytes(&m.params(), s.weight_quant, s.precision, &s.training.conventions)
+        * (1.0 - m.routed_expert_fraction());
+    let bw = 2.0 * g.memory_bandwidth_gb_s.unwrap_or(f64::NAN) * 1e9 * s.efficiency.decode_bandwidth;
+    let expected = dense / bw + 2.0 * 32.0 * 6e-6 + s.inference.step_overhead_ms / 1e3;
+    assert_close(e.step(0.0, 0.0), expected, 1e-9);
+}

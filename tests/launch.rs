@@ -169,3 +169,20 @@ fn the_engine_reads_and_writes_by_name() {
     let err = serde_json::from_value::<Scenario>(bad).expect_err("an unknown engine is refused");
     assert!(err.to_string().contains("tgi") || err.to_string().contains("engine"), "{err}");
 }
+
+/// Under speculative decoding a step's decoding requests bring their drafted tokens too, and the
+/// engine pads the step's whole token count to a captured graph size (vLLM V1's
+/// `num_scheduled_tokens` counts the spec tokens): 100 requests verifying 3 drafts each (400 tokens)
+/// with a 200-token prompt chunk outgrow vLLM's 512-token graphs and launch eagerly, where the
+/// same step without drafts (300 tokens) replays.
+#[test]
+fn drafted_tokens_count_toward_the_captured_graph_sizes() {
+    let mut s = serving("llama-3.1-8b", ServingEngine::Vllm, 1024);
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let g = Catalog::embedded().gpu("h100-sxm").cloned().unwrap_or_else(|| panic!("h100"));
+    let plain = Engine::new(&m, &s, &g, 1, 1).unwrap_or_else(|| panic!("engine"));
+    assert_close(plain.launch_floor(100.0, 200.0), 0.0, 0.0);
+    s.inference.spec_tokens = 3;
+    let drafting = Engine::new(&m, &s, &g, 1, 1).unwrap_or_else(|| panic!("engine"));
+    assert_close(drafting.launch_floor(100.0, 200.0), eager_forward_s(&m), 1e-12);
+}

@@ -615,3 +615,21 @@ fn a_gemm_near_its_ridge_takes_its_reads_and_its_math_in_quadrature() {
     assert_close(gemm_time(3.0, 4.0), 5.0, 1e-12);
     assert_close(gemm_time(0.0, 4.0), 4.0, 0.0);
 }
+
+/// A static batch (TensorRT-LLM's published throughput tables run one) prefills all its prompts
+/// in chunks of `max_batched_tokens`, the last one partial, then decodes the whole batch for the
+/// rest of the answer: 3 prompts of 1,000 tokens in chunks of 2,048 are one full chunk and one of
+/// 952 tokens, then 63 decode steps of 3 requests.
+#[test]
+fn a_static_batch_prefills_in_chunks_the_last_one_partial() {
+    let mut s = Scenario { task: Task::Inference, model: "llama-3.1-8b".into(), ..Scenario::default() };
+    s.inference.context = 1000;
+    s.inference.output_tokens = 64;
+    s.inference.max_batched_tokens = 2048;
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let e = Engine::new(&m, &s, &card("h100-sxm"), 1, 1).unwrap_or_else(|| panic!("engine"));
+    let expected = e.step(0.0, 2048.0) + e.step(0.0, 952.0) + 63.0 * e.step(3.0, 0.0);
+    assert_close(e.static_latency(3.0), expected, 1e-12);
+    // Two prompts fill no chunk: one partial chunk of 2,000.
+    assert_close(e.static_latency(2.0), e.step(0.0, 2000.0) + 63.0 * e.step(2.0, 0.0), 1e-12);
+}
