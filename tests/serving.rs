@@ -633,3 +633,22 @@ fn a_static_batch_prefills_in_chunks_the_last_one_partial() {
     // Two prompts fill no chunk: one partial chunk of 2,000.
     assert_close(e.static_latency(2.0), e.step(0.0, 2000.0) + 63.0 * e.step(2.0, 0.0), 1e-12);
 }
+
+/// The serving plan's simulated replicas keep the engine's sequence cap (vLLM `max_num_seqs`): 16
+/// users of Llama 3.1 8B on H100s, each replica running at most 2 requests at once, queue behind
+/// the cap, so meeting the same targets takes more replicas than at the default cap.
+#[test]
+fn the_plan_keeps_the_engines_sequence_cap() {
+    let mut s = Scenario { task: Task::Inference, model: "llama-3.1-8b".into(), ..Scenario::default() };
+    s.cards = CardFilter { only: vec!["h100-sxm".into()], ..CardFilter::default() };
+    s.inference.concurrent = 16;
+    s.inference.context = 1024;
+    s.inference.output_tokens = 256;
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let g = card("h100-sxm");
+    let open = capacity(&m, &s, &g).unwrap_or_else(|| panic!("a plan"));
+    s.inference.max_seqs = 2;
+    let capped = capacity(&m, &s, &g).unwrap_or_else(|| panic!("a plan"));
+    assert!(open.meets && capped.meets, "{} {}", open.meets, capped.meets);
+    assert!(capped.replicas > open.replicas, "{} replicas capped against {}", capped.replicas, open.replicas);
+}
