@@ -7,7 +7,7 @@ mod common;
 
 use common::{assert_close, report};
 use gpu_planner::domain::scenario::{CardFilter, Parallel, Task};
-use gpu_planner::domain::serving::{capacity, poisson_quantile, Engine};
+use gpu_planner::domain::serving::{capacity, gemm_time, poisson_quantile, Engine};
 use gpu_planner::domain::{Catalog, Scenario};
 
 fn card(id: &str) -> gpu_planner::domain::Gpu {
@@ -179,7 +179,7 @@ fn prefill_and_large_batch_decode_are_compute_bound() {
     let attention = |ctx: f64| 4.0 * f64::from(m.layers) * f64::from(m.heads) * f64::from(m.head_dim()) * ctx;
     let active = m.params().active;
     let overhead = s.inference.step_overhead_ms / 1e3;
-    let gemms = |c: f64| (w * w + c * c).sqrt();
+    let gemms = |c: f64| gemm_time(w, c);
     assert_close(e.step(0.0, 8192.0), gemms(8192.0 * (2.0 * active + attention(64.0)) / flops) + overhead, 1e-9);
     let kv = 2048.0 * kv_cache_bytes(&m, 136.0, s.inference.kv.bytes()) / bw;
     let decode = gemms(2048.0 * (2.0 * active + attention(136.0)) / flops) + kv + overhead;
@@ -203,7 +203,7 @@ fn prefill_tokens_route_through_the_experts_too() {
     let math = 64.0 * 2.0 * m.params().active / flops;
     let overhead = s.inference.step_overhead_ms / 1e3;
     let reads = memory_bound - overhead;
-    assert_close(e.step(0.0, 64.0), (reads * reads + math * math).sqrt() + overhead, 1e-3);
+    assert_close(e.step(0.0, 64.0), gemm_time(reads, math) + overhead, 1e-3);
 }
 
 /// A log-normal with mean 1,000 and p90 2,000 has σ = z₀.₉ − √(z₀.₉² − 2 ln 2) = 0.7755; going
@@ -600,7 +600,6 @@ fn the_serving_table_says_how_sure_its_figures_are() {
 /// the first.
 #[test]
 fn a_gemm_near_its_ridge_takes_its_reads_and_its_math_in_quadrature() {
-    use gpu_planner::domain::serving::gemm_time;
     // (M = 1 µs, M = 16,384 µs, M, measured µs at M)
     let fp8_block = (24.357_333, 1_883.189_360, [(256.0, 36.442_667), (512.0, 65.040_002)]);
     let bf16 = (35.616_000, 2_809.813_182, [(256.0, 49.040_000), (512.0, 87.722_669)]);
