@@ -238,7 +238,9 @@ fn quantiles_match_the_sorted_definition_for_any_sample() {
     for n in 1..=60_usize {
         for _ in 0..20 {
             // Few distinct values, so ties are common.
-            let v: Vec<f64> = (0..n).map(|_| (rng.uniform() * 7.0).floor()).collect();
+            // Negative values too: Spread::of selects on integer keys, whose order must be the
+            // floats' on both sides of zero.
+            let v: Vec<f64> = (0..n).map(|_| (rng.uniform() * 7.0).floor() - 3.0).collect();
             let mut sorted = v.clone();
             sorted.sort_by(f64::total_cmp);
             let m = n as f64;
@@ -263,6 +265,36 @@ fn quantiles_match_the_sorted_definition_for_any_sample() {
         let s = Spread::of(v);
         let want = (at(m * 0.5), at(m * 0.9), at(m * 0.99), at(m * 0.99 - half), at(m * 0.99 + half));
         assert_eq!((s.p50, s.p90, s.p99, s.p99_low, s.p99_high), want, "n = {n}");
+    }
+}
+
+/// The integer keys the quantiles are selected on order as `f64::total_cmp` orders the values
+/// (IEEE 754 totalOrder: −NaN < −∞ < … < −0 < +0 < … < +∞ < NaN) and give the value back.
+#[test]
+fn total_order_keys_order_as_the_floats_do() {
+    use gpu_planner::domain::serving::simulate::{from_total_order_key, total_order_key};
+    let values = [
+        -f64::NAN,
+        f64::NEG_INFINITY,
+        -1e300,
+        -2.5,
+        -f64::MIN_POSITIVE,
+        -5e-324,
+        -0.0,
+        0.0,
+        5e-324,
+        f64::MIN_POSITIVE,
+        1.0,
+        2.5,
+        1e300,
+        f64::INFINITY,
+        f64::NAN,
+    ];
+    for a in values {
+        assert_eq!(from_total_order_key(total_order_key(a)).to_bits(), a.to_bits(), "{a}");
+        for b in values {
+            assert_eq!(total_order_key(a).cmp(&total_order_key(b)), a.total_cmp(&b), "{a} against {b}");
+        }
     }
 }
 
