@@ -53,6 +53,15 @@ fn a_lone_user_never_waits_behind_itself() {
         let decode: f64 = (1..output).map(|k| e.step_at(1.0, c + f64::from(k), 0.0)).sum();
         assert_close(o.e2e.p50, first + decode, 1e-6);
         assert_eq!(o.preemptions, 0);
+        // The engine idles while each request travels to it, prefills it in one step, then
+        // decodes: the prefill's share of the time is that step over the whole cycle (within
+        // 0.1%: the clock starts before the user's first request, which comes at a random point
+        // of one request's life, less than one cycle of the run's thousand and more).
+        let prefill_step = first - FRONTEND_S;
+        assert_close(o.prefill_busy, prefill_step / (FRONTEND_S + prefill_step + decode), 1e-3);
+        // The cache peaks as the answer's last token is made: the whole prompt (a cached prefix
+        // is held too) and the whole answer.
+        assert_eq!(o.peak_kv, f64::from(context + output), "{context} + {output}");
     }
 }
 
