@@ -651,3 +651,18 @@ fn the_plan_keeps_the_engines_sequence_cap() {
     assert!(open.meets && capped.meets, "{} {}", open.meets, capped.meets);
     assert!(capped.replicas > open.replicas, "{} replicas capped against {}", capped.replicas, open.replicas);
 }
+
+/// vLLM V1's sequence cap when the user sets none (`vllm/engine/arg_utils.py`,
+/// `_set_default_args`: "For GPUs like H100 and MI300x, use larger default values" — 1,024
+/// sequences on a device of at least 70 GiB whose name does not contain "a100", else 256): the
+/// cap follows both halves of that rule, and a scenario's own cap replaces it.
+#[test]
+fn the_default_sequence_cap_follows_vllms_rule() {
+    for (id, cap) in [("h100-sxm", 1024), ("mi300x", 1024), ("a100-80gb-sxm4", 256), ("l40s", 256), ("rtx-4090", 256)] {
+        assert_eq!(gpu_planner::domain::serving::default_max_seqs(&card(id)), cap, "{id}");
+    }
+    let mut s = Scenario { task: Task::Inference, ..Scenario::default() };
+    assert_eq!(gpu_planner::domain::serving::max_seqs(&s, &card("l40s")), 256);
+    s.inference.max_seqs = 48;
+    assert_eq!(gpu_planner::domain::serving::max_seqs(&s, &card("h100-sxm")), 48);
+}
