@@ -601,3 +601,25 @@ fn a_steps_time_follows_its_own_contexts_not_the_mean() {
         assert!(a.step_at(512.0, 512.0 * 3000.0, 0.0) > a.step_at(512.0, 512.0 * 300.0, 0.0));
     }
 }
+
+/// A replica whose KV cache holds a mean prompt but not the prompt and its answer cannot serve a
+/// single mean request (vLLM refuses to start when its longest request, `max_model_len`, exceeds
+/// the cache): no run, where the same prompt with an answer that fits runs.
+#[test]
+fn a_cache_that_cannot_hold_a_whole_request_runs_nothing() {
+    let mut s = scenario(2048, 256);
+    s.inference.mem_util = 0.5; // a small cache: a few thousand tokens on four H100s
+    let cache = engine(&s, 4).kv_tokens;
+    assert!((1_000.0..200_000.0).contains(&cache), "{cache} tokens");
+    // Each half of the request fits the cache alone; together they do not.
+    let most = (cache * 0.6) as u32;
+    let mut long = scenario(most, most);
+    long.inference.mem_util = 0.5;
+    let e = engine(&long, 4);
+    assert_close(e.kv_tokens, cache, 1e-9); // the cache does not depend on the lengths
+    assert!(simulate(&e, Load::Users { users: 1, think_s: 0.0 }, Run::default()).is_none());
+    let mut fits = scenario(most, most / 2);
+    fits.inference.mem_util = 0.5;
+    let e = engine(&fits, 4);
+    assert!(simulate(&e, Load::Users { users: 1, think_s: 0.0 }, Run::default()).is_some());
+}
