@@ -240,22 +240,25 @@ struct Request {
 }
 
 /// Arrivals not yet queued, earliest first. Times are finite and ≥ 0, so their bit patterns order
-/// as the numbers do.
+/// as the numbers do. Each entry is (time bits, user) packed into one integer: the size-optimised
+/// build calls a tuple's comparison out of line, an integer's it inlines (a tenth of a serving
+/// plan was spent in the two heaps' sifting).
 #[derive(Default)]
-/// Each entry is (time bits, user) packed into one integer: the size-optimised build calls a
-/// tuple's comparison out of line, an integer's it inlines (a tenth of a serving plan was spent
-/// in the two heaps' sifting).
 struct Pending(std::collections::BinaryHeap<std::cmp::Reverse<u128>>);
 
 impl Pending {
     fn push(&mut self, t: f64, user: u32) {
         self.0.push(std::cmp::Reverse(u128::from(t.at_least(0.0).to_bits()) << 32 | u128::from(user)));
     }
+    /// The arrival time of a packed entry.
+    fn time(entry: u128) -> f64 {
+        f64::from_bits((entry >> 32) as u64)
+    }
     fn next(&self) -> f64 {
-        self.0.peek().map_or(f64::INFINITY, |r| f64::from_bits((r.0 >> 32) as u64))
+        self.0.peek().map_or(f64::INFINITY, |r| Self::time(r.0))
     }
     fn due(&mut self, now: f64) -> Option<(f64, u32)> {
-        (self.next() <= now).then(|| self.0.pop()).flatten().map(|r| (f64::from_bits((r.0 >> 32) as u64), r.0 as u32))
+        (self.next() <= now).then(|| self.0.pop()).flatten().map(|r| (Self::time(r.0), r.0 as u32))
     }
 }
 
@@ -321,7 +324,8 @@ struct Batch {
     /// (Admission number, slot) of the requests still prefilling, oldest first.
     prefilling: std::collections::VecDeque<(u64, usize)>,
     /// (Finish point on the decode clock, admission number, slot) of each decoding request,
-    /// earliest first; finish points are ≥ 0, so their bit patterns order as the numbers do.
+    /// packed by [`finish_key`], earliest first; finish points are ≥ 0, so their bit patterns
+    /// order as the numbers do.
     finishes: std::collections::BinaryHeap<std::cmp::Reverse<u128>>,
     clock: f64,
     decoding: f64,
