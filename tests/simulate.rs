@@ -232,6 +232,8 @@ fn quantiles_and_the_p99_interval_follow_the_order_statistics() {
     assert_eq!((s.p50, s.p90, s.p99), (500.0, 900.0, 990.0));
     assert_close(s.mean, 500.5, 1e-12);
     assert_eq!((s.p99_low, s.p99_high), (984.0, 997.0));
+    // The mean's 95% half-width, 1.96·s/√n: 1, …, 1000 have s² = n(n + 1)/12 = 83,416.7.
+    assert_close(s.mean_half, 1.96 * (1000.0 * 1001.0 / 12.0 / 1000.0_f64).sqrt(), 1e-12);
     // Ten values: ranks 5, 9, 10; the interval clamps to the sample (ranks 9.9 ∓ 0.62).
     let t = Spread::of((1..=10).map(f64::from).collect());
     assert_eq!((t.p50, t.p90, t.p99, t.p99_low, t.p99_high), (5.0, 9.0, 10.0, 10.0, 10.0));
@@ -356,6 +358,94 @@ fn a_search_run_stops_only_when_the_full_run_misses() {
         }
     }
     assert!(stopped > 10 && kept > 10, "stopped {stopped}, kept {kept}");
+}
+
+/// A finished run carried on over more measured requests is the longer run from the start, to
+/// the last bit: arrivals never depend on how many requests are measured, so the short run is the
+/// long one's first part (what lets the shown run continue the search's). Requests past the short
+/// run's window that finished before it ended count once they are measured, and a run judged
+/// against targets it met drops them when carried on.
+#[test]
+fn a_run_carried_on_is_the_longer_run() {
+    use gpu_planner::domain::serving::simulate::{Sim, Targets};
+    let mut s = scenario(2048, 256);
+    s.inference.context_p90 = Some(6000);
+    s.inference.output_p90 = Some(700);
+    let e = engine(&s, 4);
+    let loose = Targets { ttft_p50_s: 1e9, ttft_p99_s: 1e9, tpot_p50_ms: 1e9, tpot_p99_ms: 1e9 };
+    let mut carried = 0;
+    for load in [Load::Users { users: 40, think_s: 0.0 }, Load::Users { users: 120, think_s: 3.0 }, Load::Rate(6.0)] {
+        for targets in [None, Some(loose)] {
+            let short = Run { requests: 300, warmup: 250, max_seqs: 1024, ..Run::default() };
+            let mut sim = Sim::start(&e, load, short, targets).unwrap_or_else(|| panic!("starts"));
+            let first = sim.advance();
+            assert_eq!(first, simulate(&e, load, short).unwrap_or_else(|| panic!("runs")), "{load:?}");
+            for requests in [400, 1000] {
+                assert!(sim.widen(requests), "{load:?}");
+                let fresh = simulate(&e, load, Run { requests, ..short }).unwrap_or_else(|| panic!("runs"));
+                assert_eq!(sim.advance(), fresh, "{load:?} carried on to {requests}");
+                carried += 1;
+            }
+            // Never back to fewer.
+            assert!(!sim.widen(500));
+        }
+    }
+    assert_eq!(carried, 12);
+}
+
+/// What cannot be carried on says so and is left as it was: a benchmark's fixed prompts, and a
+/// run stopped at targets it missed (its figures are partial).
+#[test]
+fn a_benchmark_or_a_stopped_run_is_not_carried_on() {
+    use gpu_planner::domain::serving::simulate::{Sim, Targets};
+    let e = engine(&scenario(2048, 256), 4);
+    let run = Run { requests: 300, warmup: 100, max_seqs: 1024, ..Run::default() };
+    let mut bench =
+        Sim::start(&e, Load::Bench { concurrency: 16, prompts: 200 }, run, None).unwrap_or_else(|| panic!("starts"));
+    let once = bench.advance();
+    assert!(once.finished && !bench.widen(1000));
+    assert_eq!(bench.advance(), once);
+    let tight = Targets { ttft_p50_s: 1e-6, ttft_p99_s: 1e-6, tpot_p50_ms: 1e-3, tpot_p99_ms: 1e-3 };
+    let mut missed = Sim::start(&e, Load::Rate(1.0), run, Some(tight)).unwrap_or_else(|| panic!("starts"));
+    assert!(!missed.advance().finished);
+    assert!(!missed.widen(1000));
+}
+
+/// A closed loop's warm-up is at most ten rounds of its users (at least one): a lone user has no
+/// queue to fill, so ten of its requests warm it up as well as 250 (the same figures, to the
+/// last bit, from the same measured requests); 40 users keep the whole warm-up asked for.
+#[test]
+fn a_closed_loops_warm_up_is_at_most_ten_rounds() {
+    let e = engine(&scenario(2048, 256), 4);
+    let lone = Load::Users { users: 1, think_s: 0.0 };
+    let with = |load, warmup| simulate(&e, load, Run { requests: 300, warmup, max_seqs: 1024, ..Run::default() });
+    assert_eq!(with(lone, 250), with(lone, 10));
+    assert_ne!(with(lone, 250), with(lone, 9));
+    let many = Load::Users { users: 40, think_s: 0.0 };
+    assert_ne!(with(many, 250), with(many, 240));
+}
+
+/// The shown run stops once its figures are read within ±5% at 95%: each p99's interval, and
+/// under a closed loop the mean response its rate is read from (users / (think + response)).
+#[test]
+fn figures_are_settled_within_five_percent() {
+    use gpu_planner::domain::serving::settled;
+    use gpu_planner::domain::serving::simulate::Spread;
+    let exact = Spread { mean: 2.0, p99: 1.0, p99_low: 1.0, p99_high: 1.0, ..Spread::default() };
+    let o = |ttft: Spread, tpot: Spread, e2e: Spread| Outcome { ttft, tpot, e2e, finished: true, ..Outcome::default() };
+    let users = Load::Users { users: 8, think_s: 1.0 };
+    assert!(settled(&o(exact, exact, exact), users));
+    let within = Spread { p99_low: 0.951, p99_high: 1.049, ..exact };
+    let wide = Spread { p99_low: 0.94, p99_high: 1.07, ..exact };
+    assert!(settled(&o(within, within, exact), Load::Rate(1.0)));
+    assert!(!settled(&o(wide, exact, exact), Load::Rate(1.0)));
+    assert!(!settled(&o(exact, wide, exact), Load::Rate(1.0)));
+    // A response of 2 s ± 0.16 after 1 s of thought reads the rate within ±5.3%: not yet; an
+    // open load's rate is the one offered, whatever the responses.
+    let loose = Spread { mean_half: 0.16, ..exact };
+    assert!(!settled(&o(exact, exact, loose), users));
+    assert!(settled(&o(exact, exact, Spread { mean_half: 0.14, ..exact }), users));
+    assert!(settled(&o(exact, exact, loose), Load::Rate(1.0)));
 }
 
 /// The generator is SplitMix64 exactly: seeded with 1234567 it gives Rosetta Code's reference

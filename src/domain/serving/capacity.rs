@@ -1,12 +1,13 @@
 //! Replicas and tensor-parallel width for the offered load: the rate one replica sustains within
 //! the latency targets, the fewest replicas, and the latency–throughput trade-off curve.
 
-use super::simulate::{simulate, simulate_against, Load, Outcome, Run, Targets};
+use super::simulate::{simulate, Load, Outcome, Run, Sim, Targets};
 use super::{Engine, Latency, MAX_CARDS, TP_DEGREES};
 use crate::domain::catalog::Gpu;
 use crate::domain::model::ModelSpec;
 use crate::domain::scenario::Scenario;
 use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
 
 /// What one card type needs to serve the load.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -119,8 +120,34 @@ fn replica_rate(e: &Engine, s: &Scenario, replicas: u32) -> Option<(f64, Latency
 }
 
 /// Requests measured per simulation while searching the replica count, and for the figures shown.
-pub const SEARCH: Run = Run { requests: 300, warmup: 100, max_seqs: 0, seed: 0x5eed_cafe };
-pub const SHOWN: Run = Run { requests: 1_000, warmup: 250, max_seqs: 0, seed: 0x5eed_cafe };
+/// The two share seed and warm-up, so a search run is the first part of the shown run at its
+/// count and is carried on rather than simulated again ([`Sim::widen`]). The search warms up as
+/// long as the shown run (it warmed up 100 requests until 2026-12-07): Qwen2.5-72B's p99 first
+/// token for 25 users a replica on H200s read 1.47 s after 100 requests of warm-up and 0.73 s
+/// after 250, the first rounds' burst still clearing.
+pub const SEARCH: Run = Run { requests: 300, warmup: 250, max_seqs: 0, seed: 0x5eed_cafe };
+pub const SHOWN: Run = Run { requests: 1_000, ..SEARCH };
+
+/// How closely the shown figures are read: the run whose figures are shown measures the search's
+/// requests, then carries on [`MORE`] at a time until the 95% intervals of the p99 first token
+/// and time per token (order statistics, [`super::simulate::Spread`]) each lie within ±5% of them, and under a
+/// closed loop that of the rate too ([`read`]), or [`SHOWN`]'s requests are measured. Requests
+/// alike (one prompt length, no queue) read exactly from the first 300; a heavy tail takes all
+/// 1,000.
+pub const SETTLED: f64 = 0.05;
+const MORE: u32 = 100;
+
+/// Whether `o`'s figures under `load` are read within ±[`SETTLED`].
+#[must_use]
+pub fn settled(o: &Outcome, load: Load) -> bool {
+    let p99s = [o.ttft, o.tpot].iter().all(|p| p.p99_high - p.p99_low <= 2.0 * SETTLED * p.p99);
+    // A closed loop's rate is users / (think + mean response): as close as the mean response.
+    let rate = match load {
+        Load::Users { think_s, .. } => o.e2e.mean_half <= SETTLED * (think_s + o.e2e.mean),
+        _ => true,
+    };
+    p99s && rate
+}
 
 /// vLLM V1's `max_num_seqs` when the user gives none: 1,024 on cards of 70 GiB or more other than
 /// the A100, 256 elsewhere (`vllm/engine/arg_utils.py`, `_set_default_args`).
@@ -160,13 +187,31 @@ fn replica_against(
     run: Run,
     targets: Option<Targets>,
 ) -> Option<(f64, Latency, Outcome)> {
+    let mut sim = start(e, s, g, n, run, targets)?;
+    read(&sim.advance(), sim_load(s, n))
+}
+
+/// The load on the busiest of `n` replicas: the offered rate split evenly, or the users (the
+/// busiest replica takes the rounded-up share).
+fn sim_load(s: &Scenario, n: u32) -> Load {
     let i = &s.inference;
-    let run = Run { max_seqs: max_seqs(s, g), ..run };
-    let load = match i.rate_rps {
+    match i.rate_rps {
         Some(r) => Load::Rate(r / f64::from(n.max(1))),
         None => Load::Users { users: i.concurrent.max(1).div_ceil(n.max(1)), think_s: i.think_s },
-    };
-    let o = simulate_against(e, load, run, targets).filter(|o| o.finished)?;
+    }
+}
+
+/// A run of one replica of `n`, nothing simulated yet.
+fn start<'e>(e: &'e Engine, s: &Scenario, g: &Gpu, n: u32, run: Run, targets: Option<Targets>) -> Option<Sim<'e>> {
+    Sim::start(e, sim_load(s, n), Run { max_seqs: max_seqs(s, g), ..run }, targets)
+}
+
+/// What a run under `load` reads: the rate it served, its latencies and the outcome; `None`
+/// when it did not finish or fell behind an open load (completed under 80% of it).
+fn read(o: &Outcome, load: Load) -> Option<(f64, Latency, Outcome)> {
+    if !o.finished {
+        return None;
+    }
     if let Load::Rate(r) = load {
         // 300 Poisson arrivals measure the rate within ±6% (one σ); well below it, the queue grew.
         if o.rate < 0.8 * r {
@@ -182,75 +227,175 @@ fn replica_against(
         batch: o.batch,
         prefill_load: o.prefill_busy,
     };
-    Some((if let Load::Rate(r) = load { r } else { o.rate }, latency, o))
+    // An open load is served at its rate. A closed loop's rate is read off its mean response,
+    // users / (think + response) (Denning & Buzen's response-time law): the indirect estimator
+    // Carson & Law (1980, "Conservation equations and variance reduction in queueing
+    // simulations", Operations Research 28(3)) show varies less than completions counted over
+    // the run, which the users' random think times and the run's two ends make noisy.
+    let rate = match load {
+        Load::Rate(r) => r,
+        Load::Users { users, think_s } => f64::from(users) / (think_s + o.e2e.mean).max(1e-12),
+        Load::Bench { .. } => o.rate,
+    };
+    Some((rate, latency, *o))
 }
 
-/// The plan of replica `e`: the fewest replicas whose simulation meets the targets, searched from
-/// `guess_n`, the count the closed-form queue suggests; the figures are those of a longer
-/// simulation of that count. The rate the replica sustains is left for [`sustain`] (only the
-/// chosen shape's is shown); the rate each replica serves comes back beside the plan for it.
-fn plan_for(e: &Engine, s: &Scenario, g: &Gpu, guess_n: u32) -> Option<(Capacity, f64)> {
-    let users = if s.inference.rate_rps.is_some() { u32::MAX } else { s.inference.concurrent.max(1) };
-    let max_replicas = (MAX_CARDS / e.cards()).min(users).max(1);
-    let sim = memoized(|n| replica(e, s, g, n, SEARCH).map(|(r, l, _)| (r, l)));
-    // Whether a count meets the targets: its run stops once it misses them for certain.
-    let i = &s.inference;
-    let targets = Targets {
-        ttft_p50_s: i.ttft_p50_s,
-        ttft_p99_s: i.ttft_p99_s,
-        tpot_p50_ms: i.tpot_p50_ms,
-        tpot_p99_ms: i.tpot_p99_ms,
-    };
-    let judged = memoized(|n| replica_against(e, s, g, n, SEARCH, Some(targets)).map(|(r, l, _)| (r, l)));
-    let ok = |n: u32| judged(n).is_some_and(|(_, l)| l.meets(s));
-    // Searched: the fewest replicas that meet the targets, else the fewest that keep up at all.
-    let (n, searched) = if s.parallel.gpus > 0 {
-        ((s.parallel.gpus / e.cards()).max(1), false)
-    } else {
-        let start = guess_n.clamp(1, max_replicas);
-        match found(start, max_replicas, &ok) {
-            Some(n) => (n, true),
-            None => (found(1, max_replicas, &|n| sim(n).is_some()).unwrap_or(max_replicas), false),
+/// The rate a replica serves and its latencies, as a run read them.
+type Read = (f64, Latency);
+
+/// One replica shape's search for its count: the fewest replicas whose simulation meets the
+/// targets, searched from the count the closed-form queue suggests. Each count is simulated once
+/// (the searches ask for some twice) and the runs that finished are kept: the longer run whose
+/// figures are shown carries the one at the count chosen on rather than simulating its first
+/// requests again.
+struct Search<'a> {
+    e: &'a Engine,
+    s: &'a Scenario,
+    g: &'a Gpu,
+    targets: Targets,
+    /// (count, judged against the targets, the rate and latencies read) of every run.
+    runs: RefCell<Vec<(u32, bool, Option<Read>)>>,
+    kept: RefCell<Vec<(u32, Sim<'a>)>>,
+    /// The count chosen, and whether it met the targets in the search (not the user's own count
+    /// nor the fewest that keep up at all).
+    n: u32,
+    searched: bool,
+    guess_n: u32,
+    max_replicas: u32,
+}
+
+impl<'a> Search<'a> {
+    /// The search of replica `e` from `guess_n`; `hopeful` when the closed form's plan met the
+    /// targets (see [`found`]).
+    fn new(e: &'a Engine, s: &'a Scenario, g: &'a Gpu, (guess_n, hopeful): (u32, bool)) -> Self {
+        let users = if s.inference.rate_rps.is_some() { u32::MAX } else { s.inference.concurrent.max(1) };
+        let i = &s.inference;
+        let mut search = Search {
+            e,
+            s,
+            g,
+            targets: Targets {
+                ttft_p50_s: i.ttft_p50_s,
+                ttft_p99_s: i.ttft_p99_s,
+                tpot_p50_ms: i.tpot_p50_ms,
+                tpot_p99_ms: i.tpot_p99_ms,
+            },
+            runs: RefCell::default(),
+            kept: RefCell::default(),
+            n: 0,
+            searched: false,
+            guess_n,
+            max_replicas: (MAX_CARDS / e.cards()).min(users).max(1),
+        };
+        // The fewest replicas that meet the targets (a run stops once it misses them for
+        // certain), else the fewest that keep up at all; the user's own card count as it is.
+        let max = search.max_replicas;
+        let ok = |n: u32| search.run(n, true).is_some_and(|(_, l)| l.meets(s));
+        (search.n, search.searched) = if s.parallel.gpus > 0 {
+            ((s.parallel.gpus / e.cards()).max(1), false)
+        } else {
+            match found(guess_n.clamp(1, max), max, hopeful, &ok) {
+                Some(n) => (n, true),
+                None => (found(1, max, false, &|n| search.run(n, false).is_some()).unwrap_or(max), false),
+            }
+        };
+        search
+    }
+
+    /// A search run of `n` replicas, `judged` against the targets or not.
+    fn run(&self, n: u32, judged: bool) -> Option<Read> {
+        if let Some(&(_, _, r)) = self.runs.borrow().iter().find(|&&(k, j, _)| k == n && j == judged) {
+            return r;
         }
-    };
-    // The longer run can land either side of a target the short one met: step up until it
-    // meets too (a few replicas at most); a count that kept up in the short run but not the long
-    // one steps up until it keeps up. The user's own card count stays.
-    let (mut n, mut shown) = (n, replica(e, s, g, n, SHOWN));
-    let misses = |shown: &Option<(f64, Latency, Outcome)>| match shown {
-        None => true,
-        Some((_, l, _)) => searched && !l.meets(s),
-    };
-    while s.parallel.gpus == 0 && n < max_replicas && misses(&shown) && n <= guess_n + 8 {
-        match replica(e, s, g, n + 1, SHOWN) {
-            Some(next) if next.1.meets(s) || shown.is_none() => (n, shown) = (n + 1, Some(next)),
-            _ => break,
+        let r = start(self.e, self.s, self.g, n, SEARCH, judged.then_some(self.targets)).and_then(|mut sim| {
+            let (rate, l, _) = read(&sim.advance(), sim_load(self.s, n))?;
+            self.kept.borrow_mut().push((n, sim));
+            Some((rate, l))
+        });
+        self.runs.borrow_mut().push((n, judged, r));
+        r
+    }
+
+    /// The search's figures at the count chosen: what shapes are ranked by.
+    fn figures(&self) -> Option<Read> {
+        self.run(self.n, self.searched)
+    }
+
+    /// Whether the search met the targets, the cards it needs and its p99 first-token latency:
+    /// the fewer cards that meet the targets first.
+    fn rank(&self) -> (bool, u32, f64) {
+        let f = self.figures();
+        (
+            !f.is_some_and(|(_, l)| l.meets(self.s)),
+            self.n * self.e.cards(),
+            f.map_or(f64::INFINITY, |(_, l)| l.ttft_p99_s),
+        )
+    }
+
+    /// The shown run of `n` replicas: the search's run carried on where one finished, until its
+    /// p99s are [`settled`] or [`SHOWN`]'s requests are measured.
+    fn shown(&self, n: u32) -> Option<(f64, Latency, Outcome)> {
+        let at = self.kept.borrow().iter().position(|(k, _)| *k == n);
+        let carried = at.map(|at| self.kept.borrow_mut().swap_remove(at).1);
+        let mut sim = match carried {
+            Some(sim) => sim,
+            None => start(self.e, self.s, self.g, n, SEARCH, None)?,
+        };
+        let mut measured = SEARCH.requests;
+        loop {
+            let o = sim.advance();
+            let load = sim_load(self.s, n);
+            if !o.finished || settled(&o, load) || measured >= SHOWN.requests || !sim.widen(measured + MORE) {
+                return read(&o, load);
+            }
+            measured += MORE;
         }
     }
-    let (rate, l, _) = shown?;
-    // What the engine admits at once: whole requests in the cache, the sequence cap and the token
-    // budget (vLLM caps max_num_seqs at max_num_batched_tokens), whichever is least.
-    let concurrency = f64::from(full_requests(e, s, g)).min(e.chunk * e.groups);
-    let cards = n * e.cards();
-    let tokens = rate * f64::from(n) * e.output;
-    let plan = Capacity {
-        tp: e.tp,
-        ep: e.ep,
-        replicas: n,
-        cards,
-        kv_tokens: e.kv_tokens,
-        max_concurrency: concurrency,
-        sustained_rps: 0.0,
-        near_saturation: false,
-        rate_rps: rate * f64::from(n),
-        latency: l,
-        tokens_s: tokens,
-        tokens_s_gpu: tokens / f64::from(cards),
-        tokens_s_user: per_user(l.tpot_p50_s),
-        meets: l.meets(s),
-        tier: e.tier(),
-    };
-    Some((plan, rate))
+
+    /// The plan at the count chosen, its figures those of the longer run. The rate the replica
+    /// sustains is left for [`sustain`] (only the chosen shape's is shown); the rate each
+    /// replica serves comes back beside the plan for it.
+    fn plan(&self) -> Option<(Capacity, f64)> {
+        let (e, s) = (self.e, self.s);
+        // The longer run can land either side of a target the short one met: step up until it
+        // meets too (a few replicas at most); a count that kept up in the short run but not the
+        // long one steps up until it keeps up. The user's own card count stays.
+        let (mut n, mut shown) = (self.n, self.shown(self.n));
+        let misses = |shown: &Option<(f64, Latency, Outcome)>| match shown {
+            None => true,
+            Some((_, l, _)) => self.searched && !l.meets(s),
+        };
+        while s.parallel.gpus == 0 && n < self.max_replicas && misses(&shown) && n <= self.guess_n + 8 {
+            match self.shown(n + 1) {
+                Some(next) if next.1.meets(s) || shown.is_none() => (n, shown) = (n + 1, Some(next)),
+                _ => break,
+            }
+        }
+        let (rate, l, _) = shown?;
+        // What the engine admits at once: whole requests in the cache, the sequence cap and the
+        // token budget (vLLM caps max_num_seqs at max_num_batched_tokens), whichever is least.
+        let concurrency = f64::from(full_requests(e, s, self.g)).min(e.chunk * e.groups);
+        let cards = n * e.cards();
+        let tokens = rate * f64::from(n) * e.output;
+        let plan = Capacity {
+            tp: e.tp,
+            ep: e.ep,
+            replicas: n,
+            cards,
+            kv_tokens: e.kv_tokens,
+            max_concurrency: concurrency,
+            sustained_rps: 0.0,
+            near_saturation: false,
+            rate_rps: rate * f64::from(n),
+            latency: l,
+            tokens_s: tokens,
+            tokens_s_gpu: tokens / f64::from(cards),
+            tokens_s_user: per_user(l.tpot_p50_s),
+            meets: l.meets(s),
+            tier: e.tier(),
+        };
+        Some((plan, rate))
+    }
 }
 
 /// Whole requests replica `e`'s cache holds, within the sequence cap.
@@ -281,16 +426,19 @@ fn sustain(e: &Engine, s: &Scenario, g: &Gpu, plan: Capacity, rate: f64) -> Capa
 }
 
 /// The smallest n in 1..=max with `pred(n)` (a `pred` that stays true once true), searched from
-/// a guess: down from it when it holds, galloping up when it does not — after checking that `max`
-/// holds at all (a card too slow for the targets at any count is then one probe, not a gallop).
-fn found(guess: u32, max: u32, pred: &dyn Fn(u32) -> bool) -> Option<u32> {
+/// a guess: down from it when it holds, galloping up when it does not. Unless `hopeful` (the
+/// guess comes from a plan that met the targets), the gallop first checks that `max` holds at
+/// all: a card too slow for the targets at any count is then one probe, not a gallop; a hopeful
+/// guess that misses is usually a count or two short, which the gallop finds before `max`
+/// (the most replicas, each with the least load, the longest run of the search).
+fn found(guess: u32, max: u32, hopeful: bool, pred: &dyn Fn(u32) -> bool) -> Option<u32> {
     if pred(guess) {
         if guess == 1 || !pred(guess - 1) {
             return Some(guess);
         }
         return smallest(guess - 1, pred);
     }
-    if guess >= max || !pred(max) {
+    if guess >= max || (!hopeful && !pred(max)) {
         return None;
     }
     let mut lo = guess;
@@ -419,10 +567,7 @@ pub fn capacity(m: &ModelSpec, s: &Scenario, g: &Gpu) -> Option<Capacity> {
     super::super::units::sort_stable_by(&mut shapes, |a, b| (a.1, a.0).cmp(&(b.1, b.0)));
     // The closed-form queue ranks the shapes cheaply; the simulation then sizes the best, and the
     // second when the best misses the targets (the closed form can misrank near a target).
-    let better = |c: &Capacity, b: &Capacity| {
-        let (ka, kb) = (key(c), key(b));
-        ka.0.cmp(&kb.0).then(ka.1.cmp(&kb.1)).then(ka.2.total_cmp(&kb.2)).is_lt()
-    };
+    let better = |c: &Capacity, b: &Capacity| ahead(key(c), key(b));
     let mut ranked: Vec<(Capacity, Engine)> = Vec::new();
     for (t, e) in shapes {
         if ranked.iter().any(|(b, _)| b.meets && e > b.cards) {
@@ -438,18 +583,26 @@ pub fn capacity(m: &ModelSpec, s: &Scenario, g: &Gpu) -> Option<Capacity> {
         let at = ranked.iter().position(|(b, _)| better(&c, b)).unwrap_or(ranked.len());
         ranked.insert(at, (c, engine));
     }
-    let mut best: Option<(Capacity, f64, &Engine)> = None;
+    // The searches rank the shapes they size (the fewest cards that meet the targets); the
+    // longer run is taken for the best, or the next when the best's cannot keep up at all.
+    let mut searched: Vec<Search> = Vec::new();
     for (guess, engine) in ranked.iter().take(2) {
-        if best.as_ref().is_some_and(|(b, _, _)| b.meets) {
+        if searched.first().is_some_and(|b| !b.rank().0) {
             break;
         }
-        let Some((c, rate)) = plan_for(engine, s, g, guess.replicas) else { continue };
-        if best.as_ref().is_none_or(|(b, _, _)| better(&c, b)) {
-            best = Some((c, rate, engine));
-        }
+        let search = Search::new(engine, s, g, (guess.replicas, guess.meets));
+        let rank = search.rank();
+        let at = searched.iter().position(|b| ahead(rank, b.rank()));
+        searched.insert(at.unwrap_or(searched.len()), search);
     }
     // Only the chosen shape's sustained rate is simulated (a closed loop of up to 256 users).
-    best.map(|(c, rate, engine)| sustain(engine, s, g, c, rate))
+    searched.iter().find_map(|search| search.plan().map(|(c, rate)| sustain(search.e, s, g, c, rate)))
+}
+
+/// Whether a plan ranked (misses the targets, cards, p99 first-token latency) comes before
+/// another: the fewest cards that meet the targets, then the quickest first token.
+fn ahead(a: (bool, u32, f64), b: (bool, u32, f64)) -> bool {
+    a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.total_cmp(&b.2)).is_lt()
 }
 
 /// The tensor-parallel widths a replica may use: [`TP_DEGREES`] that fit in one server and

@@ -108,6 +108,9 @@ pub struct Spread {
     /// 95% confidence interval of the p99 (order statistics: ranks n·q ∓ 1.96·√(n·q·(1 − q))).
     pub p99_low: f64,
     pub p99_high: f64,
+    /// Half the 95% confidence interval of the mean, 1.96·s/√n (the values taken as
+    /// independent).
+    pub mean_half: f64,
 }
 
 impl Spread {
@@ -118,6 +121,8 @@ impl Spread {
         }
         let n = v.len() as f64;
         let mean = v.iter().sum::<f64>() / n;
+        let var = v.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0).at_least(1.0);
+        let mean_half = 1.96 * (var / n).sqrt();
         let index = |rank: f64| (rank.ceil().at_least(1.0) as usize).min(v.len()) - 1;
         let half = 1.96 * (n * 0.99 * 0.01).sqrt();
         // Five order statistics, the lowest first: each selection leaves every larger value to
@@ -138,7 +143,7 @@ impl Spread {
             start = i + 1;
         }
         let [p50, p90, p99_low, p99, p99_high] = at.map(from_total_order_key);
-        Spread { mean, p50, p90, p99, p99_low, p99_high }
+        Spread { mean, p50, p90, p99, p99_low, p99_high, mean_half }
     }
 }
 
@@ -605,9 +610,10 @@ fn first_arrivals(e: &Engine, load: Load, users: u32, last: usize, rng: &mut Rng
 /// The measured requests' latencies and the completions the rate counts.
 #[derive(Default)]
 struct Tally {
-    ttft: Vec<f64>,
-    tpot: Vec<f64>,
-    e2e: Vec<f64>,
+    /// Every request past the warm-up that finished, in finish order: (id, first token, time per
+    /// token (NaN for a one-token answer), end to end, finish time). Those past the measured
+    /// window are kept for a run carried on over more of them ([`Sim::widen`]).
+    done: Vec<(usize, f64, f64, f64, f64)>,
     completed: f64,
     /// Measured requests still running or to come.
     left: usize,
@@ -625,12 +631,13 @@ impl Tally {
     /// completion rate, the mean batch (`batch_time` = Σ running × step time), the prefill's
     /// share of the time (`prefill_busy`) and the latencies' spreads.
     fn outcome(
-        self,
+        &self,
         start: f64,
         (batch_time, prefill_busy): (f64, f64),
         (preemptions, peak_kv): (u32, f64),
     ) -> Outcome {
         let span = (self.end - start).at_least(1e-12);
+        let measured = || self.done.iter().filter(|d| d.0 < self.window.end);
         Outcome {
             rate: self.completed / span,
             batch: batch_time / span,
@@ -638,23 +645,27 @@ impl Tally {
             preemptions,
             peak_kv,
             finished: true,
-            ttft: Spread::of(self.ttft),
-            tpot: Spread::of(self.tpot),
-            e2e: Spread::of(self.e2e),
+            ttft: Spread::of(measured().map(|d| d.1).collect()),
+            tpot: Spread::of(measured().map(|d| d.2).filter(|t| !t.is_nan()).collect()),
+            e2e: Spread::of(measured().map(|d| d.3).collect()),
         }
     }
 
     /// A tally of the requests numbered `window`.
     fn new(window: std::ops::Range<usize>, targets: Option<Targets>) -> Self {
         let measured = window.len();
-        Self {
-            left: measured,
-            window,
-            targets,
-            ttft: Vec::with_capacity(measured),
-            tpot: Vec::with_capacity(measured),
-            e2e: Vec::with_capacity(measured),
-            ..Self::default()
+        Self { left: measured, window, targets, done: Vec::with_capacity(measured + measured / 8), ..Self::default() }
+    }
+
+    /// The measured requests now run up to `last`: those of them already finished count, and
+    /// no targets are judged any more.
+    fn widen(&mut self, last: usize) {
+        let old = std::mem::replace(&mut self.window.end, last);
+        self.targets = None;
+        self.left += last - old;
+        for d in self.done.iter().filter(|d| (old..last).contains(&d.0)) {
+            self.left -= 1;
+            self.end = self.end.at_least(d.4);
         }
     }
 
@@ -662,12 +673,13 @@ impl Tally {
     fn finished(&mut self, r: &Request, now: f64, measuring: bool) {
         // Every completion inside the measured window counts towards the rate, whoever's.
         self.completed += if measuring { 1.0 } else { 0.0 };
-        if self.window.contains(&r.id) {
-            let ttft = r.first - r.arrival;
-            let tpot = (r.made > 1.0).then(|| (now - r.first) / (r.made - 1.0));
-            self.ttft.push(ttft);
-            self.e2e.push(now - r.arrival);
-            self.tpot.extend(tpot);
+        if r.id < self.window.start {
+            return;
+        }
+        let ttft = r.first - r.arrival;
+        let tpot = (r.made > 1.0).then(|| (now - r.first) / (r.made - 1.0));
+        self.done.push((r.id, ttft, tpot.unwrap_or(f64::NAN), now - r.arrival, now));
+        if r.id < self.window.end {
             if let Some(t) = &self.targets {
                 self.over.count(t, ttft, tpot);
             }
@@ -688,6 +700,11 @@ struct Limits {
     admit: bool,
 }
 
+/// Rounds of a closed loop's users its warm-up need not exceed: the users start spread over one
+/// request's time ([`first_arrivals`]), so a few rounds mix them (a lone user has no queue to
+/// fill: ten requests, not 250).
+const ROUNDS: u32 = 10;
+
 /// The closed loop's users, and the warm-up's and the run's request counts. A closed loop starts
 /// with every user asking at once: the warm-up lets that burst clear (one round of every user)
 /// and the measured requests span another round at least; a benchmark measures every prompt.
@@ -696,7 +713,7 @@ fn window(load: Load, run: Run) -> (u32, usize, usize) {
     let (warmup, last) = match load {
         Load::Bench { prompts, .. } => (0, prompts.clamp(1, 1 << 20) as usize),
         _ => {
-            let warmup = run.warmup.max(users) as usize;
+            let warmup = run.warmup.min(ROUNDS * users).max(users) as usize;
             (warmup, warmup + run.requests.max(users).max(1) as usize)
         }
     };
@@ -745,93 +762,210 @@ pub fn simulate(e: &Engine, load: Load, run: Run) -> Option<Outcome> {
 /// replica count meets them, and the answer is the full run's.
 #[must_use]
 pub fn simulate_against(e: &Engine, load: Load, run: Run, targets: Option<Targets>) -> Option<Outcome> {
-    let cap = e.kv_tokens.floor();
-    let mean_prompt = (e.prompt - e.enc_seq).at_least(1.0);
-    if e.enc_seq + mean_prompt + e.output.at_least(1.0) > cap {
-        return None;
-    }
-    // vLLM counts decode tokens against max_num_batched_tokens too, so no more requests run than
-    // the budget has tokens.
-    let budget = (e.chunk * e.groups).floor().at_least(1.0);
-    let seqs = if run.max_seqs == 0 { budget } else { f64::from(run.max_seqs).at_most(budget) };
-    let (users, warmup, last) = window(load, run);
-    let mut rng = Rng(run.seed);
-    let mut pending = first_arrivals(e, load, users, last, &mut rng)?;
-    let mut arrived = 0;
-    let mut waiting = std::collections::VecDeque::<Request>::new();
-    let mut running = Batch::default();
-    // The requests finishing in a step (one buffer for the whole run).
-    let mut finished = Vec::new();
-    let (mut now, mut kv) = (0.0_f64, 0.0_f64);
-    let mut tally = Tally::new(warmup..last, targets);
-    let (mut preemptions, mut prefill_time, mut batch_time, mut peak_kv) = (0, 0.0, 0.0, 0.0_f64);
-    let (mut start, mut cpu) = (f64::NAN, Overlap::default());
-    let mut memo = StepMemo::default();
+    Sim::start(e, load, run, targets).map(|mut sim| sim.advance())
+}
 
-    for _ in 0..STEP_LIMIT {
-        if running.running == 0 && waiting.is_empty() {
+/// One replica's run in progress: everything the simulation keeps between steps. A run that
+/// finished can be carried on over more measured requests ([`Sim::widen`]): arrivals never
+/// depend on how many requests are measured, so a short run is the first part of a longer one
+/// with the same seed and warm-up, step for step, and its steps need not be taken again (a
+/// search's run at the replica count it chose becomes the start of the run whose figures are
+/// shown).
+pub struct Sim<'e> {
+    e: &'e Engine,
+    load: Load,
+    /// The cache's tokens, and the mean prompt a request brings.
+    cap: f64,
+    mean_prompt: f64,
+    /// The step's token budget and the cap on running requests.
+    budget: f64,
+    seqs: f64,
+    users: u32,
+    warmup: usize,
+    last: usize,
+    rng: Rng,
+    pending: Pending,
+    arrived: usize,
+    waiting: std::collections::VecDeque<Request>,
+    running: Batch,
+    /// The requests finishing in a step (one buffer for the whole run).
+    finished: Vec<Request>,
+    now: f64,
+    kv: f64,
+    tally: Tally,
+    preemptions: u32,
+    prefill_time: f64,
+    batch_time: f64,
+    peak_kv: f64,
+    /// When the first measured request arrived (NaN before).
+    start: f64,
+    cpu: Overlap,
+    memo: StepMemo,
+    steps: u32,
+    /// Stopped at the targets or the step limit: the figures cannot be carried on.
+    stopped: bool,
+}
+
+impl<'e> Sim<'e> {
+    /// A run of `e` under `load`, nothing simulated yet; `None` when the replica cannot hold a
+    /// single mean request (its prompt and answer exceed the KV cache) or the load is empty.
+    #[must_use]
+    pub fn start(e: &'e Engine, load: Load, run: Run, targets: Option<Targets>) -> Option<Self> {
+        let cap = e.kv_tokens.floor();
+        let mean_prompt = (e.prompt - e.enc_seq).at_least(1.0);
+        if e.enc_seq + mean_prompt + e.output.at_least(1.0) > cap {
+            return None;
+        }
+        // vLLM counts decode tokens against max_num_batched_tokens too, so no more requests run
+        // than the budget has tokens.
+        let budget = (e.chunk * e.groups).floor().at_least(1.0);
+        let seqs = if run.max_seqs == 0 { budget } else { f64::from(run.max_seqs).at_most(budget) };
+        let (users, warmup, last) = window(load, run);
+        let mut rng = Rng(run.seed);
+        let pending = first_arrivals(e, load, users, last, &mut rng)?;
+        Some(Self {
+            e,
+            load,
+            cap,
+            mean_prompt,
+            budget,
+            seqs,
+            users,
+            warmup,
+            last,
+            rng,
+            pending,
+            arrived: 0,
+            waiting: std::collections::VecDeque::new(),
+            running: Batch::default(),
+            finished: Vec::new(),
+            now: 0.0,
+            kv: 0.0,
+            tally: Tally::new(warmup..last, targets),
+            preemptions: 0,
+            prefill_time: 0.0,
+            batch_time: 0.0,
+            peak_kv: 0.0,
+            start: f64::NAN,
+            cpu: Overlap::default(),
+            memo: StepMemo::default(),
+            steps: 0,
+            stopped: false,
+        })
+    }
+
+    /// Carries a finished run on until `requests` are measured (the warm-up kept): false, and
+    /// nothing changed, when it cannot be — a benchmark's fixed prompts, a run stopped at its
+    /// targets or the step limit, or fewer requests than it measured. The targets are dropped.
+    pub fn widen(&mut self, requests: u32) -> bool {
+        let last = self.warmup + requests.max(self.users).max(1) as usize;
+        if self.stopped || matches!(self.load, Load::Bench { .. }) || last < self.last {
+            return false;
+        }
+        self.last = last;
+        self.tally.widen(last);
+        true
+    }
+
+    /// Steps until every measured request has finished (or the run misses its targets for
+    /// certain, or reaches the step limit: then `finished` is false and the figures are partial).
+    pub fn advance(&mut self) -> Outcome {
+        while self.tally.left > 0 {
+            if self.steps == STEP_LIMIT {
+                self.stopped = true;
+                return self.partial();
+            }
+            self.steps += 1;
+            if self.step() {
+                self.stopped = true;
+                return self.partial();
+            }
+        }
+        // The cache holds exactly the running requests' tokens (debug builds: the tests).
+        debug_assert!(
+            (self.kv - self.running.held()).abs() <= 1e-6 * self.kv.max(1.0),
+            "cache {} against {}",
+            self.kv,
+            self.running.held()
+        );
+        self.tally.outcome(
+            self.start,
+            (self.batch_time, self.prefill_time / self.now.max(1e-12)),
+            (self.preemptions, self.peak_kv),
+        )
+    }
+
+    fn partial(&self) -> Outcome {
+        Outcome { preemptions: self.preemptions, peak_kv: self.peak_kv, ..Outcome::default() }
+    }
+
+    /// One scheduler step (or one stride of pure decode steps); true when the measured
+    /// requests have missed the targets for certain.
+    fn step(&mut self) -> bool {
+        let (e, load, cap) = (self.e, self.load, self.cap);
+        if self.running.running == 0 && self.waiting.is_empty() {
             // Idle: wait for the next arrival; an idle engine forms a step at once.
-            now = now.at_least(pending.next() + e.frontend_s);
-            cpu = Overlap { formed: now, head: 0.0 };
+            self.now = self.now.at_least(self.pending.next() + e.frontend_s);
+            self.cpu = Overlap { formed: self.now, head: 0.0 };
         }
         // A request sent at t reaches the scheduler frontend_s later: one sent as the last answer
         // ends misses the step that starts then (its first token is still timed from t).
-        while let Some((t, user)) = pending.due(cpu.cutoff(e, now) - e.frontend_s) {
-            waiting.push_back(draw(e, &mut rng, (cap, mean_prompt), arrived, (t, user)));
-            arrived += 1;
-            if arrived == warmup + 1 {
-                start = now;
+        while let Some((t, user)) = self.pending.due(self.cpu.cutoff(e, self.now) - e.frontend_s) {
+            self.waiting.push_back(draw(e, &mut self.rng, (cap, self.mean_prompt), self.arrived, (t, user)));
+            self.arrived += 1;
+            if self.arrived == self.warmup + 1 {
+                self.start = self.now;
             }
             if let Load::Rate(r) = load {
-                pending.push(t + rng.exp(1.0 / r), 0);
+                self.pending.push(t + self.rng.exp(1.0 / r), 0);
             }
         }
-        let before = preemptions;
-        preemptions += running.preempt(&mut waiting, &mut kv, (cap, e.per_step));
-        let step_mix = running.mix();
+        let before = self.preemptions;
+        self.preemptions += self.running.preempt(&mut self.waiting, &mut self.kv, (cap, e.per_step));
+        let step_mix = self.running.mix();
         let Mix { decoding, context, .. } = step_mix;
         // Decode tokens first, then prefill chunks in admission order, then admissions; vLLM V1
         // admits nobody in a step that preempted.
         // Under speculative decoding a decoding request's drafted tokens take budget too.
-        let room = (budget - decoding * e.verify).at_least(0.0);
-        let limits = Limits { seqs, cap, reserved: step_mix.growth(e.per_step), admit: preemptions == before };
-        let chunk = running.prefill(&mut waiting, &mut kv, room, limits);
-        let until_arrival = if waiting.is_empty() { pending.next() + e.frontend_s - now } else { f64::INFINITY };
-        let n =
-            if chunk == 0.0 && decoding > 0.0 { step_mix.stride(e, &mut memo, cap - kv, until_arrival) } else { 1.0 };
+        let room = (self.budget - decoding * e.verify).at_least(0.0);
+        let limits =
+            Limits { seqs: self.seqs, cap, reserved: step_mix.growth(e.per_step), admit: self.preemptions == before };
+        let chunk = self.running.prefill(&mut self.waiting, &mut self.kv, room, limits);
+        let until_arrival =
+            if self.waiting.is_empty() { self.pending.next() + e.frontend_s - self.now } else { f64::INFINITY };
+        let n = if chunk == 0.0 && decoding > 0.0 {
+            step_mix.stride(e, &mut self.memo, cap - self.kv, until_arrival)
+        } else {
+            1.0
+        };
         let (prefill, ctx) = (chunk / e.groups.at_least(1.0), context + decoding * e.per_step * (n - 1.0) / 2.0);
-        let dt = n * e.step_remembered(Some(&mut memo), decoding, ctx, prefill, cpu.head);
-        cpu = cpu.after(e, (now, dt, n), decoding, prefill);
-        now += dt;
+        let dt = n * e.step_remembered(Some(&mut self.memo), decoding, ctx, prefill, self.cpu.head);
+        self.cpu = self.cpu.after(e, (self.now, dt, n), decoding, prefill);
+        self.now += dt;
         if chunk > 0.0 {
-            prefill_time += dt;
+            self.prefill_time += dt;
         }
-        if !start.is_nan() {
-            batch_time += decoding * dt;
+        if !self.start.is_nan() {
+            self.batch_time += decoding * dt;
         }
         // Tokens out: n for each decoding request, the first for each prompt just completed.
-        let freed = running.emit(n, e.per_step, now, &mut kv, &mut finished);
-        for r in &finished {
-            tally.finished(r, now, !start.is_nan());
+        let freed = self.running.emit(n, e.per_step, self.now, &mut self.kv, &mut self.finished);
+        for r in &self.finished {
+            self.tally.finished(r, self.now, !self.start.is_nan());
             match load {
                 Load::Users { think_s, .. } => {
-                    pending.push(now + if think_s > 0.0 { rng.exp(think_s) } else { 0.0 }, r.user);
+                    let think = if think_s > 0.0 { self.rng.exp(think_s) } else { 0.0 };
+                    self.pending.push(self.now + think, r.user);
                 }
-                Load::Bench { .. } if arrived + pending.0.len() < last => pending.push(now, r.user),
+                Load::Bench { .. } if self.arrived + self.pending.0.len() < self.last => {
+                    self.pending.push(self.now, r.user);
+                }
                 _ => {}
             }
         }
-        peak_kv = peak_kv.at_least(kv + freed);
-        if tally.targets.is_some() && !finished.is_empty() && tally.over.missed(last - warmup) {
-            return Some(Outcome { preemptions, peak_kv, ..Outcome::default() });
-        }
-        if tally.left == 0 {
-            // The cache holds exactly the running requests' tokens (debug builds: the tests).
-            debug_assert!((kv - running.held()).abs() <= 1e-6 * kv.max(1.0), "cache {kv} against {}", running.held());
-            return Some(tally.outcome(start, (batch_time, prefill_time / now.max(1e-12)), (preemptions, peak_kv)));
-        }
+        self.peak_kv = self.peak_kv.at_least(self.kv + freed);
+        self.tally.targets.is_some() && !self.finished.is_empty() && self.tally.over.missed(self.last - self.warmup)
     }
-    Some(Outcome { preemptions, peak_kv, ..Outcome::default() })
 }
 
 #[cfg(test)]
