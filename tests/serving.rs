@@ -114,6 +114,21 @@ fn tighter_targets_need_more_cards_and_a_prefix_cache_fewer() {
     assert!(c.cards <= base.cards && c.latency.ttft_p50_s < base.latency.ttft_p50_s, "{c:?} vs {base:?}");
 }
 
+/// The rate a replica sustains is that of the engine the user runs: under a cap of four running
+/// requests it completes at most four answers per answer's time (Little's law: rate = running /
+/// response, and no answer of 512 tokens is shorter than 511 decode steps of one request).
+#[test]
+fn the_sustained_rate_keeps_the_sequence_cap() {
+    let mut s = qwen72b("h100-sxm", 0);
+    s.inference.max_seqs = 4;
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let g = card("h100-sxm");
+    let c = capacity(&m, &s, &g).unwrap_or_else(|| panic!("plan"));
+    let e = Engine::new(&m, &s, &g, c.tp, c.ep).unwrap_or_else(|| panic!("engine"));
+    let fastest = 511.0 * e.step(1.0, 0.0);
+    assert!(c.sustained_rps > 0.0 && c.sustained_rps <= 4.0 / fastest, "{} against {}", c.sustained_rps, 4.0 / fastest);
+}
+
 /// An offered rate in requests per second: the plan serves exactly that load.
 #[test]
 fn an_offered_rate_is_served_in_full() {

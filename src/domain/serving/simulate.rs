@@ -712,10 +712,11 @@ fn window(load: Load, run: Run) -> (u32, usize, usize) {
     let users = if let Load::Users { users, .. } = load { users.clamp(1, 1 << 20) } else { 0 };
     let (warmup, last) = match load {
         Load::Bench { prompts, .. } => (0, prompts.clamp(1, 1 << 20) as usize),
-        _ => {
-            let warmup = run.warmup.min(ROUNDS * users).max(users) as usize;
-            (warmup, warmup + run.requests.max(users).max(1) as usize)
+        Load::Users { .. } => {
+            let warmup = run.warmup.min(ROUNDS.saturating_mul(users)).max(users) as usize;
+            (warmup, warmup + run.requests.max(users) as usize)
         }
+        Load::Rate(_) => (run.warmup as usize, run.warmup as usize + run.requests.max(1) as usize),
     };
     (users, warmup, last)
 }
