@@ -178,19 +178,7 @@ pub fn max_seqs(s: &Scenario, g: &Gpu) -> u32 {
 /// users (the busiest replica takes the rounded-up share). `None` when it falls behind an offered
 /// rate (completes under 80% of it) or cannot hold a request.
 pub fn replica(e: &Engine, s: &Scenario, g: &Gpu, n: u32, run: Run) -> Option<(f64, Latency, Outcome)> {
-    replica_against(e, s, g, n, run, None)
-}
-
-/// [`replica`], `None` as soon as the run misses the `targets` for certain.
-fn replica_against(
-    e: &Engine,
-    s: &Scenario,
-    g: &Gpu,
-    n: u32,
-    run: Run,
-    targets: Option<Targets>,
-) -> Option<(f64, Latency, Outcome)> {
-    let mut sim = start(e, s, g, n, run, targets)?;
+    let mut sim = start(e, s, g, n, run, None)?;
     read(&sim.advance(), sim_load(s, n))
 }
 
@@ -378,26 +366,31 @@ impl<'a> Search<'a> {
         // What the engine admits at once: whole requests in the cache, the sequence cap and the
         // token budget (vLLM caps max_num_seqs at max_num_batched_tokens), whichever is least.
         let concurrency = f64::from(full_requests(e, s, self.g)).min(e.chunk * e.groups);
-        let cards = n * e.cards();
-        let tokens = rate * f64::from(n) * e.output;
-        let plan = Capacity {
-            tp: e.tp,
-            ep: e.ep,
-            replicas: n,
-            cards,
-            kv_tokens: e.kv_tokens,
-            max_concurrency: concurrency,
-            sustained_rps: 0.0,
-            near_saturation: false,
-            rate_rps: rate * f64::from(n),
-            latency: l,
-            tokens_s: tokens,
-            tokens_s_gpu: tokens / f64::from(cards),
-            tokens_s_user: per_user(l.tpot_p50_s),
-            meets: l.meets(s),
-            tier: e.tier(),
-        };
-        Some((plan, rate))
+        Some((planned(e, n, (rate, l), l.meets(s), concurrency), rate))
+    }
+}
+
+/// The plan of `n` replicas of `e`, each serving `rate` with latencies `l` and admitting
+/// `concurrency` requests at once (the sustained rate is left for [`sustain`]).
+fn planned(e: &Engine, n: u32, (rate, l): Read, meets: bool, concurrency: f64) -> Capacity {
+    let cards = n * e.cards();
+    let tokens = rate * f64::from(n) * e.output;
+    Capacity {
+        tp: e.tp,
+        ep: e.ep,
+        replicas: n,
+        cards,
+        kv_tokens: e.kv_tokens,
+        max_concurrency: concurrency,
+        sustained_rps: 0.0,
+        near_saturation: false,
+        rate_rps: rate * f64::from(n),
+        latency: l,
+        tokens_s: tokens,
+        tokens_s_gpu: tokens / f64::from(cards),
+        tokens_s_user: per_user(l.tpot_p50_s),
+        meets,
+        tier: e.tier(),
     }
 }
 
@@ -480,27 +473,8 @@ fn closed_form_plan(e: &Engine, s: &Scenario) -> Option<Capacity> {
     // Each replica count is solved once: the searches below ask for some of them twice.
     let rate_of = memoized(|n| replica_rate(e, s, n));
     let ok = |n: u32| rate_of(n).filter(|(_, l)| l.meets(s));
-    let build = |n: u32, (rate, l): (f64, Latency), meets: bool| {
-        let cards = n * e.cards();
-        let tokens = rate * f64::from(n) * e.output;
-        Capacity {
-            tp: e.tp,
-            ep: e.ep,
-            replicas: n,
-            cards,
-            kv_tokens: e.kv_tokens,
-            max_concurrency: e.kv_tokens / (e.prompt + e.output).max(1.0),
-            sustained_rps: 0.0,
-            near_saturation: false,
-            rate_rps: rate * f64::from(n),
-            latency: l,
-            tokens_s: tokens,
-            tokens_s_gpu: tokens / f64::from(cards),
-            tokens_s_user: per_user(l.tpot_p50_s),
-            meets,
-            tier: e.tier(),
-        }
-    };
+    let build =
+        |n: u32, read: Read, meets: bool| planned(e, n, read, meets, e.kv_tokens / (e.prompt + e.output).max(1.0));
     // The user's own card count: that many replicas, whatever the targets say.
     if s.parallel.gpus > 0 {
         let n = (s.parallel.gpus / e.cards()).max(1);
