@@ -155,8 +155,11 @@ try {
     await ctx.close();
     const again = await open(link, { width: 1280, height: 1000 }, 'en-US');
     await again.page.locator('[data-testid=ranking] tbody tr').first().waitFor({ timeout: 20000 });
-    await again.page.waitForTimeout(300);
-    const opened = await again.page.locator(`[data-testid=${id}] + tr [data-testid=memory-chart]`).count();
+    // The details render after the ranking; on a busy machine 300 ms was not always enough (it
+    // failed once in a fresh-clone run), so wait for them, then count.
+    const details = again.page.locator(`[data-testid=${id}] + tr [data-testid=memory-chart]`);
+    await details.first().waitFor({ timeout: 10000 }).catch(() => {});
+    const opened = await details.count();
     check('a shared link reopens the card details', opened === 1);
     await again.ctx.close();
   }
