@@ -170,6 +170,12 @@ fn a_plan_near_saturation_says_so() {
     s.inference.rate_rps = Some(0.5);
     let c = capacity(&m, &s, &g).unwrap_or_else(|| panic!("plan"));
     assert!(!c.near_saturation, "{c:?}");
+    // 85% of what the replica sustains (a closed loop's rate, whatever the offered one): it
+    // keeps up, and is flagged.
+    let sustained = c.sustained_rps;
+    s.inference.rate_rps = Some(0.85 * sustained);
+    let c = capacity(&m, &s, &g).unwrap_or_else(|| panic!("keeps up at 85%"));
+    assert!(c.sustained_rps.to_bits() == sustained.to_bits() && c.near_saturation, "{c:?}");
 }
 
 /// A benchmark from a cold start (vLLM's `benchmark_serving.py` with `--max-concurrency`): with a
@@ -409,6 +415,44 @@ fn a_benchmark_or_a_stopped_run_is_not_carried_on() {
     let mut missed = Sim::start(&e, Load::Rate(1.0), run, Some(tight)).unwrap_or_else(|| panic!("starts"));
     assert!(!missed.advance().finished);
     assert!(!missed.widen(1000));
+}
+
+/// A run stopped where it missed its targets carries on without them as the run that never had
+/// them, to the last bit: targets decide only where a run stops (a search that judged a count
+/// short asks for its figures unjudged when no count meets). Each of the four targets stops some
+/// run here, at a closed loop and an open load; once carried on it can be widened like any
+/// finished run.
+#[test]
+fn a_run_stopped_at_its_targets_carries_on_as_the_unjudged_run() {
+    use gpu_planner::domain::serving::simulate::{simulate_against, Sim, Targets};
+    let mut s = scenario(2048, 256);
+    s.inference.context_p90 = Some(6000);
+    let e = engine(&s, 4);
+    let run = Run { requests: 300, warmup: 250, max_seqs: 1024, ..Run::default() };
+    let far = Targets { ttft_p50_s: 1e9, ttft_p99_s: 1e9, tpot_p50_ms: 1e9, tpot_p99_ms: 1e9 };
+    for load in [Load::Users { users: 40, think_s: 0.0 }, Load::Rate(4.0)] {
+        let fresh = simulate(&e, load, run).unwrap_or_else(|| panic!("runs"));
+        // Each target just under what the run without targets reads, the others far away.
+        let each = [
+            Targets { ttft_p50_s: 0.9 * fresh.ttft.p50, ..far },
+            Targets { ttft_p99_s: 0.9 * fresh.ttft.p99, ..far },
+            Targets { tpot_p50_ms: 900.0 * fresh.tpot.p50, ..far },
+            Targets { tpot_p99_ms: 900.0 * fresh.tpot.p99, ..far },
+        ];
+        for t in each {
+            let mut sim = Sim::start(&e, load, run, Some(t)).unwrap_or_else(|| panic!("starts"));
+            let stopped = sim.advance();
+            assert!(!stopped.finished && sim.missed(), "{load:?} {t:?}");
+            assert_eq!(simulate_against(&e, load, run, Some(t)), Some(stopped));
+            assert!(sim.unjudged() && !sim.missed());
+            assert_eq!(sim.advance(), fresh, "{load:?} {t:?} carried on");
+            assert!(sim.widen(400));
+            assert_eq!(
+                sim.advance(),
+                simulate(&e, load, Run { requests: 400, ..run }).unwrap_or_else(|| panic!("runs"))
+            );
+        }
+    }
 }
 
 /// A closed loop's warm-up is at most ten rounds of its users (at least one): a lone user has no

@@ -803,8 +803,11 @@ pub struct Sim<'e> {
     cpu: Overlap,
     memo: StepMemo,
     steps: u32,
-    /// Stopped at the targets or the step limit: the figures cannot be carried on.
+    /// Stopped at the step limit: the figures cannot be carried on.
     stopped: bool,
+    /// Stopped where the measured requests missed the targets for certain: the run can carry
+    /// on without them ([`Sim::unjudged`]).
+    missed: bool,
 }
 
 impl<'e> Sim<'e> {
@@ -852,6 +855,7 @@ impl<'e> Sim<'e> {
             memo: StepMemo::default(),
             steps: 0,
             stopped: false,
+            missed: false,
         })
     }
 
@@ -860,11 +864,31 @@ impl<'e> Sim<'e> {
     /// targets or the step limit, or fewer requests than it measured. The targets are dropped.
     pub fn widen(&mut self, requests: u32) -> bool {
         let last = self.warmup + requests.max(self.users).max(1) as usize;
-        if self.stopped || matches!(self.load, Load::Bench { .. }) || last < self.last {
+        if self.stopped || self.missed || matches!(self.load, Load::Bench { .. }) || last < self.last {
             return false;
         }
         self.last = last;
         self.tally.widen(last);
+        true
+    }
+
+    /// Whether the run stopped where it missed its targets for certain.
+    #[must_use]
+    pub fn missed(&self) -> bool {
+        self.missed
+    }
+
+    /// Drops the targets, so that a run stopped at them carries on ([`Sim::advance`]) as the
+    /// run without targets: they decide only where a run stops, never a step, so it ends as that
+    /// run would, step for step (a search that judged a count and found it short asks for the
+    /// same count's figures unjudged when no count meets). False, and nothing changed, for a run
+    /// stopped at the step limit.
+    pub fn unjudged(&mut self) -> bool {
+        if self.stopped {
+            return false;
+        }
+        self.tally.targets = None;
+        self.missed = false;
         true
     }
 
@@ -878,7 +902,7 @@ impl<'e> Sim<'e> {
             }
             self.steps += 1;
             if self.step() {
-                self.stopped = true;
+                self.missed = true;
                 return self.partial();
             }
         }
