@@ -93,6 +93,36 @@ fn whisper_decoding_reads_only_the_decoder() {
     assert!(e.step(1.0, 1.0) > e.step(1.0, 0.0) + m.encoder_fraction() * weights / bw * 0.99);
 }
 
+/// In the step-level simulation a lone Whisper request brings its 1,500 encoder positions with its
+/// 4 prompt tokens: its first token takes the trip to the scheduler and one step that prefills
+/// all 1,504, and the cache peaks at the encoder output, the prompt and the whole answer. An
+/// audio clip too long for a small cache is cut so the request still fits (one token of answer),
+/// and every request is served.
+#[test]
+fn a_lone_whisper_request_prefills_and_holds_its_encoder_positions() {
+    use gpu_planner::domain::serving::simulate::{simulate, Load, Run};
+    use gpu_planner::domain::serving::FRONTEND_S;
+    let s = whisper_serving("l4");
+    let m = model("whisper-large-v3");
+    let g = Catalog::embedded().gpu("l4").cloned().unwrap_or_else(|| panic!("l4"));
+    let e = Engine::new(&m, &s, &g, 1, 1).unwrap_or_else(|| panic!("fits an L4"));
+    let run = Run { requests: 50, warmup: 0, max_seqs: 256, ..Run::default() };
+    let o = simulate(&e, Load::Users { users: 1, think_s: 0.0 }, run).unwrap_or_else(|| panic!("runs"));
+    assert_close(o.ttft.p50, FRONTEND_S + e.step_at(0.0, 0.0, 1504.0), 1e-9);
+    assert_close(o.peak_kv, 1500.0 + 4.0 + 200.0, 1e-12);
+    // Prompts drawn around 400 tokens (p90 4,000) in a cache of a few of them: cut to fit.
+    let mut small = whisper_serving("l4");
+    small.inference.context = 400;
+    small.inference.context_p90 = Some(4000);
+    small.inference.output_tokens = 8;
+    let e = Engine::new(&m, &small, &g, 1, 1).unwrap_or_else(|| panic!("fits an L4"));
+    let mut tight = e;
+    tight.kv_tokens = 3000.0;
+    let o = simulate(&tight, Load::Users { users: 2, think_s: 0.0 }, Run { requests: 300, ..run })
+        .unwrap_or_else(|| panic!("runs"));
+    assert!(o.finished && o.peak_kv <= 3000.0, "{o:?}");
+}
+
 /// Training holds both stacks' activations: removing the encoder from the same model leaves
 /// less, by at least the encoder stack's own share at its 1,500 positions.
 #[test]

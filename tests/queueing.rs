@@ -343,6 +343,30 @@ fn an_offered_rate_is_split_over_the_replicas() {
     }
 }
 
+/// A card that meets the targets at no count is shown at the fewest replicas that keep up,
+/// read from the search's 300 requests (how far off it is, not a plan to buy); the same
+/// replicas at the user's own card count are read as long as their figures need (up to 1,000).
+#[test]
+fn a_plan_that_misses_at_every_count_is_read_from_the_search() {
+    use gpu_planner::domain::serving::SEARCH;
+    let mut s = rag(2048, 256, Some(6000));
+    s.inference.concurrent = 40;
+    s.inference.tp = 4;
+    s.inference.tpot_p50_ms = 0.1; // no replica makes a token in 0.1 ms
+    let c = plan(&s);
+    assert!(!c.meets && c.tp == 4, "{c:?}");
+    let e = engine(&s, 4);
+    let one = |run: Run| replica(&e, &s, &card("h100-sxm"), c.replicas, run).unwrap_or_else(|| panic!("keeps up"));
+    assert_eq!(c.latency, one(SEARCH).1);
+    let longer = one(SHOWN).1;
+    assert!(longer != c.latency, "the longer run reads the same: {longer:?}");
+    let mut fixed = s.clone();
+    fixed.parallel.gpus = c.cards;
+    let own = plan(&fixed);
+    assert_eq!(own.replicas, c.replicas);
+    assert!((4..=10).any(|k| one(Run { requests: k * 100, ..SHOWN }).1 == own.latency), "{own:?}");
+}
+
 /// Each latency target binds on its own: an unreachable median time per token fails the plan
 /// even when every other target is loose.
 #[test]

@@ -136,6 +136,23 @@ fn the_caps_hold_and_a_full_cache_preempts() {
     assert!(seen >= 3, "{seen}");
 }
 
+/// A request is admitted only with room for its first token beside the prompt: in a cache of
+/// two prompts and one token, the second user waits rather than take the token the first one's
+/// answer needs, and the cache never holds more than it has.
+#[test]
+fn admission_leaves_room_for_the_first_token() {
+    let s = scenario(1000, 100);
+    let mut e = engine(&s, 4);
+    e.kv_tokens = 2001.0;
+    let o = run(&e, Load::Users { users: 2, think_s: 0.0 });
+    assert!(o.finished && o.peak_kv <= 2001.0, "{o:?}");
+    assert_close(o.peak_kv, 1100.0, 1e-12); // one request at a time
+                                            // Room for both whole requests: both run at once.
+    e.kv_tokens = 2200.0;
+    let both = run(&e, Load::Users { users: 2, think_s: 0.0 });
+    assert!(both.finished && both.peak_kv > 1100.0 && both.peak_kv <= 2200.0, "{both:?}");
+}
+
 /// The same scenario and seed give the same figures; another seed other draws.
 #[test]
 fn a_run_is_reproducible_from_its_seed() {

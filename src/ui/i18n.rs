@@ -262,7 +262,7 @@ strings! {
     ReqS => "req/s", "请求/秒";
     NearSaturation => "near saturation: over 80% of what a replica sustains, latency climbs steeply", "接近饱和：超过单副本可承受速率的 80%，延迟将陡增";
     ServingTitle => "Serving capacity", "服务容量";
-    ServingHint => "Continuous batching with chunked prefill: replicas and cards to meet the targets at the load. TTFT and TPOT percentiles come from a step-by-step simulation of the scheduler (vLLM V1's rules, seeded; 300 requests when they are all alike, else 1,000; SGLang and TensorRT-LLM form each step while the one before it runs).", "连续批处理 + 分块预填充：满足负载与延迟目标所需的副本数与卡数。TTFT 与 TPOT 分位数来自逐步模拟调度器（按 vLLM V1 规则，固定种子；请求完全相同时 300 个，否则 1,000 个；SGLang 与 TensorRT-LLM 在上一步运行时即组好下一步）。";
+    ServingHint => "Continuous batching with chunked prefill: replicas and cards to meet the targets at the load. TTFT and TPOT percentiles come from a step-by-step simulation of the scheduler (vLLM V1's rules, seeded; 300 requests when they are all alike or the plan misses the targets, else 1,000; SGLang and TensorRT-LLM form each step while the one before it runs).", "连续批处理 + 分块预填充：满足负载与延迟目标所需的副本数与卡数。TTFT 与 TPOT 分位数来自逐步模拟调度器（按 vLLM V1 规则，固定种子；请求完全相同或方案达不到目标时 300 个，否则 1,000 个；SGLang 与 TensorRT-LLM 在上一步运行时即组好下一步）。";
     Replicas => "TP × replicas = cards", "TP × 副本 = 卡数";
     TtftCol => "TTFT p50 / p99 (s)", "首 token p50 / p99（秒）";
     TpotCol => "TPOT p50 / p99 (ms)", "每 token p50 / p99（毫秒）";
