@@ -247,6 +247,8 @@ struct Search<'a> {
     /// (count, judged against the targets, the rate and latencies read) of every run.
     runs: RefCell<Vec<(u32, bool, Option<Read>)>>,
     kept: RefCell<Vec<(u32, Sim<'a>)>>,
+    /// Steps simulated by the search's runs (what reusing them saves).
+    steps: std::cell::Cell<u64>,
     /// The count chosen, and whether it met the targets in the search (not the user's own count
     /// nor the fewest that keep up at all).
     n: u32,
@@ -259,25 +261,7 @@ impl<'a> Search<'a> {
     /// The search of replica `e` from `guess_n`; `hopeful` when the closed form's plan met the
     /// targets (see [`found`]).
     fn new(e: &'a Engine, s: &'a Scenario, g: &'a Gpu, (guess_n, hopeful): (u32, bool)) -> Self {
-        let users = if s.inference.rate_rps.is_some() { u32::MAX } else { s.inference.concurrent.max(1) };
-        let i = &s.inference;
-        let mut search = Search {
-            e,
-            s,
-            g,
-            targets: Targets {
-                ttft_p50_s: i.ttft_p50_s,
-                ttft_p99_s: i.ttft_p99_s,
-                tpot_p50_ms: i.tpot_p50_ms,
-                tpot_p99_ms: i.tpot_p99_ms,
-            },
-            runs: RefCell::default(),
-            kept: RefCell::default(),
-            n: 0,
-            searched: false,
-            guess_n,
-            max_replicas: (MAX_CARDS / e.cards()).min(users).max(1),
-        };
+        let mut search = Self::unsearched(e, s, g, guess_n);
         // The fewest replicas that meet the targets (a run stops once it misses them for
         // certain), else the fewest that keep up at all; the user's own card count as it is.
         let max = search.max_replicas;
@@ -292,6 +276,30 @@ impl<'a> Search<'a> {
             }
         };
         search
+    }
+
+    /// The search of replica `e` before any run.
+    fn unsearched(e: &'a Engine, s: &'a Scenario, g: &'a Gpu, guess_n: u32) -> Self {
+        let users = if s.inference.rate_rps.is_some() { u32::MAX } else { s.inference.concurrent.max(1) };
+        let i = &s.inference;
+        Search {
+            e,
+            s,
+            g,
+            targets: Targets {
+                ttft_p50_s: i.ttft_p50_s,
+                ttft_p99_s: i.ttft_p99_s,
+                tpot_p50_ms: i.tpot_p50_ms,
+                tpot_p99_ms: i.tpot_p99_ms,
+            },
+            runs: RefCell::default(),
+            kept: RefCell::default(),
+            steps: std::cell::Cell::new(0),
+            n: 0,
+            searched: false,
+            guess_n,
+            max_replicas: (MAX_CARDS / e.cards()).min(users).max(1),
+        }
     }
 
     /// A search run of `n` replicas, `judged` against the targets or not. Judging decides only
@@ -314,7 +322,9 @@ impl<'a> Search<'a> {
             _ => start(self.e, self.s, self.g, n, SEARCH, judged.then_some(self.targets)),
         };
         let r = sim.and_then(|mut sim| {
+            let before = sim.steps();
             let o = sim.advance();
+            self.steps.set(self.steps.get() + u64::from(sim.steps() - before));
             let r = read(&o, sim_load(self.s, n)).map(|(rate, l, _)| (rate, l));
             if r.is_some() || sim.missed() {
                 self.kept.borrow_mut().push((n, sim));
@@ -646,7 +656,7 @@ pub fn tradeoff(e: &Engine) -> Vec<(f64, f64)> {
 
 #[cfg(test)]
 mod tests {
-    use super::{found, replica_rate, Engine};
+    use super::{found, replica, replica_rate, Engine, Search, SEARCH};
     use crate::domain::scenario::{Scenario, Task};
     use crate::domain::Catalog;
 
@@ -711,6 +721,48 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// Judging decides only where a search run stops, so each count is simulated once: a count
+    /// judged short and then asked for unjudged carries its run on (no more steps than one
+    /// unjudged run, the same figures as a fresh one), a run that finished answers both
+    /// questions, and asking again, after other counts, simulates nothing.
+    #[test]
+    fn each_count_is_simulated_once_judged_or_not() {
+        let mut s = Scenario { task: Task::Inference, model: "qwen2.5-7b".into(), ..Scenario::default() };
+        s.inference.concurrent = 40;
+        let g = Catalog::embedded().gpu("h100-sxm").cloned().unwrap_or_else(|| panic!("h100"));
+        let fresh = |s: &Scenario, n: u32| {
+            let e = engine(s);
+            let one = Search::unsearched(&e, s, &g, 1);
+            let r = one.run(n, false);
+            assert_eq!(r, replica(&e, s, &g, n, SEARCH).map(|(rate, l, _)| (rate, l)));
+            (r, one.steps.get())
+        };
+        // Unreachable: a judged run stops early; loose: it runs to the end.
+        for (tpot_ms, stops) in [(0.1, true), (1e6, false)] {
+            s.inference.tpot_p50_ms = tpot_ms;
+            let e = engine(&s);
+            let (alone, cost) = fresh(&s, 2);
+            assert!(alone.is_some() && cost > 0);
+            let search = Search::unsearched(&e, &s, &g, 1);
+            let judged = search.run(2, true);
+            let first = search.steps.get();
+            assert_eq!(judged.is_none(), stops);
+            assert_eq!(first < cost, stops, "{first} of {cost} steps");
+            assert_eq!(search.run(2, false), alone);
+            assert_eq!(search.steps.get(), cost, "judged, then unjudged");
+            let _ = search.run(3, true);
+            let _ = search.run(1, false);
+            let after = search.steps.get();
+            assert_eq!((search.run(2, true), search.run(2, false)), (alone, alone));
+            assert_eq!(search.steps.get(), after, "asked again");
+            // Unjudged first: the judged question costs nothing more.
+            let other = Search::unsearched(&e, &s, &g, 1);
+            assert_eq!(other.run(2, false), alone);
+            assert_eq!(other.run(2, true), alone);
+            assert_eq!(other.steps.get(), cost, "unjudged, then judged");
         }
     }
 }

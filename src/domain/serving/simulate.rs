@@ -872,6 +872,12 @@ impl<'e> Sim<'e> {
         true
     }
 
+    /// Steps simulated so far.
+    #[must_use]
+    pub fn steps(&self) -> u32 {
+        self.steps
+    }
+
     /// Whether the run stopped where it missed its targets for certain.
     #[must_use]
     pub fn missed(&self) -> bool {
