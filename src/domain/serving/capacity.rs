@@ -313,9 +313,11 @@ impl<'a> Search<'a> {
                 return r;
             }
         }
+        // Only an unjudged question finds a run stopped at the targets here: a judged one about
+        // the same count was answered above.
         let at = self.kept.borrow().iter().position(|(k, sim)| *k == n && sim.missed());
         let sim = match at {
-            Some(at) if !judged => {
+            Some(at) => {
                 let mut sim = self.kept.borrow_mut().swap_remove(at).1;
                 sim.unjudged().then_some(sim)
             }
@@ -749,6 +751,8 @@ mod tests {
             let search = Search::unsearched(&e, &s, &g, 1);
             let judged = search.run(2, true);
             let first = search.steps.get();
+            assert_eq!(search.run(2, true), judged);
+            assert_eq!(search.steps.get(), first, "judged twice");
             assert_eq!(judged.is_none(), stops);
             assert_eq!(first < cost, stops, "{first} of {cost} steps");
             assert_eq!(search.run(2, false), alone);
