@@ -60,6 +60,15 @@ fn whisper_serving(card: &str) -> Scenario {
     s
 }
 
+fn l4() -> gpu_planner::domain::Gpu {
+    Catalog::embedded().gpu("l4").cloned().unwrap_or_else(|| panic!("l4"))
+}
+
+/// Whisper large-v3 served from one L4.
+fn whisper_on_l4(s: &Scenario) -> Engine {
+    Engine::new(&model("whisper-large-v3"), s, &l4(), 1, 1).unwrap_or_else(|| panic!("fits an L4"))
+}
+
 /// Every request keeps the encoder output's keys and values in each decoder layer's
 /// cross-attention: 2 · 32 layers · 1,500 frames · 1,280 · 2 B = 245.8 MB for Whisper large-v3,
 /// beside its own tokens' self-attention cache of the same size per token.
@@ -81,8 +90,8 @@ fn whisper_requests_hold_the_cross_attention_cache() {
 fn whisper_decoding_reads_only_the_decoder() {
     let s = whisper_serving("l4");
     let m = model("whisper-large-v3");
-    let g = Catalog::embedded().gpu("l4").cloned().unwrap_or_else(|| panic!("l4"));
-    let e = Engine::new(&m, &s, &g, 1, 1).unwrap_or_else(|| panic!("fits an L4"));
+    let g = l4();
+    let e = whisper_on_l4(&s);
     let bw = g.memory_bandwidth_gb_s.unwrap_or(f64::NAN) * 1e9 * s.efficiency.decode_bandwidth;
     let weights = m.params().total * 2.0;
     let decoder = weights * (1.0 - m.encoder_fraction());
@@ -102,10 +111,7 @@ fn whisper_decoding_reads_only_the_decoder() {
 fn a_lone_whisper_request_prefills_and_holds_its_encoder_positions() {
     use gpu_planner::domain::serving::simulate::{simulate, Load, Run};
     use gpu_planner::domain::serving::FRONTEND_S;
-    let s = whisper_serving("l4");
-    let m = model("whisper-large-v3");
-    let g = Catalog::embedded().gpu("l4").cloned().unwrap_or_else(|| panic!("l4"));
-    let e = Engine::new(&m, &s, &g, 1, 1).unwrap_or_else(|| panic!("fits an L4"));
+    let e = whisper_on_l4(&whisper_serving("l4"));
     let run = Run { requests: 50, warmup: 0, max_seqs: 256, ..Run::default() };
     let o = simulate(&e, Load::Users { users: 1, think_s: 0.0 }, run).unwrap_or_else(|| panic!("runs"));
     assert_close(o.ttft.p50, FRONTEND_S + e.step_at(0.0, 0.0, 1504.0), 1e-9);
@@ -115,8 +121,7 @@ fn a_lone_whisper_request_prefills_and_holds_its_encoder_positions() {
     small.inference.context = 400;
     small.inference.context_p90 = Some(4000);
     small.inference.output_tokens = 8;
-    let e = Engine::new(&m, &small, &g, 1, 1).unwrap_or_else(|| panic!("fits an L4"));
-    let mut tight = e;
+    let mut tight = whisper_on_l4(&small);
     tight.kv_tokens = 3000.0;
     let o = simulate(&tight, Load::Users { users: 2, think_s: 0.0 }, Run { requests: 300, ..run })
         .unwrap_or_else(|| panic!("runs"));
