@@ -244,8 +244,8 @@ struct Search<'a> {
     s: &'a Scenario,
     g: &'a Gpu,
     targets: Targets,
-    /// (count, judged against the targets, the rate and latencies read) of every run.
-    runs: RefCell<Vec<(u32, bool, Option<Read>)>>,
+    /// (count, the rate and latencies read) of every run, the last read at each count.
+    runs: RefCell<Vec<(u32, Option<Read>)>>,
     kept: RefCell<Vec<(u32, Sim<'a>)>>,
     /// Steps simulated by the search's runs (what reusing them saves).
     steps: std::cell::Cell<u64>,
@@ -307,16 +307,15 @@ impl<'a> Search<'a> {
     /// one stopped at the targets carries on unjudged ([`Sim::unjudged`]) rather than starting
     /// again, and an unjudged run answers a judged question (it meets the targets or not).
     fn run(&self, n: u32, judged: bool) -> Option<Read> {
-        let stopped = |k: u32| self.kept.borrow().iter().any(|(j, sim)| *j == k && sim.missed());
-        if let Some(&(_, j, r)) = self.runs.borrow().iter().find(|&&(k, _, _)| k == n) {
-            if j == judged || !j || !stopped(n) {
+        // A run stopped at the targets answers a judged question as it is, an unjudged one once
+        // carried on; every other run answers both.
+        let missed = self.kept.borrow().iter().position(|(k, sim)| *k == n && sim.missed());
+        if judged || missed.is_none() {
+            if let Some(&(_, r)) = self.runs.borrow().iter().find(|&&(k, _)| k == n) {
                 return r;
             }
         }
-        // Only an unjudged question finds a run stopped at the targets here: a judged one about
-        // the same count was answered above.
-        let at = self.kept.borrow().iter().position(|(k, sim)| *k == n && sim.missed());
-        let sim = match at {
+        let sim = match missed {
             Some(at) => {
                 let mut sim = self.kept.borrow_mut().swap_remove(at).1;
                 sim.unjudged().then_some(sim)
@@ -334,8 +333,8 @@ impl<'a> Search<'a> {
             r
         });
         let mut runs = self.runs.borrow_mut();
-        runs.retain(|&(k, _, _)| k != n);
-        runs.push((n, judged, r));
+        runs.retain(|&(k, _)| k != n);
+        runs.push((n, r));
         r
     }
 
