@@ -757,7 +757,8 @@ mod tests {
             assert_eq!(search.run(2, false), alone);
             assert_eq!(search.steps.get(), cost, "judged, then unjudged");
             let _ = search.run(3, true);
-            let _ = search.run(1, false);
+            // Another count's stopped run is not this one's.
+            assert_eq!(search.run(1, false), fresh(&s, 1).0);
             let after = search.steps.get();
             assert_eq!((search.run(2, true), search.run(2, false)), (alone, alone));
             assert_eq!(search.steps.get(), after, "asked again");
