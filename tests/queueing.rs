@@ -13,7 +13,9 @@ mod common;
 use common::assert_close;
 use gpu_planner::domain::scenario::Task;
 use gpu_planner::domain::serving::simulate::Run;
-use gpu_planner::domain::serving::{lognormal_sigma, poisson_quantile, replica, Engine, Latency, FRONTEND_S, SHOWN};
+use gpu_planner::domain::serving::{
+    lognormal_sigma, poisson_quantile, rate_at_targets, replica, Engine, Latency, FRONTEND_S, SEARCH, SHOWN,
+};
 use gpu_planner::domain::{Catalog, Scenario};
 
 const Z99: f64 = 2.326_347_874;
@@ -465,4 +467,53 @@ fn a_plan_that_meets_the_targets_beats_a_cheaper_one_that_does_not() {
     assert!(tp2.tpot_p50_s * 1e3 > 12.0, "{tp2:?}");
     let c = plan(&s);
     assert!(c.meets && c.tp >= 4, "{c:?}");
+}
+
+/// Whether a replica's latencies meet the scenario's four targets (the comparisons the planner
+/// makes).
+fn within(l: &Latency, s: &Scenario) -> bool {
+    let i = &s.inference;
+    l.ttft_p50_s <= i.ttft_p50_s
+        && l.ttft_p99_s <= i.ttft_p99_s
+        && l.tpot_p50_s * 1e3 <= i.tpot_p50_ms
+        && l.tpot_p99_s * 1e3 <= i.tpot_p99_ms
+}
+
+/// The rate one replica carries within the targets (what an MLPerf server run measures for its
+/// limits) is the largest rate of its 1% grid whose run meets them: the next grid rate misses
+/// (the default targets, and a 25 ms time per token that holds the replica to a fraction of what
+/// it completes flat out, ~4 requests/s); targets a lone request misses give none. The planner
+/// sizes a load to the same edge: 3.5 times that rate needs 4 replicas (each at 0.875 of it),
+/// not 3 (each at 1.17).
+#[test]
+fn the_rate_at_the_targets_is_the_edge_the_planner_sizes_to() {
+    let g = card("h100-sxm");
+    let mut rates = Vec::new();
+    for tpot_ms in [None, Some(25.0)] {
+        let mut s = rag(2048, 256, None);
+        s.inference.tp = 4;
+        if let Some(t) = tpot_ms {
+            (s.inference.tpot_p50_ms, s.inference.tpot_p99_ms) = (t, t);
+        }
+        let e = engine(&s, 4);
+        let r = rate_at_targets(&e, &s, &g, SEARCH).unwrap_or_else(|| panic!("a rate"));
+        let k = r.ln() / 1.01_f64.ln();
+        assert!((k - k.round()).abs() < 1e-6, "{r} is not on the grid");
+        let meets = |rate: f64| {
+            let mut at = s.clone();
+            at.inference.rate_rps = Some(rate);
+            replica(&e, &at, &g, 1, SEARCH).is_some_and(|(_, l, _)| within(&l, &at))
+        };
+        assert!(meets(r), "{r} req/s misses");
+        assert!(!meets(r * 1.01), "{} req/s meets too", r * 1.01);
+        s.inference.rate_rps = Some(3.5 * r);
+        let c = plan(&s);
+        assert_eq!((c.tp, c.replicas, c.meets), (4, 4, true), "{c:?}");
+        rates.push(r);
+    }
+    // A 72B model on 4 H100s completes a few 2,048-token requests a second flat out.
+    assert!(rates[0] > 1.0 && rates[0] < 10.0 && rates[1] < rates[0] / 2.0, "{rates:?}");
+    let mut s = rag(2048, 256, None);
+    (s.inference.tpot_p50_ms, s.inference.tpot_p99_ms) = (10.0, 10.0);
+    assert_eq!(rate_at_targets(&engine(&s, 4), &s, &g, SEARCH), None);
 }

@@ -182,6 +182,73 @@ pub fn replica(e: &Engine, s: &Scenario, g: &Gpu, n: u32, run: Run) -> Option<(f
     read(&sim.advance(), sim_load(s, n))
 }
 
+/// The scenario's latency targets, as a run is judged against them.
+fn targets(s: &Scenario) -> Targets {
+    let i = &s.inference;
+    Targets {
+        ttft_p50_s: i.ttft_p50_s,
+        ttft_p99_s: i.ttft_p99_s,
+        tpot_p50_ms: i.tpot_p50_ms,
+        tpot_p99_ms: i.tpot_p99_ms,
+    }
+}
+
+/// The largest Poisson rate one replica `e` serves with the scenario's latency targets met, in
+/// runs of `run` (the planner's question turned round: the replicas a load needs are about the
+/// load over this rate; an MLPerf server run answers it for its own limits), to 1%: the largest
+/// rate 1.01ᵏ requests/s (k whole) that meets them. Arrivals at rate r are the seed's draws scaled
+/// by 1/r, so a higher rate is the same requests sooner and whether the targets are met changes
+/// once. Bracketed from the rate the replica completes with 2,000 requests sent at once (an
+/// offline benchmark), halved or doubled until the targets are met below and missed above, then
+/// bisected. `None` when the replica cannot hold a request or meets the targets at no rate tried
+/// (down to 1/64 of the offline rate).
+#[must_use]
+pub fn rate_at_targets(e: &Engine, s: &Scenario, g: &Gpu, run: Run) -> Option<f64> {
+    const STEP: f64 = 1.01;
+    let run = Run { max_seqs: max_seqs(s, g), ..run };
+    let t = targets(s);
+    let rate = |k: i32| STEP.powi(k);
+    let meets = |k: i32| {
+        let load = Load::Rate(rate(k));
+        Sim::start(e, load, run, Some(t))
+            .and_then(|mut sim| read(&sim.advance(), load))
+            .is_some_and(|(_, l, _)| l.meets(s))
+    };
+    let sent = run.requests.min(2_000);
+    let offline = simulate(e, Load::Bench { concurrency: sent, prompts: sent }, run)?.rate;
+    // 70 steps of 1% are a factor of two.
+    let k = (offline.ln() / STEP.ln()).round();
+    if !k.is_finite() {
+        return None;
+    }
+    let (mut lo, mut hi) = (k as i32 - 70, k as i32 + 70);
+    let mut tries = 0;
+    while !meets(lo) {
+        tries += 1;
+        if tries > 5 {
+            return None;
+        }
+        (hi, lo) = (lo, lo - 70);
+    }
+    while meets(hi) {
+        tries += 1;
+        if tries > 12 {
+            return Some(rate(hi));
+        }
+        (lo, hi) = (hi, hi + 70);
+    }
+    // meets(lo), not meets(hi).
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if meets(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(rate(lo))
+}
+
 /// The load on the busiest of `n` replicas: the offered rate split evenly, or the users (the
 /// busiest replica takes the rounded-up share).
 fn sim_load(s: &Scenario, n: u32) -> Load {
@@ -281,17 +348,11 @@ impl<'a> Search<'a> {
     /// The search of replica `e` before any run.
     fn unsearched(e: &'a Engine, s: &'a Scenario, g: &'a Gpu, guess_n: u32) -> Self {
         let users = if s.inference.rate_rps.is_some() { u32::MAX } else { s.inference.concurrent.max(1) };
-        let i = &s.inference;
         Search {
             e,
             s,
             g,
-            targets: Targets {
-                ttft_p50_s: i.ttft_p50_s,
-                ttft_p99_s: i.ttft_p99_s,
-                tpot_p50_ms: i.tpot_p50_ms,
-                tpot_p99_ms: i.tpot_p99_ms,
-            },
+            targets: targets(s),
             runs: RefCell::default(),
             kept: RefCell::default(),
             steps: std::cell::Cell::new(0),
