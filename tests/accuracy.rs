@@ -2,8 +2,15 @@
 //! stated tolerance (src/domain/accuracy.json, built by scripts/accuracy_cases.py from the
 //! sourced rows in docs/accuracy-refs.json).
 
-use gpu_planner::domain::accuracy::{cases, groups, headline, score, table, Kind, Role, Row};
+use gpu_planner::domain::accuracy::{cases, groups, headline, score, Kind, Role, Row};
 use gpu_planner::domain::Catalog;
+
+/// The whole table, computed once for the tests of this file (each reads it; every serving row
+/// replays 20,000 requests, and the rate-at-the-limits rows a bisection of such runs).
+fn table(catalog: &Catalog) -> Vec<Row> {
+    static TABLE: std::sync::OnceLock<Vec<Row>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| gpu_planner::domain::accuracy::table(catalog)).clone()
+}
 
 /// The rows that set (or were seen while setting) a constant.
 fn calibration(rows: Vec<Row>) -> Vec<Row> {
@@ -341,13 +348,17 @@ fn tier_bands_and_measured_cards_follow_the_table() {
 /// 84 → 89 (session 41): a step's linear layers take √(W² + C²) (serving::gemm_time, chosen on
 /// measured GEMM tables) and the attention's KV read follows them instead of hiding under their
 /// math: five MLPerf Offline rows and four server rows in, four server rows out.
+/// 89 → 99 (session 45): 18 rows of the planner's own question, the rate one replica carries
+/// within each MLPerf server run's p99 limits (serving::rate_at_targets; third addendum of
+/// docs/research/2026-12-06-mlperf-prereg.md), 10 within; MI300X (+29…+39%), H100 NVL (+58%,
+/// +73%), Mixtral on H100 and H200 (+28%, +22%) and v4.0's H100 pair (+20.2%) carry too much.
 #[test]
 fn serving_benchmarks_under_load_are_held_out_and_scored() {
     let rows: Vec<Row> = table(Catalog::embedded()).into_iter().filter(|r| r.case.id.starts_with("serve-")).collect();
     assert!(rows.len() >= 60, "{} serving rows", rows.len());
     assert!(rows.iter().all(|r| r.case.role == Role::Validation && r.case.prompts.is_some()));
     let (within, counted) = score(&rows);
-    assert!(counted == rows.len() && within >= 89, "{within} of {counted} serving rows within tolerance (< 89)");
+    assert!(counted == rows.len() && within >= 99, "{within} of {counted} serving rows within tolerance (< 99)");
     let dense: Vec<&Row> =
         rows.iter().filter(|r| r.case.id.contains("qwen2-7b") && !r.case.id.ends_with("ttft_mean")).collect();
     assert!(dense.len() == 10 && dense.iter().all(|r| r.within), "A100 Qwen2-7B TPOT/throughput rows");

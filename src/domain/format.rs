@@ -596,7 +596,8 @@ pub fn speculative_line(s: &super::Scenario, m: &super::model::ModelSpec, lang: 
 
 /// The line under the serving table on how sure its figures are: how far the engine landed from
 /// published serving runs it never saw, per kind of figure (serving::SERVING_P90, held to the
-/// accuracy table by tests/accuracy.rs). Cost per million tokens follows throughput.
+/// accuracy table by tests/accuracy.rs). Cost per million tokens and the replica count follow
+/// throughput and the rate a replica carries within the targets.
 #[must_use]
 pub fn serving_accuracy_line(lang: Lang) -> String {
     let [(_, ttft, n_ttft), (_, tpot, n_tpot), (_, rate, n_rate)] = super::serving::SERVING_P90;
@@ -605,14 +606,16 @@ pub fn serving_accuracy_line(lang: Lang) -> String {
         Lang::En => format!(
             "How sure: against published serving runs never used to tune it, 9 in 10 of the engine's \
              first-token times came within ±{}% ({n_ttft} runs), times per output token within ±{}% \
-             ({n_tpot}), throughput — and so cost per million tokens — within ±{}% ({n_rate}).",
+             ({n_tpot}), throughput and the rate a replica carries within latency limits — and so \
+             replicas and cost per million tokens — within ±{}% ({n_rate}).",
             pct(ttft),
             pct(tpot),
             pct(rate)
         ),
         Lang::Zh => format!(
             "可信度：对照从未用于调参的公开推理基准，九成首 token 时间误差在 ±{}% 以内（{n_ttft} 组），\
-             每输出 token 时间 ±{}%（{n_tpot} 组），吞吐（及每百万 token 成本）±{}%（{n_rate} 组）。",
+             每输出 token 时间 ±{}%（{n_tpot} 组），吞吐与单副本在延迟上限内承载的请求率（及副本数、\
+             每百万 token 成本）±{}%（{n_rate} 组）。",
             pct(ttft),
             pct(tpot),
             pct(rate)

@@ -81,9 +81,11 @@ pub const FRONTEND_S: f64 = 1.289e-3;
 /// serving rows of src/domain/accuracy.json, tests/accuracy.rs recomputes them): per kind of
 /// figure, the 90th percentile of |error| and the rows it is taken over. The page states them
 /// under the serving table. First tokens miss most (cold benchmark starts, engine front ends and
-/// MLPerf's near-saturation runs); throughput least.
+/// MLPerf's near-saturation runs); throughput least. Throughput counts the rate one replica
+/// carries within MLPerf's latency limits (the replica count's figure): 0.186 over 36 rows before
+/// those 18 joined.
 pub const SERVING_P90: [(&str, f64, usize); 3] =
-    [("first token", 0.973, 73), ("per token", 0.732, 67), ("throughput", 0.186, 36)];
+    [("first token", 0.973, 73), ("per token", 0.732, 67), ("throughput", 0.294, 54)];
 
 /// Tensor-parallel widths tried per replica.
 pub const TP_DEGREES: [u32; 4] = [1, 2, 4, 8];

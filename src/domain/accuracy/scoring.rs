@@ -138,7 +138,8 @@ pub fn kind(m: Metric) -> Kind {
         | Metric::ServingTtftP99Ms
         | Metric::ServingTpotMeanMs
         | Metric::ServingTpotP99Ms
-        | Metric::ServingOutputTokS => Kind::Serving,
+        | Metric::ServingOutputTokS
+        | Metric::ServingRateRps => Kind::Serving,
         Metric::VisionSamplesS | Metric::VisionShownSamplesS => Kind::Vision,
         _ => Kind::Memory,
     }
@@ -231,7 +232,7 @@ pub fn serving_bands(rows: &[Row]) -> Vec<(&'static str, f64, f64, usize)> {
     let family = |m: Metric| match m {
         Metric::ServingTtftMeanMs | Metric::ServingTtftMedianMs | Metric::ServingTtftP99Ms => Some("first token"),
         Metric::ServingTpotMeanMs | Metric::ServingTpotP99Ms => Some("per token"),
-        Metric::ServingOutputTokS | Metric::StaticBatchTokensSGpu => Some("throughput"),
+        Metric::ServingOutputTokS | Metric::ServingRateRps | Metric::StaticBatchTokensSGpu => Some("throughput"),
         _ => None,
     };
     ["first token", "per token", "throughput"]
