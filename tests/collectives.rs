@@ -172,3 +172,65 @@ fn tensor_parallel_moe_waits_on_no_all_to_all() {
     let expected = dense / bw + 2.0 * 32.0 * 6e-6 + s.inference.step_overhead_ms / 1e3;
     assert_close(e.step(0.0, 0.0), expected, 1e-9);
 }
+
+/// Over PCIe a decode step of `b` requests waits on Megatron's two all-reduces a layer of each
+/// token's hidden state, 2·(t − 1)/t × h × 2 bytes each over the link (Shoeybi et al. 2019, §3),
+/// and an MoE model split by tensor parallelism alone (EP = TP) on no all-to-all: the same cards
+/// without peer-to-peer (a GeForce's slower link) lengthen the step by exactly that traffic's
+/// extra time, besides the per-step latency the step of no requests shows.
+#[test]
+fn a_pcie_decode_step_moves_two_all_reduces_a_layer_per_token() {
+    use gpu_planner::domain::comms::link_within;
+    let mut dense = Scenario { task: Task::Inference, model: "qwen2.5-72b".into(), ..Scenario::default() };
+    dense.weight_quant = gpu_planner::domain::scenario::WeightQuant::Int4;
+    let mut moe = Scenario { task: Task::Inference, model: "mixtral-8x7b".into(), ..Scenario::default() };
+    moe.weight_quant = gpu_planner::domain::scenario::WeightQuant::Fp8;
+    let mut checked = 0;
+    for (s, id, tp) in [(dense, "rtx-4090", 4), (moe, "l40s", 2)] {
+        let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+        let with_p2p = {
+            let mut g = card(id);
+            g.segment = "datacenter".into();
+            g
+        };
+        let without = {
+            let mut g = card(id);
+            g.segment = "consumer".into();
+            g
+        };
+        let step =
+            |g: &Gpu, b: f64| Engine::new(&m, &s, g, tp, tp).unwrap_or_else(|| panic!("fits {tp} × {id}")).step(b, 0.0);
+        let t = f64::from(tp);
+        let bytes = 2.0 * f64::from(m.layers) * 2.0 * (t - 1.0) / t * f64::from(m.hidden) * 2.0;
+        let (slow, fast) = (link_within(&without, tp).0, link_within(&with_p2p, tp).0);
+        assert!(slow < 0.8 * fast, "{id}: {slow} vs {fast} B/s");
+        let b = 64.0;
+        let extra = (step(&without, b) - step(&with_p2p, b)) - (step(&without, 0.0) - step(&with_p2p, 0.0));
+        assert_close(extra, b * bytes * (1.0 / slow - 1.0 / fast), 1e-6);
+        checked += 1;
+    }
+    assert_eq!(checked, 2);
+    // With expert parallelism (Mixtral on 4 L40S, two attention groups of TP 2, experts over all
+    // four) the MLP's all-reduce becomes the all-to-all: one all-reduce a layer within each group
+    // for that group's tokens, and every token's dispatch and combine spread over the 4 cards.
+    use gpu_planner::domain::serving::all_to_all_s;
+    let mut s = Scenario { task: Task::Inference, model: "mixtral-8x7b".into(), ..Scenario::default() };
+    s.weight_quant = gpu_planner::domain::scenario::WeightQuant::Fp8;
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let flip = |segment: &str| {
+        let mut g = card("l40s");
+        g.segment = segment.into();
+        g
+    };
+    let (without, with_p2p) = (flip("consumer"), flip("datacenter"));
+    let step = |g: &Gpu, b: f64| Engine::new(&m, &s, g, 2, 4).unwrap_or_else(|| panic!("fits")).step(b, 0.0);
+    let all_reduce = 32.0 * 2.0 * 0.5 * 4096.0 * 2.0;
+    let link = |g: &Gpu| link_within(g, 2).0;
+    let a2a = |g: &Gpu| 32.0 * all_to_all_s(&s, g, 4, 4096.0, 2.0, 2.0);
+    let b = 64.0;
+    let extra = (step(&without, b) - step(&with_p2p, b)) - (step(&without, 0.0) - step(&with_p2p, 0.0));
+    let expected = b
+        * (all_reduce / 2.0 * (1.0 / link(&without) - 1.0 / link(&with_p2p)) + (a2a(&without) - a2a(&with_p2p)) / 4.0);
+    assert!(a2a(&without) > a2a(&with_p2p), "the all-to-all runs over the link");
+    assert_close(extra, expected, 1e-6);
+}
