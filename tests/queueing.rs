@@ -597,3 +597,17 @@ fn a_card_that_misses_at_every_width_is_shown_on_the_fewest_cards() {
     let fewest = widths.iter().map(|c| c.cards).min().unwrap_or(0);
     assert_eq!(auto.cards, fewest, "{auto:?}");
 }
+
+/// DeepSeek-V3's 671 B parameters in BF16 (1.34 TB of weights) do not fit 16 cards of 80 GB but
+/// fit 32: the plan spreads its experts over four 8-card servers (TP 8 × EP 32), the widest span
+/// the planner tries.
+#[test]
+fn deepseek_v3_in_bf16_spans_four_servers_of_h100s() {
+    let mut s = Scenario { task: Task::Inference, model: "deepseek-v3".into(), ..Scenario::default() };
+    s.inference.rate_rps = Some(1.0);
+    let m = model(&s);
+    let bytes = m.params().total * 2.0;
+    assert!(bytes > 16.0 * 80e9 && bytes < 32.0 * 80e9, "{bytes}");
+    let c = gpu_planner::domain::serving::capacity(&m, &s, &card("h100-sxm")).unwrap_or_else(|| panic!("a plan"));
+    assert_eq!((c.tp, c.ep, c.replicas, c.cards, c.meets), (8, 32, 1, 32, true), "{c:?}");
+}

@@ -460,7 +460,7 @@ fn the_serving_memory_column_counts_one_replicas_share_of_the_users() {
 /// one GPU of 8 expert-parallel, the busiest of the 8 under its default power-law routing); from batch 1 to 8 at 1,024 cached tokens each, 61 × (56.2 −
 /// 51.7) µs of MLA module (16 local heads) and two all-reduces per layer growing from a 14 KB to
 /// a 115 KB message. The custom all-reduce is read at its measured sizes (8 GPUs: 3.50 µs at
-/// 8 KB, 4.58 µs at 64 KB) and between them linearly in ln(size).
+/// 8 KB, 4.58 µs at 64 KB; 4 GPUs: 3.61 µs at 64 KB) and between them linearly in ln(size).
 #[test]
 fn the_measured_decode_step_composes_the_published_operator_timings() {
     use gpu_planner::domain::serving::measured::{allreduce_s, ops, DecodeOps};
@@ -468,6 +468,10 @@ fn the_measured_decode_step_composes_the_published_operator_timings() {
     assert_close(allreduce_s(h200, 8, 8192.0), 3.5e-6, 1e-12);
     assert_close(allreduce_s(h200, 8, 65_536.0), 4.58e-6, 1e-12);
     assert_close(allreduce_s(h200, 2, 8192.0), 2.8e-6, 1e-12);
+    // Four GPUs read their own row (3.61 µs at 64 KB), as do 3 (the 2-GPU row) and 6 (the 4-GPU row).
+    assert_close(allreduce_s(h200, 4, 65_536.0), 3.61e-6, 1e-12);
+    assert_close(allreduce_s(h200, 3, 65_536.0), 2.95e-6, 1e-12);
+    assert_close(allreduce_s(h200, 6, 65_536.0), 3.61e-6, 1e-12);
     assert_close(allreduce_s(h200, 8, (8192.0_f64 * 65_536.0).sqrt()), (3.5e-6 + 4.58e-6) / 2.0, 1e-9);
     // The largest measured size is read as measured (17.78 µs at 512 KB), and below the smallest
     // the smallest holds.
