@@ -136,6 +136,80 @@ fn the_caps_hold_and_a_full_cache_preempts() {
     assert!(seen >= 3, "{seen}");
 }
 
+/// A batch decoding together through a stretch with nothing arriving (every request sent at once)
+/// stops where the cache fills, never past it: with caches too small for every prompt's full
+/// answer, the most tokens held at the end of any step stay within the cache, and every request
+/// completes.
+#[test]
+fn a_decode_stretch_stops_where_the_cache_fills() {
+    let s = scenario(2048, 256);
+    let mut seen = 0;
+    for util in [0.47, 0.5, 0.55, 0.6, 0.7] {
+        let mut small = s.clone();
+        small.inference.mem_util = util;
+        let e = engine(&small, 4);
+        let admitted = (e.kv_tokens / 2049.0).floor();
+        if admitted * 2304.0 <= e.kv_tokens + 2304.0 {
+            continue;
+        }
+        let n = (3.0 * admitted) as u32;
+        let o = simulate(
+            &e,
+            Load::Bench { concurrency: n, prompts: n },
+            Run { max_seqs: 1024, warmup: 0, ..Run::default() },
+        )
+        .unwrap_or_else(|| panic!("runs"));
+        assert!(o.finished && o.preemptions > 0, "{o:?}");
+        assert!(o.peak_kv <= e.kv_tokens.floor(), "{} tokens held in a cache of {}", o.peak_kv, e.kv_tokens);
+        seen += 1;
+    }
+    assert!(seen >= 3, "{seen}");
+}
+
+/// A benchmark sends its next prompt as an answer ends and never more than it states: with two in
+/// flight and three prompts of equal length, the first two run together and the third, sent when
+/// both end in the same step, runs alone on the idle engine, exactly as a lone request does.
+#[test]
+fn a_benchmark_sends_only_its_prompts() {
+    let e = engine(&scenario(2048, 256), 4);
+    let bench = |concurrency, prompts| {
+        let run = Run { max_seqs: 1024, warmup: 0, ..Run::default() };
+        simulate(&e, Load::Bench { concurrency, prompts }, run).unwrap_or_else(|| panic!("runs")).e2e.mean
+    };
+    let (lone, pair, three) = (bench(1, 1), bench(2, 2), bench(2, 3));
+    assert!(pair > lone, "{pair} vs {lone}");
+    assert_close(three, (2.0 * pair + lone) / 3.0, 1e-9);
+}
+
+/// A preempted request gives back its cache and later computes again what it held, its prompt
+/// and the tokens it had made (vLLM V1's `_preempt_request` sets `num_computed_tokens = 0`), and
+/// no more: two 2,048-token prompts in a cache with room for both prompts but not both 256-token
+/// answers, the second is preempted once, waits for the first to finish, and ends within twice
+/// a lone request's time plus the first's answer.
+#[test]
+fn a_preempted_request_computes_again_what_it_held() {
+    let s = scenario(2048, 256);
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let g = Catalog::embedded().gpu("h100-sxm").cloned().unwrap_or_else(|| panic!("h100"));
+    let e = (0..2000)
+        .filter_map(|i| {
+            let mut t = s.clone();
+            t.inference.mem_util = 0.40 + 0.0001 * f64::from(i);
+            Engine::new(&m, &t, &g, 4, 4)
+        })
+        .find(|e| (2.0 * 2049.0 + 64.0..2.0 * 2304.0 - 64.0).contains(&e.kv_tokens))
+        .unwrap_or_else(|| panic!("a cache between two prompts and two answers"));
+    let run = Run { max_seqs: 1024, warmup: 0, ..Run::default() };
+    let go = |concurrency| simulate(&e, Load::Bench { concurrency, prompts: 2 }, run).unwrap_or_else(|| panic!("runs"));
+    let (lone, pair) = (go(1), go(2));
+    assert_eq!((lone.preemptions, pair.preemptions), (0, 1), "{pair:?}");
+    assert!(pair.finished && pair.peak_kv <= e.kv_tokens.floor(), "{pair:?}");
+    // One after the other the two take 2 × lone; sharing, the second waits at most the first's
+    // answer and computes its 2,048 + k tokens again (a prompt's prefill, about).
+    let one = lone.e2e.mean;
+    assert!(pair.e2e.p99 > one && pair.e2e.p99 < 2.0 * one + lone.ttft.mean * 2.0, "{} vs {one}", pair.e2e.p99);
+}
+
 /// A request is admitted only with room for its first token beside the prompt: in a cache of
 /// two prompts and one token, the second user waits rather than take the token the first one's
 /// answer needs, and the cache never holds more than it has.
