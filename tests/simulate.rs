@@ -105,6 +105,19 @@ fn latency_rises_smoothly_with_the_load() {
     }
 }
 
+/// Replicas of `s` (2,048-token prompts, 256-token answers, on 4 H100s) whose caches admit more
+/// prompts than can grow to their full answers, with the prompts each admits: memory fractions
+/// from 0.47 to 0.7.
+fn small_caches(s: &Scenario) -> impl Iterator<Item = (Engine, f64)> + '_ {
+    [0.47, 0.5, 0.55, 0.6, 0.7].into_iter().filter_map(|util| {
+        let mut small = s.clone();
+        small.inference.mem_util = util;
+        let e = engine(&small, 4);
+        let admitted = (e.kv_tokens / 2049.0).floor();
+        (admitted * 2304.0 > e.kv_tokens + 2304.0).then_some((e, admitted))
+    })
+}
+
 /// The sequence cap bounds the batch; a cache too small for every running request forces
 /// preemptions, and every request still completes, the cache never holding more than it has.
 #[test]
@@ -118,14 +131,7 @@ fn the_caps_hold_and_a_full_cache_preempts() {
     // Caches that admit more prompts than can grow to their full answers: the newest are
     // preempted and recomputed, and every request still completes within the cache.
     let mut seen = 0;
-    for util in [0.47, 0.5, 0.55, 0.6, 0.7] {
-        let mut small = s.clone();
-        small.inference.mem_util = util;
-        let e = engine(&small, 4);
-        let admitted = (e.kv_tokens / 2049.0).floor();
-        if admitted * 2304.0 <= e.kv_tokens + 2304.0 {
-            continue;
-        }
+    for (e, admitted) in small_caches(&s) {
         let o = run(&e, Load::Users { users: (2.0 * admitted) as u32, think_s: 0.0 });
         assert!(o.finished && o.preemptions > 0, "{o:?}");
         assert!(o.batch <= admitted, "{o:?} with room for {admitted}");
@@ -142,16 +148,8 @@ fn the_caps_hold_and_a_full_cache_preempts() {
 /// completes.
 #[test]
 fn a_decode_stretch_stops_where_the_cache_fills() {
-    let s = scenario(2048, 256);
     let mut seen = 0;
-    for util in [0.47, 0.5, 0.55, 0.6, 0.7] {
-        let mut small = s.clone();
-        small.inference.mem_util = util;
-        let e = engine(&small, 4);
-        let admitted = (e.kv_tokens / 2049.0).floor();
-        if admitted * 2304.0 <= e.kv_tokens + 2304.0 {
-            continue;
-        }
+    for (e, admitted) in small_caches(&scenario(2048, 256)) {
         let n = (3.0 * admitted) as u32;
         let o = simulate(
             &e,

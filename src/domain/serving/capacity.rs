@@ -237,16 +237,9 @@ pub fn rate_at_targets(e: &Engine, s: &Scenario, g: &Gpu, run: Run) -> Option<f6
         }
         (lo, hi) = (hi, hi + 70);
     }
-    // meets(lo), not meets(hi).
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if meets(mid) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    Some(rate(lo))
+    // meets(lo), not meets(hi): the first grid step above lo that misses, less one.
+    let miss = smallest((hi - lo) as u32, &|d| !meets(lo + d as i32))?;
+    Some(rate(lo + miss as i32 - 1))
 }
 
 /// The load on the busiest of `n` replicas: the offered rate split evenly, or the users (the
