@@ -352,13 +352,17 @@ fn tier_bands_and_measured_cards_follow_the_table() {
 /// within each MLPerf server run's p99 limits (serving::rate_at_targets; third addendum of
 /// docs/research/2026-12-06-mlperf-prereg.md), 10 within; MI300X (+29…+39%), H100 NVL (+58%,
 /// +73%), Mixtral on H100 and H200 (+28%, +22%) and v4.0's H100 pair (+20.2%) carry too much.
+/// 99 → 104 (session 46): the step pays the element-wise kernels between its linear layers
+/// (serving::elementwise_s, AIConfigurator's add-norm, activation and embedding memory ops; rule
+/// in docs/research/2026-12-07-elementwise-prereg.md): 13 rows in, 8 out, most of them MLPerf
+/// server rows near saturation.
 #[test]
 fn serving_benchmarks_under_load_are_held_out_and_scored() {
     let rows: Vec<Row> = table(Catalog::embedded()).into_iter().filter(|r| r.case.id.starts_with("serve-")).collect();
     assert!(rows.len() >= 60, "{} serving rows", rows.len());
     assert!(rows.iter().all(|r| r.case.role == Role::Validation && r.case.prompts.is_some()));
     let (within, counted) = score(&rows);
-    assert!(counted == rows.len() && within >= 99, "{within} of {counted} serving rows within tolerance (< 99)");
+    assert!(counted == rows.len() && within >= 104, "{within} of {counted} serving rows within tolerance (< 104)");
     let dense: Vec<&Row> =
         rows.iter().filter(|r| r.case.id.contains("qwen2-7b") && !r.case.id.ends_with("ttft_mean")).collect();
     assert!(dense.len() == 10 && dense.iter().all(|r| r.within), "A100 Qwen2-7B TPOT/throughput rows");

@@ -158,7 +158,8 @@ fn expert_parallel_decode_pays_each_tokens_all_to_all() {
 /// Without expert parallelism (EP = TP) an MoE model's experts are split like a dense MLP: its
 /// step waits on the two tensor-parallel all-reduces a layer (6 µs each on NVLink, NCCL #1259) and
 /// on no all-to-all. Mixtral 8x7B (32 layers) on 2 H100s at TP 2: the step's fixed part is the
-/// dense weights' read over both cards, 64 all-reduce latencies and the engine's overhead.
+/// dense weights' read over both cards, 64 all-reduce latencies, the element-wise kernels'
+/// launches and the engine's overhead.
 #[test]
 fn tensor_parallel_moe_waits_on_no_all_to_all() {
     use gpu_planner::domain::memory::weight_bytes;
@@ -169,7 +170,10 @@ fn tensor_parallel_moe_waits_on_no_all_to_all() {
     let dense = weight_bytes(&m.params(), s.weight_quant, s.precision, &s.training.conventions)
         * (1.0 - m.routed_expert_fraction());
     let bw = 2.0 * g.memory_bandwidth_gb_s.unwrap_or(f64::NAN) * 1e9 * s.efficiency.decode_bandwidth;
-    let expected = dense / bw + 2.0 * 32.0 * 6e-6 + s.inference.step_overhead_ms / 1e3;
+    // And the element-wise kernels' launches (2 × 32 add-norms and the embedding's: 65 × 3 µs).
+    let (_, kernels) = gpu_planner::domain::serving::elementwise_s(&m, 2, 1.0);
+    assert_close(kernels, 65.0 * 3e-6, 1e-12);
+    let expected = dense / bw + 2.0 * 32.0 * 6e-6 + kernels + s.inference.step_overhead_ms / 1e3;
     assert_close(e.step(0.0, 0.0), expected, 1e-9);
 }
 

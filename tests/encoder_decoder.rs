@@ -98,7 +98,10 @@ fn whisper_decoding_reads_only_the_decoder() {
     let cache = 2.0 * 32.0 * 1280.0 * 2.0 * (1500.0 + 4.0 + 100.0);
     let overhead = s.inference.step_overhead_ms / 1e3;
     // One token's math hides under the read but for (C/W)²/2 of it (√(W² + C²)): under 1e-5.
-    assert_close(e.step(1.0, 0.0), (decoder + cache) / bw + overhead, 1e-5);
+    // Its element-wise kernels follow (serving::elementwise_s).
+    let (ew, kernels) =
+        gpu_planner::domain::serving::elementwise_s(&m, 1, g.memory_bandwidth_gb_s.unwrap_or(f64::NAN) * 1e9);
+    assert_close(e.step(1.0, 0.0), (decoder + cache) / bw + ew + kernels + overhead, 1e-5);
     assert!(e.step(1.0, 1.0) > e.step(1.0, 0.0) + m.encoder_fraction() * weights / bw * 0.99);
 }
 

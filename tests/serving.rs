@@ -7,7 +7,7 @@ mod common;
 
 use common::{assert_close, report};
 use gpu_planner::domain::scenario::{CardFilter, Parallel, Task};
-use gpu_planner::domain::serving::{capacity, gemm_time, poisson_quantile, Engine};
+use gpu_planner::domain::serving::{capacity, elementwise_s, gemm_time, poisson_quantile, Engine};
 use gpu_planner::domain::{Catalog, Scenario};
 
 fn card(id: &str) -> gpu_planner::domain::Gpu {
@@ -168,8 +168,10 @@ fn a_moe_decode_step_reads_only_the_experts_its_tokens_pick() {
     let m = s.model_spec().unwrap_or_else(|err| panic!("{err}")).clone();
     let bw = card("h200-sxm").memory_bandwidth_gb_s.unwrap_or(f64::NAN) * 1e9 * s.efficiency.decode_bandwidth;
     let kv = kv_cache_bytes(&m, 1024.0 + 128.0, s.inference.kv.bytes());
+    // And the element-wise kernels of each token (serving::elementwise_s).
+    let (ew, ew_fixed) = elementwise_s(&m, 1, card("h200-sxm").memory_bandwidth_gb_s.unwrap_or(f64::NAN) * 1e9);
     for (batch, touched) in [(1.0, 0.25), (8.0, 1.0 - 0.75f64.powi(8))] {
-        assert_close(e.step(batch, 0.0), weights_s(touched) + batch * kv / bw, 1e-3);
+        assert_close(e.step(batch, 0.0), weights_s(touched) + batch * kv / bw + batch * ew + ew_fixed, 1e-3);
     }
 }
 
@@ -178,7 +180,8 @@ fn a_moe_decode_step_reads_only_the_experts_its_tokens_pick() {
 /// mean context while decoding) at the prefill efficiency of the card's peak, C; the linear layers
 /// take √(W² + C²) with their weight read W (serving::gemm_time). A decode step then reads every
 /// running request's KV cache after them: the attention kernels run in sequence with the GEMMs,
-/// so that read never hides under the math (it did before session 41: a roofline max).
+/// so that read never hides under the math (it did before session 41: a roofline max), and the
+/// element-wise kernels of every token follow (serving::elementwise_s).
 #[test]
 fn prefill_and_large_batch_decode_are_compute_bound() {
     use gpu_planner::domain::memory::{kv_cache_bytes, weight_bytes};
@@ -195,9 +198,11 @@ fn prefill_and_large_batch_decode_are_compute_bound() {
     let active = m.params().active;
     let overhead = s.inference.step_overhead_ms / 1e3;
     let gemms = |c: f64| gemm_time(w, c);
-    assert_close(e.step(0.0, 8192.0), gemms(8192.0 * (2.0 * active + attention(64.0)) / flops) + overhead, 1e-9);
+    let (ew, ew_fixed) = elementwise_s(&m, 1, g.memory_bandwidth_gb_s.unwrap_or(f64::NAN) * 1e9);
+    let prefill = gemms(8192.0 * (2.0 * active + attention(64.0)) / flops) + 8192.0 * ew + ew_fixed + overhead;
+    assert_close(e.step(0.0, 8192.0), prefill, 1e-9);
     let kv = 2048.0 * kv_cache_bytes(&m, 136.0, s.inference.kv.bytes()) / bw;
-    let decode = gemms(2048.0 * (2.0 * active + attention(136.0)) / flops) + kv + overhead;
+    let decode = gemms(2048.0 * (2.0 * active + attention(136.0)) / flops) + kv + 2048.0 * ew + ew_fixed + overhead;
     assert_close(e.step(2048.0, 0.0), decode, 1e-9);
     // The KV read is a tenth of the step here: the roofline's max would have dropped it.
     assert!(kv > 0.1 * decode, "{kv} of {decode}");
@@ -218,7 +223,8 @@ fn prefill_tokens_route_through_the_experts_too() {
     let math = 64.0 * 2.0 * m.params().active / flops;
     let overhead = s.inference.step_overhead_ms / 1e3;
     let reads = memory_bound - overhead;
-    assert_close(e.step(0.0, 64.0), gemm_time(reads, math) + overhead, 1e-3);
+    let (ew, ew_fixed) = elementwise_s(&m, 1, card("h200-sxm").memory_bandwidth_gb_s.unwrap_or(f64::NAN) * 1e9);
+    assert_close(e.step(0.0, 64.0), gemm_time(reads, math) + 64.0 * ew + ew_fixed + overhead, 1e-3);
 }
 
 /// A log-normal with mean 1,000 and p90 2,000 has σ = z₀.₉ − √(z₀.₉² − 2 ln 2) = 0.7755; going
@@ -686,4 +692,41 @@ fn the_default_sequence_cap_follows_vllms_rule() {
     assert_eq!(gpu_planner::domain::serving::max_seqs(&s, &card("l40s")), 256);
     s.inference.max_seqs = 48;
     assert_eq!(gpu_planner::domain::serving::max_seqs(&s, &card("h100-sxm")), 48);
+}
+
+/// The element-wise kernels between the linear layers, counted as AIConfigurator counts them
+/// (`sdk/models/llama.py`, `moe.py`: two add-norms of 2h in and 2h out per layer, a dense MLP's
+/// gated activation of 2·I/tp in and I/tp out, the embedding's h out, FP16; each a memory op at
+/// 0.8 of peak bandwidth plus 3 µs). Llama-2-70B on two cards: 2 × (80 × 2 × 4 × 8,192 + 80 × 3 ×
+/// 14,336 + 8,192) = 17,383,424 bytes a token on each card, 2 × 80 + 80 + 1 = 241 kernels a
+/// forward. DeepSeek-V3 on eight: only its 3 dense layers have the activation outside the fused
+/// expert kernels: 2 × (61 × 8 × 7,168 + 3 × 3 × 2,304 + 7,168) = 7,051,776 bytes, 126 kernels.
+#[test]
+fn elementwise_kernels_count_aiconfigurator_ops() {
+    let spec = |id: &str| {
+        Scenario { model: id.into(), ..Scenario::default() }.model_spec().unwrap_or_else(|e| panic!("{e}")).clone()
+    };
+    let (per_token, fixed) = elementwise_s(&spec("llama-2-70b"), 2, 1e12);
+    assert_close(per_token, 17_383_424.0 / 0.8e12, 1e-12);
+    assert_close(fixed, 241.0 * 3e-6, 1e-12);
+    let (per_token, fixed) = elementwise_s(&spec("deepseek-v3"), 8, 1e12);
+    assert_close(per_token, 7_051_776.0 / 0.8e12, 1e-12);
+    assert_close(fixed, 126.0 * 3e-6, 1e-12);
+}
+
+/// Under expert parallelism with data-parallel attention each card's element-wise kernels see
+/// only its group's decoding tokens, and the whole prompt chunk: DeepSeek-V3 on 16 H100s (TP 8,
+/// EP 16, two attention groups, FP8 weights) at 256 decoding requests and a 512-token chunk runs 128 + 512
+/// tokens' worth on the busiest card.
+#[test]
+fn elementwise_kernels_see_the_busiest_cards_tokens() {
+    let mut s = Scenario { task: Task::Inference, model: "deepseek-v3".into(), ..Scenario::default() };
+    s.inference.ep = 16;
+    s.weight_quant = gpu_planner::domain::scenario::WeightQuant::Fp8;
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let g = card("h100-sxm");
+    let e = Engine::new(&m, &s, &g, 8, 16).unwrap_or_else(|| panic!("fits 16 H100s"));
+    let (per_token, kernels) = elementwise_s(&m, 8, g.memory_bandwidth_gb_s.unwrap_or(f64::NAN) * 1e9);
+    assert_close(e.elementwise(256.0, 512.0), (128.0 + 512.0) * per_token + kernels, 1e-12);
+    assert_close(e.elementwise(0.0, 0.0), kernels, 1e-12);
 }

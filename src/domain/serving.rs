@@ -4,15 +4,17 @@
 //! The engine is continuous batching with chunked prefill (vLLM, SGLang, TensorRT-LLM in-flight
 //! batching). One step decodes one token for every running request and carries up to
 //! `max_batched_tokens` of prompt. A step lasts
-//!   √(W² + C²) + KV read + TP traffic + overhead, W = weight bytes / (bandwidth × efficiency),
-//!   C = FLOPs / (peak × efficiency),
+//!   √(W² + C²) + KV read + TP traffic + element-wise kernels + overhead,
+//!   W = weight bytes / (bandwidth × efficiency), C = FLOPs / (peak × efficiency),
 //! where the weights are the shard (MoE: the experts the batch touches, 1 − (1 − k/E)^B of
 //! them), the KV read is every running request's cache at the same bandwidth, after the linear
 //! layers (kernels of one stream run in sequence), and the FLOPs are 2·N_active per token plus
 //! attention (Kaplan et al. 2020; the roofline of Williams et al. 2009 as applied to decoding in
 //! Pope et al. 2022, "Efficiently Scaling Transformer Inference", §2). √(W² + C²) in place of the
 //! roofline's max(W, C): measured GEMMs overlap their weight reads with their math imperfectly
-//! near the ridge, where a decode batch of a few hundred tokens runs ([`gemm_time`]).
+//! near the ridge, where a decode batch of a few hundred tokens runs ([`gemm_time`]). The
+//! element-wise kernels (add-norms, activation, embedding) move each token's activations through
+//! memory between the linear layers, as AIConfigurator counts them ([`elementwise_s`]).
 //!
 //! Queueing (stated assumptions): requests arrive as a Poisson stream (or from a closed loop of
 //! users with think time); prompts are prefilled first come, first served in chunks that share
@@ -85,7 +87,7 @@ pub const FRONTEND_S: f64 = 1.289e-3;
 /// carries within MLPerf's latency limits (the replica count's figure): 0.186 over 36 rows before
 /// those 18 joined.
 pub const SERVING_P90: [(&str, f64, usize); 3] =
-    [("first token", 0.973, 73), ("per token", 0.732, 67), ("throughput", 0.294, 54)];
+    [("first token", 1.519, 73), ("per token", 0.714, 67), ("throughput", 0.254, 54)];
 
 /// Tensor-parallel widths tried per replica.
 pub const TP_DEGREES: [u32; 4] = [1, 2, 4, 8];
@@ -142,6 +144,33 @@ pub fn collective_latency_s(s: &Scenario, g: &Gpu, width: u32) -> f64 {
 /// The most cards a serving plan may use.
 const MAX_CARDS: u32 = 4096;
 
+/// Share of peak bandwidth a memory-bound element-wise kernel reaches, and its fixed latency:
+/// AIConfigurator's `mem_bw_empirical_scaling_factor` and `mem_empirical_constant_latency`
+/// (ai-dynamo/aiconfigurator system files, e.g. `a800_sxm.yaml`: 0.8 and 3 µs, "nonofficial
+/// correction based on observations"), applied by its `query_mem_op` to every element-wise op.
+pub const ELEMENTWISE_SHARE: f64 = 0.8;
+pub const ELEMENTWISE_LATENCY_S: f64 = 3e-6;
+
+/// Seconds per token on one card, and per forward pass, of the memory-bound kernels between the
+/// linear layers (AIConfigurator's `ElementWise` and `Embedding` ops, `sdk/models/llama.py` and
+/// `moe.py`): every layer's two residual-add + RMSNorm kernels over the full hidden state (2h in,
+/// 2h out, on every tensor-parallel card after its all-reduce), a dense MLP's activation on the
+/// card's share (2·I/tp in, I/tp out when gated; MoE layers keep theirs inside the fused expert
+/// kernels) and the embedding gather (h out), FP16 activations (2 bytes) read at
+/// [`ELEMENTWISE_SHARE`] of `bandwidth` (bytes/s); [`ELEMENTWISE_LATENCY_S`] per kernel.
+/// docs/research/2026-12-07-elementwise-prereg.md.
+#[must_use]
+pub fn elementwise_s(m: &ModelSpec, tp: u32, bandwidth: f64) -> (f64, f64) {
+    let (h, layers) = (f64::from(m.hidden), f64::from(m.layers));
+    let dense_layers = m.moe.as_ref().map_or(layers, |x| f64::from(x.dense_layers.min(m.layers)));
+    let ffn = m.moe.as_ref().and_then(|x| x.dense_intermediate).map_or(f64::from(m.intermediate), f64::from)
+        / f64::from(tp.max(1));
+    let act_in = if m.gated_mlp { 2.0 } else { 1.0 };
+    let bytes = 2.0 * (layers * 2.0 * (2.0 * h + 2.0 * h) + dense_layers * (act_in + 1.0) * ffn + h);
+    let kernels = 2.0 * layers + dense_layers + 1.0;
+    (bytes / (bandwidth * ELEMENTWISE_SHARE), kernels * ELEMENTWISE_LATENCY_S)
+}
+
 /// One replica's costs per engine step. A replica is `tp` cards running attention, or, with
 /// expert parallelism, `ep` cards holding the routed experts and `ep / tp` data-parallel attention
 /// groups of `tp` cards each, every group with its own requests, KV cache and scheduler (vLLM:
@@ -183,6 +212,8 @@ pub struct Engine {
     prefill_comm_s: f64,
     comm_per_step: f64,
     overhead: f64,
+    /// Element-wise kernels ([`elementwise_s`]): seconds per token on one card, per forward.
+    elementwise: (f64, f64),
     /// Tokens of KV cache the replica holds (all groups).
     pub kv_tokens: f64,
     /// Prompt tokens one group's step may carry.
@@ -358,8 +389,7 @@ impl Engine {
         }
         let (t, e, groups) = (f64::from(tp), f64::from(ep), f64::from(ep) / f64::from(tp));
         let peak = math_tflops(g, s)? * 1e12;
-        let bw = g.memory_bandwidth_gb_s? * 1e9;
-        let capacity = g.memory_gb? * super::units::GIB;
+        let (bw, capacity) = (g.memory_bandwidth_gb_s? * 1e9, g.memory_gb? * super::units::GIB);
         let chunk = f64::from(i.max_batched_tokens.max(16));
         let kv_tokens = groups * memory::kv_capacity_tokens(m, s, capacity, tp, ep, i.mem_util, chunk);
         if kv_tokens < 1.0 {
@@ -426,6 +456,7 @@ impl Engine {
             prefill_comm_s: tp_per_token + a2a_per_token / t,
             comm_per_step: comm_latency,
             overhead: i.step_overhead_ms / 1e3,
+            elementwise: elementwise_s(m, tp, bw),
             kv_tokens,
             chunk,
             prompt,
@@ -546,12 +577,23 @@ impl Engine {
                 roofline.at_least(measured)
             }
         };
+        // The element-wise kernels between them, in sequence on the same stream.
+        let work = work + self.elementwise(tokens, prefill);
         // A prompt-carrying step beyond the engine's captured sizes waits for its launches, less
         // those made while the step before it ran.
         let work = work.at_least(self.launch_floor(batch, prefill) - head.at_least(0.0));
         // The drafts run once per step for the decoding requests (Leviathan et al.'s k·c).
         let drafts = if batch > 0.0 { self.draft } else { 0.0 };
         work * (1.0 + drafts) + self.overhead
+    }
+
+    /// Seconds of a step's element-wise kernels ([`elementwise_s`]) with `tokens` decoding tokens
+    /// over the replica and `prefill` prompt tokens: the busiest card's tokens (its attention
+    /// group's share of the decoding ones and the prompt chunk), and the kernels' launch latency,
+    /// which a forward pays however few tokens it carries (as it reads the weights).
+    #[must_use]
+    pub fn elementwise(&self, tokens: f64, prefill: f64) -> f64 {
+        (tokens / self.groups.at_least(1.0) + prefill) * self.elementwise.0 + self.elementwise.1
     }
 
     /// Seconds for a static batch of `batch` requests: their prompts prefilled in chunks (the
