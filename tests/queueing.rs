@@ -479,6 +479,13 @@ fn within(l: &Latency, s: &Scenario) -> bool {
         && l.tpot_p99_s * 1e3 <= i.tpot_p99_ms
 }
 
+/// Whether one replica `e` of `s` on `g` meets the targets at `rate` requests/s (a search run).
+fn meets_at(e: &Engine, s: &Scenario, g: &gpu_planner::domain::Gpu, rate: f64) -> bool {
+    let mut at = s.clone();
+    at.inference.rate_rps = Some(rate);
+    replica(e, &at, g, 1, SEARCH).is_some_and(|(_, l, _)| within(&l, &at))
+}
+
 /// The rate one replica carries within the targets (what an MLPerf server run measures for its
 /// limits) is the largest rate of its 1% grid whose run meets them: the next grid rate misses
 /// (the default targets, and a 25 ms time per token that holds the replica to a fraction of what
@@ -499,11 +506,7 @@ fn the_rate_at_the_targets_is_the_edge_the_planner_sizes_to() {
         let r = rate_at_targets(&e, &s, &g, SEARCH).unwrap_or_else(|| panic!("a rate"));
         let k = r.ln() / 1.01_f64.ln();
         assert!((k - k.round()).abs() < 1e-6, "{r} is not on the grid");
-        let meets = |rate: f64| {
-            let mut at = s.clone();
-            at.inference.rate_rps = Some(rate);
-            replica(&e, &at, &g, 1, SEARCH).is_some_and(|(_, l, _)| within(&l, &at))
-        };
+        let meets = |rate: f64| meets_at(&e, &s, &g, rate);
         assert!(meets(r), "{r} req/s misses");
         assert!(!meets(r * 1.01), "{} req/s meets too", r * 1.01);
         s.inference.rate_rps = Some(3.5 * r);
@@ -635,11 +638,7 @@ fn the_rate_at_the_targets_is_found_above_twice_the_offline_rate() {
         .rate;
     let r = rate_at_targets(&e, &s, &g, SEARCH).unwrap_or_else(|| panic!("a rate"));
     assert!(r > 2.0 * offline, "{r} req/s against {offline} offline");
-    let meets = |rate: f64| {
-        let mut at = s.clone();
-        at.inference.rate_rps = Some(rate);
-        replica(&e, &at, &g, 1, SEARCH).is_some_and(|(_, l, _)| within(&l, &at))
-    };
+    let meets = |rate: f64| meets_at(&e, &s, &g, rate);
     assert!(meets(r), "{r} req/s misses");
     assert!(!meets(r * 1.01), "{} req/s meets too", r * 1.01);
 }

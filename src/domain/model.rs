@@ -230,6 +230,17 @@ impl ModelSpec {
         ParamCounts { total, active: active.min(total), embedding: c.embedding.min(total) }
     }
 
+    /// Layers with a dense MLP and that MLP's intermediate width: every layer of a dense model;
+    /// an MoE model's leading dense layers (DeepSeek-V3's first 3), at their own width where the
+    /// config gives one.
+    #[must_use]
+    pub fn dense_mlp(&self) -> (u32, u32) {
+        match &self.moe {
+            None => (self.layers, self.intermediate),
+            Some(x) => (x.dense_layers.min(self.layers), x.dense_intermediate.unwrap_or(self.intermediate)),
+        }
+    }
+
     /// Share of all parameters that sit in routed experts (0 for dense models).
     #[must_use]
     pub fn routed_expert_fraction(&self) -> f64 {

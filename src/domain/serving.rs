@@ -162,9 +162,8 @@ pub const ELEMENTWISE_LATENCY_S: f64 = 3e-6;
 #[must_use]
 pub fn elementwise_s(m: &ModelSpec, tp: u32, bandwidth: f64) -> (f64, f64) {
     let (h, layers) = (f64::from(m.hidden), f64::from(m.layers));
-    let dense_layers = m.moe.as_ref().map_or(layers, |x| f64::from(x.dense_layers.min(m.layers)));
-    let ffn = m.moe.as_ref().and_then(|x| x.dense_intermediate).map_or(f64::from(m.intermediate), f64::from)
-        / f64::from(tp.max(1));
+    let (dense_layers, ffn) = m.dense_mlp();
+    let (dense_layers, ffn) = (f64::from(dense_layers), f64::from(ffn) / f64::from(tp.max(1)));
     let act_in = if m.gated_mlp { 2.0 } else { 1.0 };
     let bytes = 2.0 * (layers * 2.0 * (2.0 * h + 2.0 * h) + dense_layers * (act_in + 1.0) * ffn + h);
     let kernels = 2.0 * layers + dense_layers + 1.0;

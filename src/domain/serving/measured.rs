@@ -244,11 +244,11 @@ impl DecodeOps {
         let linear = |params: f64| (params * weight_b / (bw * share)).at_least(floor);
         let (h, layers) = (f64::from(m.hidden), f64::from(m.layers));
         let moe = m.moe.as_ref();
-        let moe_layers = moe.map_or(0.0, |x| f64::from(m.layers.saturating_sub(x.dense_layers)));
-        let dense_layers = layers - moe_layers;
+        let (dense_layers, dense_ffn) = m.dense_mlp();
+        let (dense_layers, dense_ffn) = (f64::from(dense_layers), f64::from(dense_ffn));
+        let moe_layers = layers - dense_layers;
         let gated = if m.gated_mlp { 2.0 } else { 1.0 };
         let mlp = |ffn: f64| linear(h * gated * ffn / t) + linear(ffn / t * h);
-        let dense_ffn = moe.and_then(|x| x.dense_intermediate).map_or(f64::from(m.intermediate), f64::from);
         let mut fixed = dense_layers * mlp(dense_ffn);
         let per_context;
         let mut source = source;
