@@ -356,13 +356,19 @@ fn tier_bands_and_measured_cards_follow_the_table() {
 /// (serving::elementwise_s, AIConfigurator's add-norm, activation and embedding memory ops; rule
 /// in docs/research/2026-12-07-elementwise-prereg.md): 13 rows in, 8 out, most of them MLPerf
 /// server rows near saturation.
+/// 104 → 129 (session 47): 28 held-out Ascend 910B rows joined by a rule committed before scoring
+/// (docs/research/2026-12-07-ascend-serving-prereg.md), 25 within once CANN pays its per-layer
+/// cost (serving::launch::CANN_LAYER_S, set on 12 calibration rows named `calib-serve-*`): the 24
+/// rows of the calibration's own tutorial at concurrency 8–34 all within (TPOT −4…−16%), of the
+/// four from other sources one (a single card's W4A4 run: TTFT +155%, TPOT +94%, the engine having
+/// no 4-bit math; the nightly W8A8 baseline −26%).
 #[test]
 fn serving_benchmarks_under_load_are_held_out_and_scored() {
     let rows: Vec<Row> = table(Catalog::embedded()).into_iter().filter(|r| r.case.id.starts_with("serve-")).collect();
     assert!(rows.len() >= 60, "{} serving rows", rows.len());
     assert!(rows.iter().all(|r| r.case.role == Role::Validation && r.case.prompts.is_some()));
     let (within, counted) = score(&rows);
-    assert!(counted == rows.len() && within >= 104, "{within} of {counted} serving rows within tolerance (< 104)");
+    assert!(counted == rows.len() && within >= 129, "{within} of {counted} serving rows within tolerance (< 129)");
     let dense: Vec<&Row> =
         rows.iter().filter(|r| r.case.id.contains("qwen2-7b") && !r.case.id.ends_with("ttft_mean")).collect();
     assert!(dense.len() == 10 && dense.iter().all(|r| r.within), "A100 Qwen2-7B TPOT/throughput rows");
@@ -408,4 +414,30 @@ fn the_serving_bands_the_page_states_follow_the_table() {
         assert_eq!(n, listed_n, "{name}: {n} rows, SERVING_P90 says {listed_n}");
         assert!((p90 - listed_p90).abs() < 0.005, "{name}: p90 {p90:.3}, SERVING_P90 says {listed_p90}");
     }
+}
+
+/// CANN's per-layer serving cost (serving::launch::CANN_LAYER_S) is the rule of
+/// docs/research/2026-12-07-ascend-serving-prereg.md applied to its six calibration rows
+/// (vllm-ascend's suffix-decoding tutorial, Qwen3-32B on four Atlas 800T A2 cards, one request at
+/// a time): the median of (published time per token − the engine's with the cost off) ÷ 64
+/// layers, rounded to 0.01 ms. The cost adds 64 × CANN_LAYER_S to every step of a lone request
+/// (tests/launch.rs), so the engine's time per token with it off is its figure less that.
+#[test]
+fn the_cann_layer_cost_is_the_median_of_its_calibration_rows() {
+    use gpu_planner::domain::accuracy::table_of;
+    use gpu_planner::domain::serving::launch::CANN_LAYER_S;
+    let rows: Vec<_> = cases().iter().filter(|c| c.id.starts_with("calib-serve-910b")).cloned().collect();
+    assert!(rows.len() == 12 && rows.iter().all(|c| c.role == Role::Calibration && c.concurrency == Some(1)));
+    let scored = table_of(&rows, Catalog::embedded());
+    let mut per_layer: Vec<f64> = scored
+        .iter()
+        .filter(|r| r.case.id.ends_with("-tpot_mean"))
+        .map(|r| (r.case.published / 1e3 - (r.ours.unwrap_or(f64::NAN) / 1e3 - 64.0 * CANN_LAYER_S)) / 64.0)
+        .collect();
+    assert_eq!(per_layer.len(), 6);
+    per_layer.sort_by(f64::total_cmp);
+    let median = (per_layer[2] + per_layer[3]) / 2.0;
+    assert!(((median * 1e5).round() / 1e5 - CANN_LAYER_S).abs() < 1e-12, "median {median} s a layer");
+    // With the cost on, the twelve rows that set it are within (their tokens/s rows too).
+    assert!(scored.iter().all(|r| r.within), "calibration rows out");
 }

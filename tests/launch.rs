@@ -11,7 +11,9 @@ mod common;
 use common::assert_close;
 use gpu_planner::domain::format::{launch_line, Lang};
 use gpu_planner::domain::scenario::{ServingEngine, Task, WeightQuant};
-use gpu_planner::domain::serving::launch::{eager_forward_s, graph_tokens, DENSE_LAYER_S, MOE_LAYER_S};
+use gpu_planner::domain::serving::launch::{
+    eager_forward_s, graph_tokens, stack_layer_s, CANN_LAYER_S, DENSE_LAYER_S, MOE_LAYER_S,
+};
 use gpu_planner::domain::serving::simulate::{simulate, Load, Run};
 use gpu_planner::domain::serving::Engine;
 use gpu_planner::domain::{Catalog, Scenario};
@@ -185,4 +187,43 @@ fn drafted_tokens_count_toward_the_captured_graph_sizes() {
     s.inference.spec_tokens = 3;
     let drafting = Engine::new(&m, &s, &g, 1, 1).unwrap_or_else(|| panic!("engine"));
     assert_close(drafting.launch_floor(100.0, 200.0), eager_forward_s(&m), 1e-12);
+}
+
+/// A CANN card's every step — decode-only, a prompt chunk, a lone request — lasts exactly the
+/// same card's step under another stack plus [`CANN_LAYER_S`] per layer (Qwen3-32B: 64 layers,
+/// 35.2 ms), on one card (wider replicas' collectives are priced by stack too); CUDA and ROCm
+/// cards pay nothing. The value itself is held to the rows that set it in tests/accuracy.rs.
+#[test]
+fn a_cann_card_pays_its_per_layer_cost_on_every_step() {
+    let cat = Catalog::embedded();
+    let mut s = serving("qwen3-32b", ServingEngine::Vllm, 1024);
+    s.inference.max_batched_tokens = 8192;
+    s.weight_quant = WeightQuant::Int8; // 33 GB: one 64 GB card holds it
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let ascend = cat.gpu("huawei-ascend-910b3").cloned().expect("910B3");
+    assert_eq!(ascend.software, "cann");
+    let relabelled = gpu_planner::domain::catalog::Gpu { software: "cuda".into(), ..ascend.clone() };
+    let (with, without) =
+        (Engine::new(&m, &s, &ascend, 1, 1).expect("fits"), Engine::new(&m, &s, &relabelled, 1, 1).expect("fits"));
+    for (batch, prefill) in [(1.0, 0.0), (32.0, 0.0), (0.0, 1024.0), (8.0, 512.0)] {
+        assert_close(with.step(batch, prefill) - without.step(batch, prefill), 64.0 * CANN_LAYER_S, 1e-9);
+    }
+    assert_close(64.0 * CANN_LAYER_S, 35.2e-3, 1e-9);
+    for id in ["h100-sxm", "mi300x", "a100-80gb-sxm4"] {
+        let g = cat.gpu(id).expect(id);
+        assert!(stack_layer_s(g).abs() < f64::EPSILON, "{id} pays a CANN cost");
+    }
+    assert_close(stack_layer_s(&ascend), CANN_LAYER_S, 1e-12);
+}
+
+/// The line under the serving table states the CANN cost and what it comes to for the model, in
+/// both languages (Qwen3-32B: 64 layers, +35.2 ms a step).
+#[test]
+fn the_serving_table_states_the_cann_cost() {
+    let s = serving("qwen3-32b", ServingEngine::Vllm, 1024);
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let en = gpu_planner::domain::format::stack_line(&m, Lang::En);
+    let zh = gpu_planner::domain::format::stack_line(&m, Lang::Zh);
+    assert!(en.contains("0.55 ms a layer") && en.contains("+35.2 ms a step") && en.contains("64 layers"), "{en}");
+    assert!(zh.contains("0.55 毫秒") && zh.contains("+35.2 毫秒") && zh.contains("64 层"), "{zh}");
 }

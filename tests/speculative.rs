@@ -334,3 +334,15 @@ fn a_prompt_only_step_runs_no_drafts() {
         assert!(spec.step(1.0, 512.0) > plain.step(1.0, 512.0), "{model} on {card}");
     }
 }
+
+/// A static batch under speculative decoding decodes its answer in fewer, longer steps: after the
+/// prompts, (output − 1) ÷ tokens a step steps of the whole batch (255 ÷ 2.952 with 3 drafts at
+/// 0.8), each step checking the drafts. TensorRT-LLM's MTP throughput tables run such batches.
+#[test]
+fn a_static_batch_with_drafts_decodes_in_fewer_steps() {
+    let mut s = drafting("llama-3.1-8b", 3, 0.8);
+    s.inference.max_batched_tokens = 8192;
+    let e = engine(&s, "h100-sxm", 1);
+    let expected = e.step(0.0, 4096.0) + 255.0 / 2.952 * e.step(4.0, 0.0);
+    assert_close(e.static_latency(4.0), expected, 1e-9);
+}

@@ -756,11 +756,13 @@ async fn the_serving_engine_sets_the_eager_prompt_steps_and_travels_in_the_link(
     settle().await;
     assert!(text("launch-line").contains("不走 CUDA Graph"), "{}", text("launch-line"));
     assert!(text("serving-accuracy").starts_with("可信度"), "{}", text("serving-accuracy"));
+    assert!(text("stack-line").starts_with("昇腾（CANN）卡"), "{}", text("stack-line"));
     click("lang");
     settle().await;
     // Under the table, how sure its figures are: the held-out serving rows' p90 by kind of figure.
     let (_, first_token, runs) = gpu_planner::domain::serving::SERVING_P90[0];
     let sure = text("serving-accuracy");
+    assert!(text("stack-line").contains("ms a layer more"), "{}", text("stack-line"));
     assert!(sure.contains(&format!("±{:.0}% ({runs} runs)", first_token * 100.0)), "{sure}");
 }
 

@@ -570,6 +570,20 @@ pub fn hours_band(band: (f64, f64), centre: f64, lang: Lang) -> String {
     format!("{}–{}", grouped(band.0 / per, 1), in_unit(band.1, centre, lang))
 }
 
+/// The serving table's line on Huawei's CANN stack: the per-layer cost every forward of an Ascend
+/// card pays ([`super::serving::launch::CANN_LAYER_S`]) and what it comes to for model `m`.
+#[must_use]
+pub fn stack_line(m: &super::model::ModelSpec, lang: Lang) -> String {
+    let per_layer = super::serving::launch::CANN_LAYER_S * 1e3;
+    let step = per_layer * f64::from(m.layers);
+    let layers = m.layers;
+    if lang == Lang::Zh {
+        format!("昇腾（CANN）卡：每次前向每层另计 {per_layer:.2} 毫秒（主机下发、逐层同步与 CUDA Graph 在 NVIDIA 卡上隐藏的小算子），本模型 {layers} 层即每步 +{step:.1} 毫秒；按 vllm-ascend 教程在 4 张 Atlas 800T A2 上单并发的实测设定（Qwen3-32B 每 token 52.8–55.5 毫秒）。")
+    } else {
+        format!("Ascend (CANN) cards: every forward pays {per_layer:.2} ms a layer more (host dispatch, per-layer synchronisation and the small kernels a CUDA graph hides on NVIDIA cards), +{step:.1} ms a step for this model's {layers} layers; set on vllm-ascend's own runs on four Atlas 800T A2 cards, one request at a time (Qwen3-32B at 52.8–55.5 ms a token).")
+    }
+}
+
 /// The serving table's line on speculative decoding when it is on: drafted tokens, acceptance,
 /// the tokens a step gains and a draft pass's cost (serving/speculative.rs); `None` when off.
 #[must_use]

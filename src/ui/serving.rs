@@ -46,7 +46,7 @@ pub fn ServingForm() -> impl IntoView {
 }
 
 /// The lines under the serving table on the engine: its eager prompt steps, speculative decoding
-/// when it is on, and how sure its figures are.
+/// when it is on, what Ascend's stack adds to every step, and how sure its figures are.
 #[component]
 fn EngineLines() -> impl IntoView {
     let sc = expect_context::<RwSignal<Scenario>>();
@@ -61,6 +61,11 @@ fn EngineLines() -> impl IntoView {
             let l = lang.get();
             sc.with(|s| s.model_spec().ok().map(|m| format::launch_line(s, m, l)))
                 .map(|t| view! { <p class="muted" data-testid="launch-line">{t}</p> })
+        }}
+        {move || {
+            let l = lang.get();
+            sc.with(|s| s.model_spec().ok().map(|m| format::stack_line(m, l)))
+                .map(|t| view! { <p class="muted" data-testid="stack-line">{t}</p> })
         }}
         {move || view! { <p class="muted" data-testid="serving-accuracy">{format::serving_accuracy_line(lang.get())}</p> }}
     }

@@ -26,6 +26,28 @@ pub const MOE_LAYER_S: f64 = (82.64e-3 - 3.0 * DENSE_LAYER_S) / 58.0;
 /// docs/research/2026-12-05-dense-eager-prefill.md.
 pub const DENSE_LAYER_S: f64 = 16.613e-3 / 36.0;
 
+/// Seconds a forward on Huawei's CANN stack spends per transformer layer beyond the step model:
+/// vllm-ascend's decode runs several times slower than its weights take to read at every batch
+/// (Qwen3-32B BF16 on four 910Bs, 52.8–55.5 ms a token at concurrency 1 where the roofline is
+/// ~13 ms) — host dispatch, per-layer synchronisation and the small vector kernels a CUDA graph
+/// hides (docs/research/2026-12-05-ascend-decode-evidence.md §5). Set as the median over the
+/// six concurrency-1 rows of vllm-ascend's suffix-decoding tutorial (v0.13.0rc1, Atlas 800T A2) of
+/// (published − modelled time per token) ÷ 64 layers = 0.5547 ms, by the rule written before any
+/// Ascend row was scored (docs/research/2026-12-07-ascend-serving-prereg.md); the batch
+/// dependence, a single card and another release are judged by held-out rows.
+pub const CANN_LAYER_S: f64 = 0.55e-3;
+
+/// Seconds per layer card `g`'s software stack adds to every forward ([`CANN_LAYER_S`] on CANN,
+/// nothing elsewhere: the CUDA and ROCm step models were set on their own engines' runs).
+#[must_use]
+pub fn stack_layer_s(g: &super::super::catalog::Gpu) -> f64 {
+    if g.software == "cann" {
+        CANN_LAYER_S
+    } else {
+        0.0
+    }
+}
+
 /// The CPU time of one eager forward of `m`: its layers' launches (an MoE layer's routing, expert
 /// permutation and grouped GEMMs launch more kernels than a dense MLP).
 #[must_use]
