@@ -642,3 +642,64 @@ fn the_rate_at_the_targets_is_found_above_twice_the_offline_rate() {
     assert!(meets(r), "{r} req/s misses");
     assert!(!meets(r * 1.01), "{} req/s meets too", r * 1.01);
 }
+
+/// The closed form's mean step solves its own equation at every load up to the edge, however it
+/// gets there (plain rounds or Aitken's jumps, `Engine::at`): T = plain step(B) / (1 − x) with
+/// B = rate · answer · T decoding and x = rate · chunks · (chunk step − plain step), a prompt
+/// taking ⌈prompt / (8,192 − B)⌉ chunks — to 1e-6 of T from 10% of the highest rate it answers to
+/// 99.9% of it, where the rounds creep slowest. The edge is a real one: the batch fills the cache
+/// (2,048-token prompts, 256-token answers) or the prompts fill the steps (8,000-token prompts,
+/// 32-token answers, where a jump can land past the edge and must come back).
+#[test]
+fn the_closed_form_step_solves_its_fixed_point_up_to_the_edge() {
+    for (prompt, answer) in [(2048_u32, 256_u32), (8000, 32)] {
+        let mut s = rag(prompt, answer, None);
+        s.inference.max_batched_tokens = 8192;
+        let e = Engine::new(&model(&s), &s, &card("h100-sxm"), 4, 4).unwrap_or_else(|| panic!("fits"));
+        let (mut lo, mut hi) = (0.01, 1_000.0);
+        assert!(e.at(lo).is_some() && e.at(hi).is_none());
+        for _ in 0..60 {
+            let mid = f64::midpoint(lo, hi);
+            if e.at(mid).is_some() {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        let p = f64::from(prompt);
+        for share in [0.1, 0.5, 0.9, 0.99, 0.999] {
+            let rate = share * lo;
+            let l = e.at(rate).unwrap_or_else(|| panic!("answers at {share} of the edge"));
+            let t = l.tpot_mean_s;
+            let batch = rate * f64::from(answer) * t;
+            let room = 8192.0 - batch;
+            let chunks = (p / room).ceil().max(1.0);
+            let plain = e.step(batch, 0.0);
+            let x = rate * chunks * (e.step(batch, room.min(p)) - plain);
+            assert_close(t, plain / (1.0 - x), 1e-6);
+            assert_close(l.batch, batch, 1e-5);
+            if share > 0.998 {
+                assert!(batch > 0.97 * e.max_batch() || x > 0.97, "{prompt}: x {x}, {batch} requests at the edge");
+            }
+        }
+    }
+}
+
+/// What a replica admits at once counts every attention group's token budget: vLLM caps its
+/// running requests at max_num_batched_tokens, and under expert parallelism each of the
+/// replica's attention groups (EP ÷ TP of them) schedules its own. Qwen3-30B-A3B on eight H100s
+/// as TP1·EP8 with a 64-token budget: 8 groups × 64 = 512 requests, fewer than the 1,024 the
+/// sequence cap and the cache allow.
+#[test]
+fn a_replica_admits_a_token_budget_per_attention_group() {
+    let mut s = rag(512, 128, None);
+    s.model = "qwen3-30b-a3b".into();
+    (s.inference.tp, s.inference.ep, s.inference.max_batched_tokens) = (1, 8, 64);
+    s.inference.rate_rps = Some(2.0);
+    let m = model(&s);
+    let e = Engine::new(&m, &s, &card("h100-sxm"), 1, 8).unwrap_or_else(|| panic!("fits"));
+    assert!(e.kv_tokens / 640.0 > 1_024.0, "the cache holds more than the cap: {}", e.kv_tokens);
+    let c = plan(&s);
+    assert_eq!((c.tp, c.ep), (1, 8));
+    assert_close(c.max_concurrency, 512.0, 0.0);
+}

@@ -627,9 +627,7 @@ impl Engine {
         // step) of every second, so the mean step is T = plain / (1 − x): iterate B and T. With
         // attention groups, each group's step carries its own B / groups requests and prompts;
         // every group's chunk steps slow the whole replica (counted as never coinciding).
-        let mut t = self.step(0.0, 0.0);
-        let mut parts = (0.0, 1.0, t, t, 0.0); // (batch, chunks, plain, chunk step, x)
-        for _ in 0..100 {
+        let g = |t: f64| {
             let batch = rate * self.decode_steps() * t;
             let room = self.chunk - batch / self.groups;
             if room < 1.0 || batch > self.max_batch() {
@@ -639,18 +637,37 @@ impl Engine {
             let plain = self.step(batch, 0.0);
             let chunk_step = self.step(batch, self.uncached.min(room));
             let x = rate * chunks * (chunk_step - plain);
-            if x >= 1.0 {
-                return None;
-            }
-            let next = plain / (1.0 - x);
-            parts = (batch, chunks, plain, chunk_step, x);
-            let done = (next - t).abs() <= 1e-6 * t;
-            t = next;
-            if done {
+            (x < 1.0).then_some((plain / (1.0 - x), (batch, chunks, plain, chunk_step, x)))
+        };
+        let mut t = self.step(0.0, 0.0);
+        let mut parts = (0.0, 1.0, t, t, 0.0); // (batch, chunks, plain, chunk step, x)
+                                               // Near the edge T creeps to its fixed point geometrically (~8 rounds a call, a sixth of a
+                                               // catalog plan): after two plain rounds whose steps shrink in one direction, jump to
+                                               // Aitken's Δ² limit (Steffensen's method). A jump past the edge goes back to the plain
+                                               // round it replaced and jumps no more; the answer is the same fixed point to 1e-6.
+        let (mut prev, mut replaced, mut jump) = (None::<f64>, None::<f64>, true);
+        for _ in 0..100 {
+            let Some((next, p)) = g(t) else {
+                let back = replaced.take()?;
+                (t, prev, jump) = (back, None, false);
+                continue;
+            };
+            parts = p;
+            if (next - t).abs() <= 1e-6 * t {
+                t = next;
                 break;
             }
-            if t > 600.0 {
+            if next > 600.0 {
                 return None;
+            }
+            replaced = None;
+            let limit = prev.filter(|_| jump).and_then(|p0| {
+                let r = (next - t) / (t - p0);
+                (r > 0.0 && r < 1.0).then(|| next + (next - t) * r / (1.0 - r))
+            });
+            match limit {
+                Some(a) => (t, prev, replaced) = (a, None, Some(next)),
+                None => (t, prev) = (next, Some(t)),
             }
         }
         let (batch, chunks, plain, chunk_step, _) = parts;
