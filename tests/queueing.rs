@@ -703,3 +703,21 @@ fn a_replica_admits_a_token_budget_per_attention_group() {
     assert_eq!((c.tp, c.ep), (1, 8));
     assert_close(c.max_concurrency, 512.0, 0.0);
 }
+
+/// With the user's own card count, every replica shape uses those cards, so the shapes rank by the
+/// first token: Qwen2.5-72B on eight H100s for 16,000-token prompts, under targets both shapes
+/// meet, takes one TP8 replica (its prompt's compute spread over eight cards), not two TP4 ones —
+/// the closed form sizes each shape at the user's count (8 ÷ its width replicas), not at some
+/// other count.
+#[test]
+fn a_fixed_card_count_takes_the_shape_with_the_quickest_first_token() {
+    let mut s = rag(16_000, 64, None);
+    s.parallel.gpus = 8;
+    s.inference.rate_rps = Some(0.2);
+    // Targets both shapes meet, so the first token decides.
+    (s.inference.ttft_p50_s, s.inference.ttft_p99_s) = (60.0, 60.0);
+    (s.inference.tpot_p50_ms, s.inference.tpot_p99_ms) = (1_000.0, 1_000.0);
+    let c = plan(&s);
+    assert!(c.meets, "{c:?}");
+    assert_eq!((c.tp, c.replicas, c.cards), (8, 1, 8), "{c:?}");
+}

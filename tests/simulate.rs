@@ -850,3 +850,19 @@ fn a_cache_that_cannot_hold_a_whole_request_runs_nothing() {
     let e = engine(&fits, 4);
     assert!(simulate(&e, Load::Users { users: 1, think_s: 0.0 }, Run::default()).is_some());
 }
+
+/// Users who think between requests return at the interactive response-time law's rate (Denning
+/// & Buzen 1978, §4): users = rate × (think time + response time). Twenty users thinking 4 s on
+/// average (exponentially) between answers of a 2,048 + 256-token request each.
+#[test]
+fn users_who_think_return_at_the_response_time_laws_rate() {
+    let e = engine(&scenario(2048, 256), 4);
+    let o = simulate(
+        &e,
+        Load::Users { users: 20, think_s: 4.0 },
+        Run { requests: 2_000, warmup: 200, max_seqs: 1024, ..Run::default() },
+    )
+    .unwrap_or_else(|| panic!("runs"));
+    assert!(o.e2e.mean > 1.0, "a response takes {} s", o.e2e.mean);
+    assert_close(o.rate, 20.0 / (4.0 + o.e2e.mean), 0.05);
+}
