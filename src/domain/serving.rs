@@ -639,12 +639,12 @@ impl Engine {
             let x = rate * chunks * (chunk_step - plain);
             (x < 1.0).then_some((plain / (1.0 - x), (batch, chunks, plain, chunk_step, x)))
         };
+        // Near the edge T creeps to its fixed point geometrically (~8 rounds a call, a sixth of a
+        // catalog plan): after two plain rounds whose steps shrink in one direction, jump to
+        // Aitken's Δ² limit (Steffensen's method). A jump past the edge goes back to the plain
+        // round it replaced and jumps no more; the answer is the same fixed point to 1e-6.
         let mut t = self.step(0.0, 0.0);
         let mut parts = (0.0, 1.0, t, t, 0.0); // (batch, chunks, plain, chunk step, x)
-                                               // Near the edge T creeps to its fixed point geometrically (~8 rounds a call, a sixth of a
-                                               // catalog plan): after two plain rounds whose steps shrink in one direction, jump to
-                                               // Aitken's Δ² limit (Steffensen's method). A jump past the edge goes back to the plain
-                                               // round it replaced and jumps no more; the answer is the same fixed point to 1e-6.
         let (mut prev, mut replaced, mut jump) = (None::<f64>, None::<f64>, true);
         for _ in 0..100 {
             let Some((next, p)) = g(t) else {
