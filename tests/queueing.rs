@@ -30,6 +30,12 @@ fn rag(context: u32, output: u32, p90: Option<u32>) -> Scenario {
     common::qwen72b_on_h100(context, output, p90)
 }
 
+/// The same first-token target (seconds) at p50 and p99, and the same time-per-token target (ms).
+fn set_targets(s: &mut Scenario, ttft_s: f64, tpot_ms: f64) {
+    (s.inference.ttft_p50_s, s.inference.ttft_p99_s) = (ttft_s, ttft_s);
+    (s.inference.tpot_p50_ms, s.inference.tpot_p99_ms) = (tpot_ms, tpot_ms);
+}
+
 fn model(s: &Scenario) -> gpu_planner::domain::ModelSpec {
     s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone()
 }
@@ -627,8 +633,7 @@ fn the_rate_at_the_targets_is_found_above_twice_the_offline_rate() {
     s.inference.output_p90 = Some(3072);
     s.inference.mem_util = 0.9;
     s.inference.max_seqs = 1024;
-    (s.inference.ttft_p50_s, s.inference.ttft_p99_s) = (600.0, 600.0);
-    (s.inference.tpot_p50_ms, s.inference.tpot_p99_ms) = (1000.0, 1000.0);
+    set_targets(&mut s, 600.0, 1000.0);
     let g = card("h100-sxm");
     let e = engine(&s, 8);
     let run = Run { max_seqs: max_seqs(&s, &g), ..SEARCH };
@@ -718,8 +723,7 @@ fn a_fixed_card_count_takes_the_shape_with_the_quickest_first_token() {
     s.parallel.gpus = 8;
     s.inference.rate_rps = Some(0.2);
     // Targets both shapes meet, so the first token decides.
-    (s.inference.ttft_p50_s, s.inference.ttft_p99_s) = (60.0, 60.0);
-    (s.inference.tpot_p50_ms, s.inference.tpot_p99_ms) = (1_000.0, 1_000.0);
+    set_targets(&mut s, 60.0, 1_000.0);
     let c = plan(&s);
     assert!(c.meets, "{c:?}");
     assert_eq!((c.tp, c.replicas, c.cards), (8, 1, 8), "{c:?}");

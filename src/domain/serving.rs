@@ -627,7 +627,8 @@ impl Engine {
         // step) of every second, so the mean step is T = plain / (1 − x): iterate B and T. With
         // attention groups, each group's step carries its own B / groups requests and prompts;
         // every group's chunk steps slow the whole replica (counted as never coinciding).
-        let g = |t: f64| {
+        // One round: the mean step T gives the batch, the batch the next T (None past the edge).
+        let round = |t: f64| {
             let batch = rate * self.decode_steps() * t;
             let room = self.chunk - batch / self.groups;
             if room < 1.0 || batch > self.max_batch() {
@@ -647,7 +648,7 @@ impl Engine {
         let mut parts = (0.0, 1.0, t, t, 0.0); // (batch, chunks, plain, chunk step, x)
         let (mut prev, mut replaced, mut jump) = (None::<f64>, None::<f64>, true);
         for _ in 0..100 {
-            let Some((next, p)) = g(t) else {
+            let Some((next, p)) = round(t) else {
                 let back = replaced.take()?;
                 (t, prev, jump) = (back, None, false);
                 continue;
