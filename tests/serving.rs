@@ -337,6 +337,23 @@ fn a_moe_model_too_large_for_one_server_is_served_by_an_expert_parallel_replica(
     assert_eq!(before, after);
 }
 
+/// An expert-parallel width the user sets is the one planned, with the layout still searched for
+/// the rest: DeepSeek-V3 in FP8 fits one server of 8 × 141 GB H200s, where the search settles,
+/// but a team that runs it over two servers (EP 16, as DeepSeek's own deployment spreads experts
+/// across nodes) gets that replica priced, not the one-server plan.
+#[test]
+fn an_expert_parallel_width_the_user_sets_is_the_one_planned() {
+    let mut s = deepseek_v3("h200-sxm");
+    assert!(s.parallel.auto, "the layout is searched");
+    let g = card("h200-sxm");
+    let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+    let searched = capacity(&m, &s, &g).unwrap_or_else(|| panic!("one server serves it"));
+    assert_eq!(searched.ep, 8, "{searched:?}");
+    s.inference.ep = 16;
+    let set = capacity(&m, &s, &g).unwrap_or_else(|| panic!("two servers serve it"));
+    assert!(set.ep == 16 && set.cards.is_multiple_of(16), "{set:?}");
+}
+
 /// MLA's latent KV cannot be split over tensor-parallel ranks, so TP8 keeps eight copies; with
 /// data-parallel attention each card caches only its own requests (SGLang v0.4 release notes,
 /// "data parallelism attention for DeepSeek models": less KV duplication, larger batches).
