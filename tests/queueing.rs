@@ -728,3 +728,18 @@ fn a_fixed_card_count_takes_the_shape_with_the_quickest_first_token() {
     assert!(c.meets, "{c:?}");
     assert_eq!((c.tp, c.replicas, c.cards), (8, 1, 8), "{c:?}");
 }
+
+/// The user's own card count is split into whole replicas: six H100s serve Qwen2.5-32B as six TP1
+/// or three TP2 replicas, never one TP4 replica with two cards left idle (a plan of four cards
+/// would rank first by cards, and the page would price cards the user does not run).
+#[test]
+fn a_fixed_card_count_is_split_into_whole_replicas() {
+    let mut s = rag(2048, 256, None);
+    s.model = "qwen2.5-32b".into();
+    s.parallel.gpus = 6;
+    s.inference.rate_rps = Some(0.5);
+    set_targets(&mut s, 60.0, 1_000.0);
+    let c = plan(&s);
+    assert!(c.meets, "{c:?}");
+    assert!(c.cards == 6 && c.tp * c.replicas == 6, "{c:?}");
+}

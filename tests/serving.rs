@@ -662,7 +662,7 @@ fn a_gemm_near_its_ridge_takes_its_reads_and_its_math_in_quadrature() {
 /// A static batch (TensorRT-LLM's published throughput tables run one) prefills all its prompts
 /// in chunks of `max_batched_tokens`, the last one partial, then decodes the whole batch for the
 /// rest of the answer: 3 prompts of 1,000 tokens in chunks of 2,048 are one full chunk and one of
-/// 952 tokens, then 63 decode steps of 3 requests.
+/// 952 tokens, then 63 decode steps of 3 requests; prompts that fill whole chunks leave none empty.
 #[test]
 fn a_static_batch_prefills_in_chunks_the_last_one_partial() {
     let mut s = Scenario { task: Task::Inference, model: "llama-3.1-8b".into(), ..Scenario::default() };
@@ -675,6 +675,10 @@ fn a_static_batch_prefills_in_chunks_the_last_one_partial() {
     assert_close(e.static_latency(3.0), expected, 1e-12);
     // Two prompts fill no chunk: one partial chunk of 2,000.
     assert_close(e.static_latency(2.0), e.step(0.0, 2000.0) + 63.0 * e.step(2.0, 0.0), 1e-12);
+    // Prompts that fill whole chunks leave no empty chunk behind: 4 × 1,024 tokens are two.
+    s.inference.context = 1024;
+    let e = Engine::new(&m, &s, &card("h100-sxm"), 1, 1).unwrap_or_else(|| panic!("engine"));
+    assert_close(e.static_latency(4.0), 2.0 * e.step(0.0, 2048.0) + 63.0 * e.step(4.0, 0.0), 1e-12);
 }
 
 /// The serving plan's simulated replicas keep the engine's sequence cap (vLLM `max_num_seqs`): 16
