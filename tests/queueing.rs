@@ -710,6 +710,12 @@ fn a_replica_admits_a_token_budget_per_attention_group() {
     let c = plan(&s);
     assert_eq!((c.tp, c.ep), (1, 8));
     assert_close(c.max_concurrency, 512.0, 0.0);
+    // The simulated engine admits as many: 600 requests sent at once decode in a batch beyond
+    // one group's 64 and never beyond the 512.
+    use gpu_planner::domain::serving::simulate::{simulate, Load};
+    let run = Run { max_seqs: 1_024, ..SEARCH };
+    let o = simulate(&e, Load::Bench { concurrency: 600, prompts: 600 }, run).unwrap_or_else(|| panic!("runs"));
+    assert!(o.batch > 64.0 && o.batch <= 512.0, "{} requests a step", o.batch);
 }
 
 /// With the user's own card count, every replica shape uses those cards, so the shapes rank by the
