@@ -12,9 +12,9 @@ mod common;
 
 use common::assert_close;
 use gpu_planner::domain::scenario::Task;
-use gpu_planner::domain::serving::simulate::Run;
+use gpu_planner::domain::serving::simulate::{simulate, Load, Run};
 use gpu_planner::domain::serving::{
-    lognormal_sigma, poisson_quantile, rate_at_targets, replica, Engine, Latency, FRONTEND_S, SEARCH, SHOWN,
+    lognormal_sigma, max_seqs, poisson_quantile, rate_at_targets, replica, Engine, Latency, FRONTEND_S, SEARCH, SHOWN,
 };
 use gpu_planner::domain::{Catalog, Scenario};
 
@@ -571,8 +571,6 @@ fn a_load_past_the_card_limit_is_planned_within_it() {
 /// tokens, so 103 users; at most 256), its first 100 answers measured.
 #[test]
 fn the_sustained_rate_is_a_closed_loop_of_half_the_cache() {
-    use gpu_planner::domain::serving::max_seqs;
-    use gpu_planner::domain::serving::simulate::{simulate, Load};
     let mut s = rag(2048, 256, None);
     (s.inference.tp, s.inference.rate_rps) = (4, Some(2.0));
     let (e, g) = (engine(&s, 4), card("h100-sxm"));
@@ -627,8 +625,6 @@ fn deepseek_v3_in_bf16_spans_four_servers_of_h100s() {
 /// more than twice that offline rate. The search doubles past it and still lands on the edge.
 #[test]
 fn the_rate_at_the_targets_is_found_above_twice_the_offline_rate() {
-    use gpu_planner::domain::serving::max_seqs;
-    use gpu_planner::domain::serving::simulate::{simulate, Load};
     let mut s = rag(4096, 1024, None);
     s.inference.output_p90 = Some(3072);
     s.inference.mem_util = 0.9;
@@ -712,7 +708,6 @@ fn a_replica_admits_a_token_budget_per_attention_group() {
     assert_close(c.max_concurrency, 512.0, 0.0);
     // The simulated engine admits as many: 600 requests sent at once decode in a batch beyond
     // one group's 64 and never beyond the 512.
-    use gpu_planner::domain::serving::simulate::{simulate, Load};
     let run = Run { max_seqs: 1_024, ..SEARCH };
     let o = simulate(&e, Load::Bench { concurrency: 600, prompts: 600 }, run).unwrap_or_else(|| panic!("runs"));
     assert!(o.batch > 64.0 && o.batch <= 512.0, "{} requests a step", o.batch);

@@ -29,8 +29,9 @@ pub const DENSE_LAYER_S: f64 = 16.613e-3 / 36.0;
 /// Seconds a forward on Huawei's CANN stack spends per transformer layer beyond the step model:
 /// vllm-ascend's decode runs several times slower than its weights take to read at every batch
 /// (Qwen3-32B BF16 on four 910Bs, 52.8–55.5 ms a token at concurrency 1 where reading the
-/// weights takes ~10 ms and the step model said 18.6 ms) — host dispatch, per-layer synchronisation and the small vector kernels a CUDA graph
-/// hides (docs/research/2026-12-05-ascend-decode-evidence.md §5). Set as the median over the
+/// weights takes ~10 ms and the step model said 18.6 ms) — host dispatch, per-layer
+/// synchronisation and the small vector kernels a CUDA graph hides
+/// (docs/research/2026-12-05-ascend-decode-evidence.md §5). Set as the median over the
 /// six concurrency-1 rows of vllm-ascend's suffix-decoding tutorial (v0.13.0rc1, Atlas 800T A2) of
 /// (published − modelled time per token) ÷ 64 layers = 0.5547 ms, by the rule written before any
 /// Ascend row was scored (docs/research/2026-12-07-ascend-serving-prereg.md); the batch
