@@ -362,13 +362,17 @@ fn tier_bands_and_measured_cards_follow_the_table() {
 /// rows of the calibration's own tutorial at concurrency 8–34 all within (TPOT −4…−16%), of the
 /// four from other sources one (a single card's W4A4 run: TTFT +155%, TPOT +94%, the engine having
 /// no 4-bit math; the nightly W8A8 baseline −26%).
+/// 129 → 131 (session 49): the H100 NVL multiplies at its own measured share of the SXM's (×0.743,
+/// kernels::H100_NVL_MM; rule in docs/research/2026-12-07-h100-nvl-sibling-prereg.md): its two
+/// MLPerf Offline rows +12%/+16% → −5%/0%, one server rate +49% → +19%; four rows in, one out (a
+/// first-token mean +9% → +51%), the NVL's first-token p99s further out (+34% → +108%, +112% → +221%).
 #[test]
 fn serving_benchmarks_under_load_are_held_out_and_scored() {
     let rows: Vec<Row> = table(Catalog::embedded()).into_iter().filter(|r| r.case.id.starts_with("serve-")).collect();
     assert!(rows.len() >= 60, "{} serving rows", rows.len());
     assert!(rows.iter().all(|r| r.case.role == Role::Validation && r.case.prompts.is_some()));
     let (within, counted) = score(&rows);
-    assert!(counted == rows.len() && within >= 129, "{within} of {counted} serving rows within tolerance (< 129)");
+    assert!(counted == rows.len() && within >= 131, "{within} of {counted} serving rows within tolerance (< 131)");
     let dense: Vec<&Row> =
         rows.iter().filter(|r| r.case.id.contains("qwen2-7b") && !r.case.id.ends_with("ttft_mean")).collect();
     assert!(dense.len() == 10 && dense.iter().all(|r| r.within), "A100 Qwen2-7B TPOT/throughput rows");

@@ -226,20 +226,30 @@ pub struct Sibling {
 /// and 797.51 on an H100 SXM (#79): 0.656 and 0.666 of their 756.5 against 0.806 of 989.4 — the
 /// borrowed SXM share overstated them by a quarter. FP8 scales as BF16 here; the one PCIe FP8
 /// figure (CUTLASS example 54, 690 TFLOPS, NVIDIA/cutlass #3168) against cuBLASLt's 1,290 on an
-/// SXM (Azure AI-benchmarking-guide) is lower still, ×0.70 in share, across two libraries. The
-/// H100 NVL (132 SMs, 400 W) has no measured matmul and keeps the SXM's.
+/// SXM (Azure AI-benchmarking-guide) is lower still, ×0.70 in share, across two libraries.
 /// docs/research/2026-12-06-h100-pcie-gemm.md.
-pub const SIBLINGS: [Sibling; 4] = [
+///
+/// The H100 NVL is the full 132-SM die at 350–400 W: a cuBLAS FP16 GEMM (`cublasGemmEx`, FP32
+/// accumulate, 10 warm-up and 30 timed calls, CUDA events) on a card printing "NVIDIA H100 NVL"
+/// ran 461.985 TFLOPS at 8192³ (VibeGEMM's harness; 487.446 at 4096³), against the SXM's 736.19
+/// at 8192² under the same protocol (zzc0721 #79, FP16 `torch.mm`, which calls cuBLAS): 0.553 of
+/// its 835.5 against 0.744 of 989.4. FP16 and BF16 share one tensor-core rate on Hopper; FP8 scales
+/// as BF16, as the PCIe's. docs/research/2026-12-07-h100-nvl-sibling-prereg.md.
+pub const SIBLINGS: [Sibling; 5] = [
     Sibling { gpu: "mi325x", of: "mi300x", bf16: 843.0 / 708.0, fp8: 1519.0 / 1273.0 },
     Sibling { gpu: "mi355x", of: "mi300x", bf16: MI355X_MAMF, fp8: MI355X_MAMF },
     Sibling { gpu: "h100-pcie", of: "h100-sxm", bf16: H100_PCIE_MM, fp8: H100_PCIE_MM },
     Sibling { gpu: "h800-pcie", of: "h100-sxm", bf16: H800_PCIE_MM, fp8: H800_PCIE_MM },
+    Sibling { gpu: "h100-nvl", of: "h100-sxm", bf16: H100_NVL_MM, fp8: H100_NVL_MM },
 ];
 
 /// The H100 PCIe's measured BF16 share of peak over the H100 SXM's, one script ([`SIBLINGS`]).
 pub const H100_PCIE_MM: f64 = (495.93 / 756.5) / (797.51 / 989.4);
 /// The H800 PCIe's, the same script ([`SIBLINGS`]).
 pub const H800_PCIE_MM: f64 = (503.83 / 756.5) / (797.51 / 989.4);
+
+/// The H100 NVL's measured FP16 share of peak over the H100 SXM's, one protocol ([`SIBLINGS`]).
+pub const H100_NVL_MM: f64 = (461.985 / 835.5) / (736.19 / 989.4);
 
 /// The MI355X's measured BF16 share of peak over the MI300X's, one method ([`SIBLINGS`]).
 pub const MI355X_MAMF: f64 = (1565.0 / 2500.0) / (668.4 / 1307.4);
