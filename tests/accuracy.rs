@@ -366,13 +366,18 @@ fn tier_bands_and_measured_cards_follow_the_table() {
 /// kernels::H100_NVL_MM; rule in docs/research/2026-12-07-h100-nvl-sibling-prereg.md): its two
 /// MLPerf Offline rows +12%/+16% → −5%/0%, one server rate +49% → +19%; four rows in, one out (a
 /// first-token mean +9% → +51%), the NVL's first-token p99s further out (+34% → +108%, +112% → +221%).
+/// 131 → 134 (session 49): vLLM V0 is an engine of its own (`vllm_v0`: prompt steps eager, 43 µs
+/// of host time per decoding request a step, serving::V0_HOST_PER_SEQ_S from Vidur's profiles;
+/// rule in docs/research/2026-12-07-vllm-v0-prereg.md) and the 18 MLPerf v4.1 MI300X rows of
+/// vLLM 0.4.3 run on it: the three rates within the p99 limits +24…+33% → +8…+16%, the three
+/// Offline rows still within (−4…0%), time per token still −50…−64% short.
 #[test]
 fn serving_benchmarks_under_load_are_held_out_and_scored() {
     let rows: Vec<Row> = table(Catalog::embedded()).into_iter().filter(|r| r.case.id.starts_with("serve-")).collect();
     assert!(rows.len() >= 60, "{} serving rows", rows.len());
     assert!(rows.iter().all(|r| r.case.role == Role::Validation && r.case.prompts.is_some()));
     let (within, counted) = score(&rows);
-    assert!(counted == rows.len() && within >= 131, "{within} of {counted} serving rows within tolerance (< 131)");
+    assert!(counted == rows.len() && within >= 134, "{within} of {counted} serving rows within tolerance (< 134)");
     let dense: Vec<&Row> =
         rows.iter().filter(|r| r.case.id.contains("qwen2-7b") && !r.case.id.ends_with("ttft_mean")).collect();
     assert!(dense.len() == 10 && dense.iter().all(|r| r.within), "A100 Qwen2-7B TPOT/throughput rows");

@@ -70,6 +70,8 @@ fn graph_sizes_follow_each_engine_default() {
     assert_close(tokens("qwen3-8b", ServingEngine::Vllm, |s| s.inference.max_seqs = 1024, (1, 1)), 512.0, 0.0);
     assert_close(tokens("qwen3-8b", ServingEngine::Sglang, none, (1, 1)), 0.0, 0.0);
     assert_close(tokens("qwen3-8b", ServingEngine::Trtllm, none, (1, 1)), 0.0, 0.0);
+    // vLLM V0's model runner replays a graph only for a batch with no prompt tokens.
+    assert_close(tokens("qwen3-8b", ServingEngine::VllmV0, none, (1, 1)), 0.0, 0.0);
     assert_close(tokens("qwen3-8b", ServingEngine::SglangGraphs, none, (1, 1)), 8192.0, 0.0);
     assert_close(tokens("deepseek-r1", ServingEngine::SglangGraphs, none, (8, 8)), 2048.0, 0.0);
     assert_close(tokens("deepseek-r1", ServingEngine::SglangGraphs, none, (1, 8)), 0.0, 0.0);
@@ -166,6 +168,10 @@ fn the_engine_reads_and_writes_by_name() {
     assert_eq!(json["inference"]["engine"], "sglang_graphs");
     let back: Scenario = serde_json::from_value(json.clone()).expect("reads");
     assert_eq!(back.inference.engine, ServingEngine::SglangGraphs);
+    s.inference.engine = ServingEngine::VllmV0;
+    let v0 = serde_json::to_value(&s).expect("writes");
+    assert_eq!(v0["inference"]["engine"], "vllm_v0");
+    assert_eq!(serde_json::from_value::<Scenario>(v0).expect("reads").inference.engine, ServingEngine::VllmV0);
     let mut bad = json;
     bad["inference"]["engine"] = "tgi".into();
     let err = serde_json::from_value::<Scenario>(bad).expect_err("an unknown engine is refused");
@@ -226,4 +232,33 @@ fn the_serving_table_states_the_cann_cost() {
     let zh = gpu_planner::domain::format::stack_line(&m, Lang::Zh);
     assert!(en.contains("0.55 ms a layer") && en.contains("+35.2 ms a step") && en.contains("64 layers"), "{en}");
     assert!(zh.contains("0.55 毫秒") && zh.contains("+35.2 毫秒") && zh.contains("64 层"), "{zh}");
+}
+
+/// vLLM V0 runs its scheduling, input preparation, sampling and output processing in Python on
+/// every step's path, and they grow with the running requests: Vidur's profiles of a vLLM-style
+/// engine (microsoft/vidur @6d98aa8, `data/profiling/a100/cpu_overheads.csv`, Llama-2-7B on an
+/// A100, TP 1) put the per-step median at 1.17 ms for 8 sequences and 6.22 ms for 128. A V0 decode
+/// step grows by that difference over V1's between those batches (±10%: the constant is the slope
+/// over four models, 42–44 µs); a V1 step, and a step with no decoding request, pay none of it.
+#[test]
+fn a_vllm_v0_step_pays_host_time_per_running_request() {
+    use gpu_planner::domain::serving::V0_HOST_PER_SEQ_S;
+    let engine = |e: ServingEngine| {
+        let s = serving("llama-2-7b", e, 512);
+        let m = s.model_spec().unwrap_or_else(|e| panic!("{e}")).clone();
+        let g = Catalog::embedded().gpu("a100-80gb-sxm4").cloned().expect("a100");
+        Engine::new(&m, &s, &g, 1, 1).expect("Llama-2-7B fits an A100")
+    };
+    let (v0, v1) = (engine(ServingEngine::VllmV0), engine(ServingEngine::Vllm));
+    let growth = |e: &Engine| e.step(128.0, 0.0) - e.step(8.0, 0.0);
+    let host = growth(&v0) - growth(&v1);
+    assert!((host / (6.22e-3 - 1.17e-3) - 1.0).abs() < 0.1, "{host} s of host time from 8 to 128 sequences");
+    assert_close(v0.step(64.0, 0.0) - v1.step(64.0, 0.0), 64.0 * V0_HOST_PER_SEQ_S, 1e-12);
+    assert_close(v0.cpu_time(64.0, 0.0, 0.0) - v1.cpu_time(64.0, 0.0, 0.0), 64.0 * V0_HOST_PER_SEQ_S, 1e-12);
+    // A prompt-only step has no decoding request to process, but V0 launches it eagerly where V1
+    // replays a graph: a short prompt waits for 32 layers' launches.
+    let fixed = |e: &Engine| e.cpu_time(0.0, 32.0, 0.0) - e.launch_floor(0.0, 32.0);
+    assert_close(fixed(&v0), fixed(&v1), 1e-15);
+    assert!(v0.launch_floor(0.0, 32.0) > 0.0 && v1.launch_floor(0.0, 32.0) == 0.0);
+    assert!(v0.step(0.0, 32.0) > v1.step(0.0, 32.0) + 1e-3, "{} against {}", v0.step(0.0, 32.0), v1.step(0.0, 32.0));
 }

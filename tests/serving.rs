@@ -628,12 +628,13 @@ fn the_serving_table_says_how_sure_its_figures_are() {
     let en = serving_accuracy_line(Lang::En);
     let zh = serving_accuracy_line(Lang::Zh);
     for (_, p90, n) in SERVING_P90 {
-        let pct = format!("±{:.0}%", p90 * 100.0);
+        // Rounded half away from zero, as the line rounds (`{:.0}` rounds 64.5 to even).
+        let pct = format!("±{}%", (p90 * 100.0).round());
         assert!(en.contains(&pct) && zh.contains(&pct), "{pct}: {en} / {zh}");
         assert!(en.contains(&n.to_string()) && zh.contains(&n.to_string()), "{n}");
     }
     let (_, p90, n) = SERVING_P90[0];
-    assert!(en.contains(&format!("first-token times came within ±{:.0}% ({n} runs)", p90 * 100.0)), "{en}");
+    assert!(en.contains(&format!("first-token times came within ±{}% ({n} runs)", (p90 * 100.0).round())), "{en}");
 }
 
 /// A GEMM near its ridge point reads and multiplies at once only in part: its time is

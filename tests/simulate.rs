@@ -651,6 +651,7 @@ fn an_overlap_scheduler_adds_a_step_to_a_busy_engines_first_token() {
         (ServingEngine::Sglang, true),
         (ServingEngine::SglangGraphs, true),
         (ServingEngine::Trtllm, true),
+        (ServingEngine::VllmV0, false),
     ] {
         let mut t = scenario(256, 256);
         t.inference.engine = engine;

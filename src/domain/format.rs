@@ -663,6 +663,7 @@ pub fn launch_line(s: &super::Scenario, m: &super::model::ModelSpec, lang: Lang)
         ServingEngine::Sglang => "SGLang ≤ 0.5.9",
         ServingEngine::SglangGraphs => "SGLang 2026-03+",
         ServingEngine::Trtllm => "TensorRT-LLM",
+        ServingEngine::VllmV0 => "vLLM V0",
     };
     if zh {
         format!("{name}：{which}不走 CUDA Graph：CPU 逐个发射内核，这样的步骤至少 {ms:.1} 毫秒（{layers} 层的发射时间；SGLang PR #12160、sfllm PR #46 实测）。")

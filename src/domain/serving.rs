@@ -87,7 +87,7 @@ pub const FRONTEND_S: f64 = 1.289e-3;
 /// carries within MLPerf's latency limits (the replica count's figure): 0.186 over 36 rows before
 /// those 18 joined.
 pub const SERVING_P90: [(&str, f64, usize); 3] =
-    [("first token", 2.209, 74), ("per token", 0.699, 80), ("throughput", 0.243, 68)];
+    [("first token", 2.209, 74), ("per token", 0.645, 80), ("throughput", 0.187, 68)];
 
 /// Tensor-parallel widths tried per replica.
 pub const TP_DEGREES: [u32; 4] = [1, 2, 4, 8];
@@ -211,6 +211,9 @@ pub struct Engine {
     prefill_comm_s: f64,
     comm_per_step: f64,
     overhead: f64,
+    /// Host seconds per decoding request in every step, on the step's path ([`V0_HOST_PER_SEQ_S`]
+    /// for vLLM V0, else 0).
+    host_per_seq: f64,
     /// Element-wise kernels ([`elementwise_s`]): seconds per token on one card, per forward.
     elementwise: (f64, f64),
     /// Tokens of KV cache the replica holds (all groups).
@@ -257,8 +260,18 @@ pub struct Engine {
 /// only from PR #27614, late 2025): the `Vllm` engine here is the synchronous one.
 #[must_use]
 pub fn overlaps(engine: ServingEngine) -> bool {
-    !matches!(engine, ServingEngine::Vllm)
+    !matches!(engine, ServingEngine::Vllm | ServingEngine::VllmV0)
 }
+
+/// vLLM V0's host time per decoding request in every step: its Python scheduling, input
+/// preparation, sampling and output processing run on the step's path and grow with the batch.
+/// Vidur's profiles of a vLLM-style engine (microsoft/vidur @6d98aa8,
+/// `data/profiling/a100/cpu_overheads.csv`, Sarathi-Serve with `scheduler_type="vllm"`, early
+/// 2024) put the per-step median at 1.17, 2.10, 3.51 and 6.22 ms for 8, 32, 64 and 128 running
+/// sequences (Llama-2-7B, A100 host, TP 1): 43 µs a sequence on a fixed ~0.8 ms, the same slope
+/// for phi-2 (42), Llama-2-70B TP 4 (43) and CodeLlama-34B TP 2 (44). The fixed part stays the
+/// scenario's `step_overhead_ms`. docs/research/2026-12-07-vllm-v0-prereg.md.
+pub const V0_HOST_PER_SEQ_S: f64 = 43e-6;
 
 /// Seconds one card spends in the MoE all-to-all per token it owns and per MoE layer: the token's
 /// hidden state goes to its k experts (dispatch, `dispatch_b` bytes a value: DeepEP sends FP8)
@@ -455,6 +468,7 @@ impl Engine {
             prefill_comm_s: tp_per_token + a2a_per_token / t,
             comm_per_step: comm_latency,
             overhead: i.step_overhead_ms / 1e3 + launch::stack_layer_s(g) * f64::from(m.layers),
+            host_per_seq: if i.engine == ServingEngine::VllmV0 { V0_HOST_PER_SEQ_S } else { 0.0 },
             elementwise: elementwise_s(m, tp, bw),
             kv_tokens,
             chunk,
@@ -516,10 +530,10 @@ impl Engine {
     }
 
     /// The CPU's share of a step: its launches ([`Engine::launch_floor`], less the `head` it had)
-    /// and the engine's fixed time a step (`step_overhead_ms`), in sequence.
+    /// and the engine's fixed time a step (`step_overhead_ms`) and per decoding request, in sequence.
     #[must_use]
     pub fn cpu_time(&self, batch: f64, prefill: f64, head: f64) -> f64 {
-        (self.launch_floor(batch, prefill) - head).at_least(0.0) + self.overhead
+        (self.launch_floor(batch, prefill) - head).at_least(0.0) + self.overhead + batch * self.host_per_seq
     }
 
     /// [`Engine::step_at`] for a step whose launches started `head` seconds before it (an overlap
@@ -583,7 +597,7 @@ impl Engine {
         let work = work.at_least(self.launch_floor(batch, prefill) - head.at_least(0.0));
         // The drafts run once per step for the decoding requests (Leviathan et al.'s k·c).
         let drafts = if batch > 0.0 { self.draft } else { 0.0 };
-        work * (1.0 + drafts) + self.overhead
+        work * (1.0 + drafts) + self.overhead + batch * self.host_per_seq
     }
 
     /// Seconds of a step's element-wise kernels ([`elementwise_s`]) with `tokens` decoding tokens

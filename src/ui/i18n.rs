@@ -243,6 +243,7 @@ strings! {
     EngineSglang => "SGLang ≤ 0.5.9 (prefill eager)", "SGLang ≤ 0.5.9（预填充不走 Graph）";
     EngineSglangGraphs => "SGLang from March 2026 (prefill graphs)", "SGLang 2026 年 3 月后（预填充走 Graph）";
     EngineTrtllm => "TensorRT-LLM, PyTorch backend (context eager)", "TensorRT-LLM PyTorch 后端（上下文阶段不走 Graph）";
+    EngineVllmV0 => "vLLM V0, before 0.6 (prefill eager, host time per request)", "vLLM V0（0.6 之前；预填充不走 Graph，每个请求有主机开销）";
     RateRps => "Requests per second (empty: from the users)", "每秒请求数（留空：按用户数）";
     ThinkS => "User think time between requests (s)", "用户两次请求间的思考时间（秒）";
     PrefixShare => "Prompt tokens from a prefix cache (%)", "命中前缀缓存的输入 token（%）";

@@ -27,6 +27,7 @@ pub fn ServingForm() -> impl IntoView {
             ("sglang", Key::EngineSglang),
             ("sglang_graphs", Key::EngineSglangGraphs),
             ("trtllm", Key::EngineTrtllm),
+            ("vllm_v0", Key::EngineVllmV0),
         ]
         .map(|(v, k)| (v.to_string(), k.text(l).to_string()))
         .to_vec()

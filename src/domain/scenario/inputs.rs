@@ -161,6 +161,10 @@ pub enum ServingEngine {
     /// TensorRT-LLM (PyTorch backend): CUDA graphs for generation-only steps; context steps run
     /// eagerly unless `enable_piecewise_cuda_graph` is set (its torch_compile docs).
     Trtllm,
+    /// vLLM's engine before V1 (the default until 0.8.0), as in 0.4–0.5: graphs for decode-only
+    /// steps only, and Python host work on the step's path that grows with the running requests
+    /// (`serving::V0_HOST_PER_SEQ_S`).
+    VllmV0,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -189,5 +193,5 @@ crate::named_enum!(Optimizer { AdamW => "adam_w", AdamW8bit => "adam_w8bit", Sgd
 crate::named_enum!(Recompute { None => "none", Selective => "selective", Full => "full" });
 crate::named_enum!(Offload { None => "none", Optimizer => "optimizer", OptimizerAndParams => "optimizer_and_params" });
 crate::named_enum!(KvPrecision { Bf16 => "bf16", Fp8 => "fp8", Int4 => "int4" });
-crate::named_enum!(ServingEngine { Vllm => "vllm", Sglang => "sglang", SglangGraphs => "sglang_graphs", Trtllm => "trtllm" });
+crate::named_enum!(ServingEngine { Vllm => "vllm", Sglang => "sglang", SglangGraphs => "sglang_graphs", Trtllm => "trtllm", VllmV0 => "vllm_v0" });
 crate::named_enum!(LoraTargets { Qv => "qv", Attention => "attention", AllLinear => "all_linear" });

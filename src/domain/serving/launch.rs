@@ -88,7 +88,8 @@ pub fn graph_tokens(m: &ModelSpec, s: &Scenario, chunk: f64, tp: u32, ep: u32) -
                 chunk
             }
         }
-        ServingEngine::Sglang | ServingEngine::Trtllm => 0.0,
+        // vLLM V0 replays a graph only for a batch with no prompt tokens (its model runner).
+        ServingEngine::Sglang | ServingEngine::Trtllm | ServingEngine::VllmV0 => 0.0,
     }
 }
 
