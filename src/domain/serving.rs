@@ -407,9 +407,8 @@ impl Engine {
         if kv_tokens < 1.0 {
             return None;
         }
-        let p = m.params();
+        let (p, routed) = (m.params(), m.routed_expert_fraction());
         let weights = memory::weight_bytes(&p, s.weight_quant, s.precision, &s.training.conventions);
-        let routed = m.routed_expert_fraction();
         // Encoder–decoder: each request's encoder pass is prefilled with its prompt and its keys
         // and values stay in every decoder layer's cross-attention cache: enc.seq more positions.
         let enc_seq = m.cross_kv_positions();
