@@ -157,6 +157,15 @@ fn the_launch_line_names_the_engine_and_the_floor() {
     let s = serving("deepseek-r1", ServingEngine::Trtllm, 1024);
     let zh = launch_line(&s, m, Lang::Zh);
     assert!(zh.starts_with("TensorRT-LLM") && zh.contains("每个含预填充的步骤") && zh.contains("82.6 毫秒"), "{zh}");
+    assert!(!en.contains("host time") && !zh.contains("主机端"), "only V0 pays host time per request");
+    // vLLM V0 names its host time per running request too (Vidur's 43 µs).
+    let s = serving("deepseek-r1", ServingEngine::VllmV0, 1024);
+    let en = launch_line(&s, m, Lang::En);
+    assert!(
+        en.starts_with("vLLM V0: every step that carries a prompt") && en.contains("43 µs of Python host time"),
+        "{en}"
+    );
+    assert!(launch_line(&s, m, Lang::Zh).contains("43 微秒"));
 }
 
 /// The engine travels through a scenario file and back; an unknown name is an error, not a panic.

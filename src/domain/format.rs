@@ -665,11 +665,20 @@ pub fn launch_line(s: &super::Scenario, m: &super::model::ModelSpec, lang: Lang)
         ServingEngine::Trtllm => "TensorRT-LLM",
         ServingEngine::VllmV0 => "vLLM V0",
     };
+    // vLLM V0's Python host time per running request (serving::V0_HOST_PER_SEQ_S), said once.
+    let us = super::serving::V0_HOST_PER_SEQ_S * 1e6;
+    let host = match (i.engine == ServingEngine::VllmV0, zh) {
+        (false, _) => String::new(),
+        (true, true) => format!("每一步还要在 Python 主机端为每个运行中的请求花 {us:.0} 微秒（调度、输入准备、采样、输出处理；Vidur 实测）。"),
+        (true, false) => format!(
+            " Every step also spends {us:.0} µs of Python host time per running request (scheduling, inputs, sampling, outputs; measured by Vidur)."
+        ),
+    };
     if zh {
-        format!("{name}：{which}不走 CUDA Graph：CPU 逐个发射内核，这样的步骤至少 {ms:.1} 毫秒（{layers} 层的发射时间；SGLang PR #12160、sfllm PR #46 实测）。")
+        format!("{name}：{which}不走 CUDA Graph：CPU 逐个发射内核，这样的步骤至少 {ms:.1} 毫秒（{layers} 层的发射时间；SGLang PR #12160、sfllm PR #46 实测）。{host}")
     } else {
         format!(
-            "{name}: {which} without CUDA graphs: the CPU launches each kernel, so such a step lasts at least {ms:.1} ms ({layers} layers' launches; measured in SGLang PR #12160 and sfllm PR #46)."
+            "{name}: {which} without CUDA graphs: the CPU launches each kernel, so such a step lasts at least {ms:.1} ms ({layers} layers' launches; measured in SGLang PR #12160 and sfllm PR #46).{host}"
         )
     }
 }
