@@ -529,10 +529,16 @@ impl Engine {
     }
 
     /// The CPU's share of a step: its launches ([`Engine::launch_floor`], less the `head` it had)
-    /// and the engine's fixed time a step (`step_overhead_ms`) and per decoding request, in sequence.
+    /// and its host work ([`Engine::host_time`]), in sequence.
     #[must_use]
     pub fn cpu_time(&self, batch: f64, prefill: f64, head: f64) -> f64 {
-        (self.launch_floor(batch, prefill) - head).at_least(0.0) + self.overhead + batch * self.host_per_seq
+        (self.launch_floor(batch, prefill) - head).at_least(0.0) + self.host_time(batch)
+    }
+
+    /// The engine's host work a step of `batch` decoding requests waits for: its fixed time
+    /// (`step_overhead_ms`) and, for vLLM V0, its time per decoding request.
+    fn host_time(&self, batch: f64) -> f64 {
+        self.overhead + batch * self.host_per_seq
     }
 
     /// [`Engine::step_at`] for a step whose launches started `head` seconds before it (an overlap
@@ -596,7 +602,7 @@ impl Engine {
         let work = work.at_least(self.launch_floor(batch, prefill) - head.at_least(0.0));
         // The drafts run once per step for the decoding requests (Leviathan et al.'s k·c).
         let drafts = if batch > 0.0 { self.draft } else { 0.0 };
-        work * (1.0 + drafts) + self.overhead + batch * self.host_per_seq
+        work * (1.0 + drafts) + self.host_time(batch)
     }
 
     /// Seconds of a step's element-wise kernels ([`elementwise_s`]) with `tokens` decoding tokens
