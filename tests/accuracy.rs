@@ -371,13 +371,17 @@ fn tier_bands_and_measured_cards_follow_the_table() {
 /// rule in docs/research/2026-12-07-vllm-v0-prereg.md) and the 18 MLPerf v4.1 MI300X rows of
 /// vLLM 0.4.3 run on it: the three rates within the p99 limits +24…+33% → +8…+16%, the three
 /// Offline rows still within (−4…0%), time per token still −50…−64% short.
+/// 134 → 136 (session 50): SGLang's overlap scheduler hides the fixed time a step (a step lasts
+/// the longer of its GPU work and its host work; serving::hides_host; rule, not blind, in
+/// docs/research/2026-12-08-sglang-hidden-fixed-time-prereg.md): gpustack's Qwen3-8B time per
+/// token +25% → −2% and InferenceX's H200 DeepSeek-R1 conc 8 +25% → +9%; none out.
 #[test]
 fn serving_benchmarks_under_load_are_held_out_and_scored() {
     let rows: Vec<Row> = table(Catalog::embedded()).into_iter().filter(|r| r.case.id.starts_with("serve-")).collect();
     assert!(rows.len() >= 60, "{} serving rows", rows.len());
     assert!(rows.iter().all(|r| r.case.role == Role::Validation && r.case.prompts.is_some()));
     let (within, counted) = score(&rows);
-    assert!(counted == rows.len() && within >= 134, "{within} of {counted} serving rows within tolerance (< 134)");
+    assert!(counted == rows.len() && within >= 136, "{within} of {counted} serving rows within tolerance (< 136)");
     let dense: Vec<&Row> =
         rows.iter().filter(|r| r.case.id.contains("qwen2-7b") && !r.case.id.ends_with("ttft_mean")).collect();
     assert!(dense.len() == 10 && dense.iter().all(|r| r.within), "A100 Qwen2-7B TPOT/throughput rows");

@@ -659,6 +659,41 @@ fn an_overlap_scheduler_adds_a_step_to_a_busy_engines_first_token() {
     }
 }
 
+/// SGLang's overlap scheduler keeps the GPU busy across steps ("there is no single idle time on
+/// the GPU" over five consecutive decode batches, LMSYS, "SGLang v0.4", 2024-12-04): its fixed
+/// host time a step is hidden behind a longer GPU step, and sets the step only when it is the
+/// longer of the two. TensorRT-LLM's overlapped PyExecutor still "exposes ~580 µs/iter of host
+/// overhead as GPU idle" (TensorRT-LLM #13957), and vLLM schedules synchronously: their fixed time
+/// adds to every step.
+#[test]
+fn sglang_hides_its_fixed_time_behind_the_gpu_step_and_the_others_pay_it() {
+    use gpu_planner::domain::scenario::ServingEngine;
+    for (engine, hidden) in [
+        (ServingEngine::Sglang, true),
+        (ServingEngine::SglangGraphs, true),
+        (ServingEngine::Trtllm, false),
+        (ServingEngine::Vllm, false),
+        (ServingEngine::VllmV0, false),
+    ] {
+        let step = |overhead_ms: f64| {
+            let mut s = scenario(256, 256);
+            s.inference.engine = engine;
+            s.inference.step_overhead_ms = overhead_ms;
+            let e = self::engine(&s, 4);
+            (e.step_at(8.0, 8.0 * 384.0, 0.0), e.cpu_time(8.0, 0.0, 0.0))
+        };
+        let (bare, _) = step(0.0);
+        let (paid, cpu) = step(2.0);
+        assert!(bare > 2e-3 && cpu >= 2e-3, "{engine:?}: a {bare} s GPU step, {cpu} s of CPU");
+        let expected = if hidden { bare } else { bare + 2e-3 };
+        assert_close(paid, expected, 1e-9);
+        // A host time longer than the GPU step sets the step under every engine.
+        let (slow, cpu) = step(1e3 * (bare + 0.05));
+        assert!(slow >= cpu * (1.0 - 1e-12) && cpu > bare + 0.049, "{engine:?}: {slow} s against {cpu} s of CPU");
+        assert_eq!(slow <= cpu * (1.0 + 1e-12), hidden, "{engine:?}: {slow} s against {cpu} s of CPU");
+    }
+}
+
 /// Launching a step while the one before it runs hides those launches, but a CPU busy launching
 /// every step (`--enforce-eager`, launches longer than the GPU work) stays the bottleneck: one
 /// user decoding eagerly runs a step per launch time and fixed CPU time with or without the

@@ -480,7 +480,7 @@ pub fn shown(rows: &[Row]) -> Vec<Shown> {
 /// the engine lacks ([`headline`]). The table itself is the static `accuracy.html` beside the
 /// page (`gpu-planner accuracy --html`); tests/accuracy.rs keeps both equal to a fresh
 /// computation.
-pub const SCORE: (usize, usize, usize) = (345, 476, 15);
+pub const SCORE: (usize, usize, usize) = (347, 476, 15);
 
 /// Within tolerance and counted (expressible), for shown rows.
 #[must_use]
