@@ -157,10 +157,17 @@ fn the_launch_line_names_the_engine_and_the_floor() {
     let s = serving("deepseek-r1", ServingEngine::Sglang, 1024);
     let en = launch_line(&s, m, Lang::En);
     assert!(en.starts_with("SGLang ≤ 0.5.9: every step that carries a prompt runs without CUDA graphs"), "{en}");
+    // SGLang's overlap scheduler hides the fixed step time (serving::hides_host), and says so.
+    assert!(en.contains("the 2.0 ms of fixed host time a step is hidden"), "{en}");
+    assert!(launch_line(&s, m, Lang::Zh).contains("2.0 毫秒主机时间被隐藏"));
+    let graphs = serving("deepseek-r1", ServingEngine::SglangGraphs, 1024);
+    assert!(launch_line(&graphs, m, Lang::En).contains("is hidden"));
     let s = serving("deepseek-r1", ServingEngine::Trtllm, 1024);
     let zh = launch_line(&s, m, Lang::Zh);
     assert!(zh.starts_with("TensorRT-LLM") && zh.contains("每个含预填充的步骤") && zh.contains("82.6 毫秒"), "{zh}");
-    assert!(!en.contains("host time") && !zh.contains("主机端"), "only V0 pays host time per request");
+    assert!(!zh.contains("主机"), "TensorRT-LLM neither hides its fixed time nor pays time per request");
+    let en = launch_line(&s, m, Lang::En);
+    assert!(!en.contains("host time"), "{en}");
     // vLLM V0 names its host time per running request too (Vidur's 43 µs).
     let s = serving("deepseek-r1", ServingEngine::VllmV0, 1024);
     let en = launch_line(&s, m, Lang::En);
