@@ -250,6 +250,10 @@ pub struct Engine {
     pub overlap: bool,
     /// The engine's host work runs beside the GPU step rather than after it ([`hides_host`]).
     pub hides_host: bool,
+    /// Seconds every step pays for the card's software stack ([`launch::stack_layer_s`] × layers:
+    /// CANN's dispatch, per-layer synchronisation and small kernels), on the device's path: no
+    /// overlap scheduler hides it.
+    stack: f64,
 }
 
 /// Whether `engine` overlaps scheduling with the GPU step by default: SGLang's
@@ -484,7 +488,8 @@ impl Engine {
             decode_comm_s: tp_per_token / groups + a2a_per_token / e,
             prefill_comm_s: tp_per_token + a2a_per_token / t,
             comm_per_step: comm_latency,
-            overhead: i.step_overhead_ms / 1e3 + launch::stack_layer_s(g) * f64::from(m.layers),
+            overhead: i.step_overhead_ms / 1e3,
+            stack: launch::stack_layer_s(g) * f64::from(m.layers),
             host_per_seq: if i.engine == ServingEngine::VllmV0 { V0_HOST_PER_SEQ_S } else { 0.0 },
             elementwise: elementwise_s(m, tp, bw),
             kv_tokens,
@@ -622,11 +627,12 @@ impl Engine {
         // The drafts run once per step for the decoding requests (Leviathan et al.'s k·c).
         let drafts = if batch > 0.0 { self.draft } else { 0.0 };
         let gpu = work * (1.0 + drafts);
-        if self.hides_host {
-            gpu.at_least(self.cpu_time(batch, prefill, head))
+        let host = if self.hides_host {
+            (self.cpu_time(batch, prefill, head) - gpu).at_least(0.0)
         } else {
-            gpu + self.host_time(batch)
-        }
+            self.host_time(batch)
+        };
+        gpu + host + self.stack
     }
 
     /// Seconds of a step's element-wise kernels ([`elementwise_s`]) with `tokens` decoding tokens
