@@ -4,7 +4,7 @@
 
 use super::numbers;
 use gpu_planner::domain::model::presets;
-use gpu_planner::domain::scenario::Task;
+use gpu_planner::domain::scenario::{ServingEngine, Task};
 use gpu_planner::domain::{plan, share, Catalog, Scenario};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -52,6 +52,16 @@ const PATHS: &[&str] = &[
     "custom_model.kv_heads",
     "cards.min_memory_gb",
     "ownership.months",
+    "inference.engine",
+    "inference.step_overhead_ms",
+    "inference.spec_tokens",
+    "inference.spec_accept",
+    "inference.max_seqs",
+    "inference.max_batched_tokens",
+    "inference.rate_rps",
+    "inference.think_s",
+    "inference.prefix_share",
+    "inference.enforce_eager",
 ];
 const ABSURD: &[&str] = &[
     "0",
@@ -70,6 +80,9 @@ const ABSURD: &[&str] = &[
     "3",
     "65536",
     "2097153",
+    "\"sglang\"",
+    "\"vllm_v0\"",
+    "\"trtllm\"",
 ];
 
 fn random_scenario(r: &mut Rng) -> Scenario {
@@ -83,6 +96,19 @@ fn random_scenario(r: &mut Rng) -> Scenario {
     s.training.micro_batch = 1 + r.below(16) as u32;
     s.inference.concurrent = 1 + r.below(256) as u32;
     s.parallel.gpus = r.below(64) as u32;
+    // The serving engine and its knobs: each engine times a step its own way (graphs, host time
+    // on or off the path, launches).
+    const ENGINES: [ServingEngine; 5] = [
+        ServingEngine::Vllm,
+        ServingEngine::Sglang,
+        ServingEngine::SglangGraphs,
+        ServingEngine::Trtllm,
+        ServingEngine::VllmV0,
+    ];
+    s.inference.engine = ENGINES[r.below(5) as usize];
+    s.inference.step_overhead_ms = r.below(6) as f64;
+    s.inference.spec_tokens = r.below(4) as u32;
+    s.inference.enforce_eager = r.below(8) == 0;
     s
 }
 
