@@ -665,22 +665,24 @@ pub fn launch_line(s: &super::Scenario, m: &super::model::ModelSpec, lang: Lang)
         ServingEngine::Trtllm => "TensorRT-LLM",
         ServingEngine::VllmV0 => "vLLM V0",
     };
-    // vLLM V0's Python host time per running request (serving::V0_HOST_PER_SEQ_S), said once.
+    // vLLM V0's Python host time per running request (serving::V0_HOST_PER_SEQ_S), said once;
+    // an engine whose overlap scheduler hides the fixed step time (serving::hides_host) says so.
     let us = super::serving::V0_HOST_PER_SEQ_S * 1e6;
-    // SGLang's overlap scheduler runs the fixed step time beside the GPU (serving::hides_host).
     let fixed = i.step_overhead_ms;
-    let host = match (i.engine, zh) {
-        (ServingEngine::VllmV0, true) => format!("每一步还要在 Python 主机端为每个运行中的请求花 {us:.0} 微秒（调度、输入准备、采样、输出处理；Vidur 实测）。"),
-        (ServingEngine::VllmV0, false) => format!(
-            " Every step also spends {us:.0} µs of Python host time per running request (scheduling, inputs, sampling, outputs; measured by Vidur)."
-        ),
-        (ServingEngine::Sglang | ServingEngine::SglangGraphs, true) => {
-            format!("重叠调度器在 GPU 计算上一步时准备下一步：每步固定的 {fixed:.1} 毫秒主机时间被隐藏，步骤取两者中较长者（LMSYS SGLang v0.4 博客）。")
+    let host = if i.engine == ServingEngine::VllmV0 {
+        if zh {
+            format!("每一步还要在 Python 主机端为每个运行中的请求花 {us:.0} 微秒（调度、输入准备、采样、输出处理；Vidur 实测）。")
+        } else {
+            format!(" Every step also spends {us:.0} µs of Python host time per running request (scheduling, inputs, sampling, outputs; measured by Vidur).")
         }
-        (ServingEngine::Sglang | ServingEngine::SglangGraphs, false) => format!(
-            " Its overlap scheduler prepares each step while the GPU runs the one before: the {fixed:.1} ms of fixed host time a step is hidden, a step lasting the longer of the two (LMSYS, SGLang v0.4)."
-        ),
-        _ => String::new(),
+    } else if super::serving::hides_host(i.engine) {
+        if zh {
+            format!("重叠调度器在 GPU 计算上一步时准备下一步：每步固定的 {fixed:.1} 毫秒主机时间被隐藏，步骤取两者中较长者（LMSYS SGLang v0.4 博客）。")
+        } else {
+            format!(" Its overlap scheduler prepares each step while the GPU runs the one before: the {fixed:.1} ms of fixed host time a step is hidden, a step lasting the longer of the two (LMSYS, SGLang v0.4).")
+        }
+    } else {
+        String::new()
     };
     if zh {
         format!("{name}：{which}不走 CUDA Graph：CPU 逐个发射内核，这样的步骤至少 {ms:.1} 毫秒（{layers} 层的发射时间；SGLang PR #12160、sfllm PR #46 实测）。{host}")

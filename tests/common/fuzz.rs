@@ -98,14 +98,8 @@ fn random_scenario(r: &mut Rng) -> Scenario {
     s.parallel.gpus = r.below(64) as u32;
     // The serving engine and its knobs: each engine times a step its own way (graphs, host time
     // on or off the path, launches).
-    const ENGINES: [ServingEngine; 5] = [
-        ServingEngine::Vllm,
-        ServingEngine::Sglang,
-        ServingEngine::SglangGraphs,
-        ServingEngine::Trtllm,
-        ServingEngine::VllmV0,
-    ];
-    s.inference.engine = ENGINES[r.below(5) as usize];
+    let engines = ServingEngine::NAMES;
+    s.inference.engine = engines[r.below(engines.len() as u64) as usize].0;
     s.inference.step_overhead_ms = r.below(6) as f64;
     s.inference.spec_tokens = r.below(4) as u32;
     s.inference.enforce_eager = r.below(8) == 0;
